@@ -1,0 +1,121 @@
+// Organisations, users, sessions, access tokens and login counters: every query the auth domain makes.
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { newId } from '../util/ids.js';
+import { hashPassword } from './password.js';
+import { ACCESS_TOKEN_PREFIX, SESSION_PREFIX, hashSecret, newSecret, sameHash } from './secrets.js';
+import { TOKEN_ROLE, type UserRole } from './roles.js';
+import type { FailureCounter } from './throttle.js';
+
+type Db = Kysely<Database>;
+
+export interface Organisation { id: string; name: string; retentionDays: number; keepRecordings: boolean }
+
+export interface Principal {
+  orgId: string;
+  role: string;
+  kind: 'session' | 'access_token';
+  userId?: string;
+  tokenId?: string;
+}
+
+export async function createOrganisation(db: Db, name: string, retentionDays = 30, keepRecordings = false): Promise<Organisation> {
+  const org = { id: newId(), name, retention_days: retentionDays, keep_recordings: keepRecordings ? 1 : 0, created_at: Date.now() };
+  await db.insertInto('organisations').values(org).execute();
+  return { id: org.id, name, retentionDays, keepRecordings };
+}
+
+export async function findOrganisationByName(db: Db, name: string): Promise<Organisation | undefined> {
+  const row = await db.selectFrom('organisations').selectAll().where('name', '=', name).executeTakeFirst();
+  return row && { id: row.id, name: row.name, retentionDays: row.retention_days, keepRecordings: row.keep_recordings === 1 };
+}
+
+export async function createUser(db: Db, orgId: string, username: string, password: string, role: UserRole) {
+  const user = { id: newId(), org_id: orgId, username, password_hash: await hashPassword(password), role, created_at: Date.now() };
+  await db.insertInto('users').values(user).execute();
+  return { id: user.id, username, role };
+}
+
+export async function findUserForLogin(db: Db, username: string) {
+  return db.selectFrom('users')
+    .innerJoin('organisations', 'organisations.id', 'users.org_id')
+    .select(['users.id', 'users.username', 'users.password_hash', 'users.role', 'users.org_id', 'organisations.name as org_name'])
+    .where('users.username', '=', username)
+    .executeTakeFirst();
+}
+
+export async function createSession(db: Db, userId: string, orgId: string, ttlSeconds: number) {
+  const token = newSecret(SESSION_PREFIX);
+  const now = Date.now();
+  const expiresAt = now + ttlSeconds * 1000;
+  await db.insertInto('sessions')
+    .values({ id: newId(now), token_hash: hashSecret(token), user_id: userId, org_id: orgId, expires_at: expiresAt, created_at: now })
+    .execute();
+  return { token, expiresAt };
+}
+
+export async function createAccessToken(db: Db, orgId: string, name: string, expiresAt: number | null) {
+  const token = newSecret(ACCESS_TOKEN_PREFIX);
+  const row = { id: newId(), org_id: orgId, name, token_hash: hashSecret(token), role: TOKEN_ROLE, expires_at: expiresAt, revoked_at: null, created_at: Date.now() };
+  await db.insertInto('access_tokens').values(row).execute();
+  return { id: row.id, name, token, expiresAt };
+}
+
+/** True when a token of that organisation was revoked now (false when unknown or already revoked). */
+export async function revokeAccessToken(db: Db, orgId: string, id: string): Promise<boolean> {
+  const result = await db.updateTable('access_tokens').set({ revoked_at: Date.now() })
+    .where('id', '=', id).where('org_id', '=', orgId).where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The principal behind a Bearer token, or undefined when unknown, expired or revoked. */
+export async function findPrincipal(db: Db, token: string, now = Date.now()): Promise<Principal | undefined> {
+  const hash = hashSecret(token);
+  if (token.startsWith(SESSION_PREFIX)) {
+    const row = await db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.user_id')
+      .select(['sessions.token_hash', 'sessions.expires_at', 'sessions.org_id', 'users.id as user_id', 'users.role'])
+      .where('sessions.token_hash', '=', hash).executeTakeFirst();
+    if (!row || !sameHash(row.token_hash, hash) || row.expires_at <= now) return undefined;
+    return { orgId: row.org_id, role: row.role, kind: 'session', userId: row.user_id };
+  }
+  if (token.startsWith(ACCESS_TOKEN_PREFIX)) {
+    const row = await db.selectFrom('access_tokens').select(['id', 'token_hash', 'org_id', 'role', 'expires_at', 'revoked_at'])
+      .where('token_hash', '=', hash).executeTakeFirst();
+    if (!row || !sameHash(row.token_hash, hash) || row.revoked_at !== null) return undefined;
+    if (row.expires_at !== null && row.expires_at <= now) return undefined;
+    return { orgId: row.org_id, role: row.role, kind: 'access_token', tokenId: row.id };
+  }
+  return undefined;
+}
+
+export async function deleteSession(db: Db, token: string): Promise<void> {
+  await db.deleteFrom('sessions').where('token_hash', '=', hashSecret(token)).execute();
+}
+
+export async function readFailures(db: Db, keys: string[]): Promise<Map<string, FailureCounter>> {
+  const rows = await db.selectFrom('login_failures').selectAll().where('key', 'in', keys).execute();
+  return new Map(rows.map((r) => [r.key, { failures: r.failures, windowStart: r.window_start }]));
+}
+
+/** Counts one failure per key atomically; a key whose window has passed starts a new window. */
+export async function recordFailure(db: Db, keys: string[], windowSeconds: number, now = Date.now()): Promise<void> {
+  const stale = now - windowSeconds * 1000;
+  for (const key of keys) {
+    await db.insertInto('login_failures').values({ key, failures: 1, window_start: now })
+      .onConflict((oc) => oc.column('key').doUpdateSet({
+        failures: sql`case when login_failures.window_start < ${stale} then 1 else login_failures.failures + 1 end`,
+        window_start: sql`case when login_failures.window_start < ${stale} then ${now} else login_failures.window_start end`,
+      }))
+      .execute();
+  }
+}
+
+export async function clearFailures(db: Db, key: string): Promise<void> {
+  await db.deleteFrom('login_failures').where('key', '=', key).execute();
+}
+
+export async function deleteExpiredSessions(db: Db, now = Date.now()): Promise<number> {
+  const r = await db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

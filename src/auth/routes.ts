@@ -1,0 +1,72 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { ApiError } from '../http/problem.js';
+import { bearerToken, requireReader } from './authenticate.js';
+import { DUMMY_PASSWORD_HASH, verifyPassword } from './password.js';
+import { clearFailures, createSession, deleteSession, findUserForLogin, readFailures, recordFailure } from './queries.js';
+import { retryAfterSeconds } from './throttle.js';
+
+const LoginBody = Type.Object({
+  username: Type.String({ minLength: 1, maxLength: 256 }),
+  password: Type.String({ minLength: 1, maxLength: 1024 }),
+});
+
+const LoginResponse = Type.Object({
+  data: Type.Object({
+    token: Type.String(),
+    tokenType: Type.Literal('Bearer'),
+    expiresAt: Type.String({ format: 'date-time' }),
+    user: Type.Object({
+      id: Type.String(), username: Type.String(), role: Type.String(),
+      organisation: Type.Object({ id: Type.String(), name: Type.String() }),
+    }),
+  }),
+});
+
+export async function authRoutes(app: FastifyInstance): Promise<void> {
+  const { login } = app.config;
+
+  app.post('/login', {
+    schema: { tags: ['auth'], summary: 'Exchange a username and password for a session token', body: LoginBody, response: { 200: LoginResponse } },
+  }, async (request, reply) => {
+    const { username, password } = request.body as { username: string; password: string };
+    const db = app.store.db;
+    const userKey = `user:${username.toLowerCase()}`;
+    const addressKey = `addr:${request.ip}`;
+    const counters = await readFailures(db, [userKey, addressKey]);
+    const now = Date.now();
+    const wait = Math.max(
+      retryAfterSeconds(counters.get(userKey), login.maxFailuresPerUser, login.windowSeconds, now),
+      retryAfterSeconds(counters.get(addressKey), login.maxFailuresPerAddress, login.windowSeconds, now),
+    );
+    if (wait > 0) {
+      throw new ApiError(429, 'too_many_requests', 'Too many failed logins; try again later', { retryAfter: wait }, { 'Retry-After': String(wait) });
+    }
+    const user = await findUserForLogin(db, username);
+    const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
+    if (!user || !ok) {
+      await recordFailure(db, [userKey, addressKey], login.windowSeconds);
+      throw new ApiError(401, 'invalid_credentials', 'Wrong username or password');
+    }
+    await clearFailures(db, userKey);
+    const session = await createSession(db, user.id, user.org_id, app.config.sessionTtlSeconds);
+    reply.header('Cache-Control', 'no-store');
+    return {
+      data: {
+        token: session.token,
+        tokenType: 'Bearer' as const,
+        expiresAt: new Date(session.expiresAt).toISOString(),
+        user: { id: user.id, username: user.username, role: user.role, organisation: { id: user.org_id, name: user.org_name } },
+      },
+    };
+  });
+
+  app.post('/logout', {
+    schema: { tags: ['auth'], summary: 'End the current session', security: [{ bearer: [] }] },
+    onRequest: requireReader,
+  }, async (request) => {
+    const token = bearerToken(request);
+    if (token && request.principal?.kind === 'session') await deleteSession(app.store.db, token);
+    return { data: { loggedOut: true } };
+  });
+}

@@ -1,0 +1,59 @@
+// A small, strict argument parser: positional words, then --flag value / --flag=value / --switch.
+
+export type FlagValue = string | boolean | string[];
+export interface ParsedArgs { words: string[]; flags: Record<string, FlagValue> }
+
+/** Flags that never take a value; every other flag needs one. */
+const SWITCHES = new Set(['json', 'help', 'path-style', 'dry-run', 'keep-recordings', 'no-open', 'force', 'quiet']);
+
+export function parseArgs(argv: string[]): ParsedArgs {
+  const words: string[] = [];
+  const flags: Record<string, FlagValue> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('--')) { words.push(arg); continue; }
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq < 0 ? undefined : eq);
+    let value: string | boolean;
+    if (eq >= 0) value = arg.slice(eq + 1);
+    else if (SWITCHES.has(name)) value = true;
+    else {
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('--')) throw new Error(`--${name} needs a value`);
+      value = next;
+      i++;
+    }
+    const previous = flags[name];
+    if (previous === undefined) flags[name] = value;
+    else flags[name] = [...(Array.isArray(previous) ? previous : [String(previous)]), String(value)];
+  }
+  return { words, flags };
+}
+
+export function stringFlag(flags: Record<string, FlagValue>, name: string, required: true): string;
+export function stringFlag(flags: Record<string, FlagValue>, name: string, required?: false): string | undefined;
+export function stringFlag(flags: Record<string, FlagValue>, name: string, required = false): string | undefined {
+  const value = flags[name];
+  if (Array.isArray(value)) throw new Error(`--${name} may be given only once`);
+  if (value === undefined || value === '' || value === true || value === false) {
+    if (required) throw new Error(`--${name} is required`);
+    return undefined;
+  }
+  return value;
+}
+
+export function listFlag(flags: Record<string, FlagValue>, name: string): string[] {
+  const value = flags[name];
+  if (value === undefined || typeof value === 'boolean') return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+export function numberFlag(flags: Record<string, FlagValue>, name: string, options: { integer?: boolean; min?: number } = {}): number | undefined {
+  const text = stringFlag(flags, name);
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isFinite(n) || (options.integer && !Number.isInteger(n)) || (options.min !== undefined && n < options.min)) {
+    throw new Error(`--${name} must be ${options.integer ? 'an integer' : 'a number'}${options.min !== undefined ? ` of at least ${options.min}` : ''}, got "${text}"`);
+  }
+  return n;
+}

@@ -1,0 +1,18 @@
+import type { Config } from '../config.js';
+import type { Store } from '../db/store.js';
+import type { FlagValue } from './args.js';
+
+export interface CommandContext {
+  flags: Record<string, FlagValue>;
+  json: boolean;
+  config: Config;
+  /** Opens the configured store (migrated), runs fn, closes it. */
+  withStore<T>(fn: (store: Store) => Promise<T>): Promise<T>;
+}
+
+export interface Command {
+  usage: string;
+  run(ctx: CommandContext): Promise<number | void>;
+}
+
+export type CommandTable = Record<string, Command>;

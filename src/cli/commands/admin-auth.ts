@@ -1,0 +1,77 @@
+// sightline admin org|user|token …
+import { createAccessToken, createOrganisation, createUser, findOrganisationByName, revokeAccessToken } from '../../auth/queries.js';
+import { USER_ROLES, isUserRole } from '../../auth/roles.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { parseDuration } from '../../util/duration.js';
+import { numberFlag, stringFlag } from '../args.js';
+import type { CommandTable } from '../command.js';
+import { printResult } from '../output.js';
+
+export async function requireOrganisation(db: Kysely<Database>, name: string) {
+  const org = await findOrganisationByName(db, name);
+  if (!org) throw new Error(`no organisation named "${name}" (create it with: sightline admin org create --name ${name})`);
+  return org;
+}
+
+export const authCommands: CommandTable = {
+  'admin org create': {
+    usage: 'admin org create --name <name> [--retention-days 30] [--keep-recordings]',
+    async run({ flags, json, withStore }) {
+      const name = stringFlag(flags, 'name', true);
+      const retentionDays = numberFlag(flags, 'retention-days', { integer: true, min: 1 }) ?? 30;
+      const org = await withStore(async ({ db }) => {
+        if (await findOrganisationByName(db, name)) throw new Error(`an organisation named "${name}" already exists`);
+        return createOrganisation(db, name, retentionDays, flags['keep-recordings'] === true);
+      });
+      printResult(json, { id: org.id, name: org.name, retentionDays: org.retentionDays }, `organisation ${org.name} created (id ${org.id}, retention ${org.retentionDays} days)`);
+    },
+  },
+  'admin user create': {
+    usage: `admin user create --org <name> --username <u> --password <p> --role <${USER_ROLES.join('|')}>`,
+    async run({ flags, json, withStore }) {
+      const orgName = stringFlag(flags, 'org', true);
+      const username = stringFlag(flags, 'username', true);
+      const password = stringFlag(flags, 'password', true);
+      const role = stringFlag(flags, 'role', true);
+      if (!isUserRole(role)) throw new Error(`--role must be one of ${USER_ROLES.join(', ')}`);
+      if (password.length < 8) throw new Error('--password must have at least 8 characters');
+      const user = await withStore(async ({ db }) => {
+        const org = await requireOrganisation(db, orgName);
+        const taken = await db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
+        if (taken) throw new Error(`the username "${username}" is taken`);
+        return createUser(db, org.id, username, password, role);
+      });
+      printResult(json, user, `user ${user.username} (${user.role}) created in ${orgName} (id ${user.id})`);
+    },
+  },
+  'admin token create': {
+    usage: 'admin token create --org <name> --name <label> [--expires-in 90d]',
+    async run({ flags, json, withStore }) {
+      const orgName = stringFlag(flags, 'org', true);
+      const name = stringFlag(flags, 'name', true);
+      const expiresIn = stringFlag(flags, 'expires-in');
+      const seconds = expiresIn === undefined ? undefined : parseDuration(expiresIn);
+      if (expiresIn !== undefined && (seconds === undefined || seconds <= 0)) throw new Error('--expires-in must be a duration such as 90d, 12h or 3600');
+      const token = await withStore(async ({ db }) => {
+        const org = await requireOrganisation(db, orgName);
+        return createAccessToken(db, org.id, name, seconds === undefined ? null : Date.now() + seconds * 1000);
+      });
+      const expiresAt = token.expiresAt === null ? null : new Date(token.expiresAt).toISOString();
+      printResult(json, { id: token.id, name: token.name, token: token.token, expiresAt },
+        `token ${token.name} (id ${token.id}) created; it is shown only now:\n${token.token}`);
+    },
+  },
+  'admin token revoke': {
+    usage: 'admin token revoke --org <name> --id <id>',
+    async run({ flags, json, withStore }) {
+      const orgName = stringFlag(flags, 'org', true);
+      const id = stringFlag(flags, 'id', true);
+      await withStore(async ({ db }) => {
+        const org = await requireOrganisation(db, orgName);
+        if (!(await revokeAccessToken(db, org.id, id))) throw new Error(`no active token with id "${id}" in ${orgName}`);
+      });
+      printResult(json, { id, revoked: true }, `token ${id} revoked`);
+    },
+  },
+};

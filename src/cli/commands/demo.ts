@@ -1,0 +1,82 @@
+// `npm run demo`: the server on the embedded store, with a demo organisation, user, token, recording
+// and two detection runs created on first start. The credentials are kept in <data>/demo-credentials.json
+// (mode 0600) so that later starts can print them again: the database only holds their hashes.
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createAccessToken, createOrganisation, createUser, findOrganisationByName } from '../../auth/queries.js';
+import { upsertRun } from '../../detections/queries.js';
+import { validateRun } from '../../detections/validate-run.js';
+import type { Store } from '../../db/store.js';
+import { closeOnSignals, startServer } from '../../http/server.js';
+import { insertRecording } from '../../recordings/queries.js';
+import type { CommandTable } from '../command.js';
+import type { Config } from '../../config.js';
+import { DEMO_MEDIA, demoRuns } from '../demo-data.js';
+
+export interface DemoCredentials {
+  organisation: string; username: string; password: string; token: string; mediaKey: string;
+  [more: string]: unknown;
+}
+
+/** Extra first-start steps of other domains (the storage demo adds a provider, files and an account). */
+export type DemoSeeder = (store: Store, config: Config, credentials: DemoCredentials) => Promise<void>;
+export const demoSeeders: DemoSeeder[] = [];
+/** Lines other domains add to the printed quick reference. */
+export type DemoPrinter = (url: string, credentials: DemoCredentials) => string[];
+export const demoPrinters: DemoPrinter[] = [];
+
+async function seed(store: Store, config: Config): Promise<DemoCredentials> {
+  const db = store.db;
+  const org = await createOrganisation(db, 'demo', 3650);
+  const password = randomBytes(9).toString('base64url');
+  await createUser(db, org.id, 'demo', password, 'owner');
+  const token = await createAccessToken(db, org.id, 'demo producer', null);
+  const start = Math.floor(Date.now() / 1000);
+  const mediaKey = `demo/${start}_cam1.mp4`;
+  const recording = await insertRecording(db, org.id, { mediaKey, startTimestamp: start, deviceKey: 'cam1', ...DEMO_MEDIA, durationMs: 10_000 });
+  for (const body of demoRuns(mediaKey)) {
+    const run = validateRun(body);
+    if (!run.ok) throw new Error(`demo run is invalid: ${run.detail}`);
+    await upsertRun(db, org.id, recording, run);
+  }
+  const credentials: DemoCredentials = { organisation: 'demo', username: 'demo', password, token: token.token, mediaKey };
+  for (const seeder of demoSeeders) await seeder(store, config, credentials);
+  return credentials;
+}
+
+export const demoCommands: CommandTable = {
+  demo: {
+    usage: 'demo [--port 8080] [--data ./data]',
+    async run({ config }) {
+      const server = await startServer(config, { level: 'warn' });
+      closeOnSignals(server, config.shutdownGraceMs);
+      const file = path.join(config.dataDir, 'demo-credentials.json');
+      let credentials: DemoCredentials;
+      if (!(await findOrganisationByName(server.store.db, 'demo'))) {
+        credentials = await seed(server.store, config);
+        fs.writeFileSync(file, JSON.stringify(credentials, null, 2), { mode: 0o600 });
+      } else if (fs.existsSync(file)) {
+        credentials = JSON.parse(fs.readFileSync(file, 'utf8')) as DemoCredentials;
+      } else {
+        throw new Error(`the demo organisation exists in ${config.dataDir} but ${file} is gone; remove the data folder to start over`);
+      }
+      const url = server.url;
+      const lines = [
+        '', `Sightline demo running at ${url}  (embedded store in ${config.dataDir}; Ctrl-C stops it)`, '',
+        `  editor:    ${url}/`,
+        `  API docs:  ${url}/docs`,
+        `  sign in:   username ${credentials.username}   password ${credentials.password}`,
+        `  token:     ${credentials.token}`,
+        `  recording: ${credentials.mediaKey}`, '',
+        'Try:',
+        `  curl -s ${url}/login -H 'Content-Type: application/json' -d '{"username":"${credentials.username}","password":"${credentials.password}"}'`,
+        `  curl -s '${url}/detections?mediaKey=${encodeURIComponent(credentials.mediaKey)}' -H 'Authorization: Bearer ${credentials.token}'`,
+        ...demoPrinters.flatMap((print) => print(url, credentials)),
+        '',
+      ];
+      process.stdout.write(lines.join('\n'));
+      return new Promise<number>(() => {});
+    },
+  },
+};

@@ -1,0 +1,13 @@
+// Every CLI command, by its words. Each domain adds its own table here.
+import type { CommandTable } from '../command.js';
+import { authCommands } from './admin-auth.js';
+import { recordingCommands } from './admin-recordings.js';
+import { demoCommands } from './demo.js';
+import { serveCommands } from './serve.js';
+
+export const commands: CommandTable = {
+  ...serveCommands,
+  ...demoCommands,
+  ...authCommands,
+  ...recordingCommands,
+};

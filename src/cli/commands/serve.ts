@@ -1,0 +1,14 @@
+import { closeOnSignals, startServer } from '../../http/server.js';
+import type { CommandTable } from '../command.js';
+
+export const serveCommands: CommandTable = {
+  serve: {
+    usage: 'serve [--port 8080] [--host 127.0.0.1] [--data ./data]   (DATABASE_URL=postgres://… for PostgreSQL)',
+    async run({ config }) {
+      const server = await startServer(config);
+      closeOnSignals(server, config.shutdownGraceMs);
+      server.app.log.info(`Sightline listening on ${server.url} (${server.store.dialect}); API docs at ${server.url}/docs`);
+      return new Promise<number>(() => {});
+    },
+  },
+};

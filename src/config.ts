@@ -1,0 +1,78 @@
+// One typed view of every setting: environment variables first, command-line flags override them.
+import path from 'node:path';
+import { parseDuration } from './util/duration.js';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Folder of the embedded SQLite store (and the default fs provider's files). */
+  dataDir: string;
+  /** postgres://… when set; otherwise the embedded SQLite file under dataDir. */
+  databaseUrl: string | undefined;
+  logLevel: string;
+  sessionTtlSeconds: number;
+  login: { maxFailuresPerUser: number; maxFailuresPerAddress: number; windowSeconds: number };
+  storage: {
+    signing: boolean;
+    publicUrl: string | undefined;
+    urlSigningKeys: string[];
+    defaultUriExpirySeconds: number;
+    masterKey: string | undefined;
+    providerTimeoutMs: number;
+  };
+  sweepIntervalSeconds: number;
+  shutdownGraceMs: number;
+}
+
+export type Flags = Record<string, string | boolean | undefined>;
+
+function int(value: string | boolean | undefined, name: string, fallback: number): number {
+  if (value === undefined || value === '' || typeof value === 'boolean') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+function bool(value: string | undefined, name: string, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (/^(true|1|yes|on)$/i.test(value)) return true;
+  if (/^(false|0|no|off)$/i.test(value)) return false;
+  throw new Error(`${name} must be true or false, got "${value}"`);
+}
+
+function str(value: string | boolean | undefined): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const expiry = env.DEFAULT_URI_EXPIRY_TIME;
+  const defaultUriExpirySeconds = expiry === undefined || expiry === '' ? 86_400 : parseDuration(expiry);
+  if (defaultUriExpirySeconds === undefined) {
+    throw new Error(`DEFAULT_URI_EXPIRY_TIME must be seconds or a duration such as 30m, 1h, 7d; got "${expiry}"`);
+  }
+  const sessionTtl = parseDuration(env.SESSION_TTL ?? '12h');
+  if (sessionTtl === undefined) throw new Error(`SESSION_TTL must be a duration such as 12h, got "${env.SESSION_TTL}"`);
+  return {
+    port: int(flags.port ?? env.PORT, 'port', 8080),
+    host: str(flags.host) ?? str(env.HOST) ?? '127.0.0.1',
+    dataDir: path.resolve(str(flags.data) ?? str(env.SIGHTLINE_DATA) ?? './data'),
+    databaseUrl: str(flags['database-url']) ?? str(env.DATABASE_URL),
+    logLevel: str(flags['log-level']) ?? str(env.LOG_LEVEL) ?? 'info',
+    sessionTtlSeconds: sessionTtl,
+    login: {
+      maxFailuresPerUser: int(env.LOGIN_MAX_FAILURES_PER_USER, 'LOGIN_MAX_FAILURES_PER_USER', 5),
+      maxFailuresPerAddress: int(env.LOGIN_MAX_FAILURES_PER_ADDRESS, 'LOGIN_MAX_FAILURES_PER_ADDRESS', 20),
+      windowSeconds: int(env.LOGIN_WINDOW_SECONDS, 'LOGIN_WINDOW_SECONDS', 900),
+    },
+    storage: {
+      signing: bool(env.STORAGE_SIGNING, 'STORAGE_SIGNING', false),
+      publicUrl: str(env.STORAGE_PUBLIC_URL),
+      urlSigningKeys: (env.STORAGE_URL_SIGNING_KEY ?? '').split(',').map((k) => k.trim()).filter(Boolean),
+      defaultUriExpirySeconds,
+      masterKey: str(env.SIGHTLINE_MASTER_KEY),
+      providerTimeoutMs: int(env.STORAGE_PROVIDER_TIMEOUT_MS, 'STORAGE_PROVIDER_TIMEOUT_MS', 10_000),
+    },
+    sweepIntervalSeconds: int(env.SWEEP_INTERVAL_SECONDS, 'SWEEP_INTERVAL_SECONDS', 300),
+    shutdownGraceMs: int(env.SHUTDOWN_GRACE_MS, 'SHUTDOWN_GRACE_MS', 10_000),
+  };
+}

@@ -1,0 +1,12 @@
+// The one ordered migration set; each runs on both dialects through ColumnTypes.
+import type { Kysely } from 'kysely';
+import type { ColumnTypes } from '../column-types.js';
+import * as m001 from './001_initial.js';
+
+export interface MigrationModule {
+  up(db: Kysely<any>, t: ColumnTypes): Promise<void>;
+}
+
+export const migrations: Record<string, MigrationModule> = {
+  '001_initial': m001,
+};

@@ -1,0 +1,40 @@
+// Row types of every table, as Kysely sees them. Times are Unix milliseconds unless named *_timestamp.
+
+export interface OrganisationsTable { id: string; name: string; retention_days: number; keep_recordings: number; created_at: number }
+export interface UsersTable { id: string; org_id: string; username: string; password_hash: string; role: string; created_at: number }
+export interface SessionsTable { id: string; token_hash: string; user_id: string; org_id: string; expires_at: number; created_at: number }
+export interface AccessTokensTable {
+  id: string; org_id: string; name: string; token_hash: string; role: string;
+  expires_at: number | null; revoked_at: number | null; created_at: number;
+}
+export interface LoginFailuresTable { key: string; failures: number; window_start: number }
+export interface RecordingsTable {
+  id: string; org_id: string; media_key: string; analysis_id: string; start_timestamp: number;
+  device_key: string | null; provider: string | null; width: number | null; height: number | null;
+  fps: number | null; frame_count: number | null; duration_ms: number | null; created_at: number;
+}
+export interface RunsTable {
+  id: string; org_id: string; recording_id: string; run_id: string; name: string | null; task: string;
+  schema_version: string; source: string; original_coordinate_space: string; original_box_form: string;
+  media: string | null; categories: string | null; recording_timestamp: number;
+  created_at: number; updated_at: number; version: number; tracks_stored: number; boxes_stored: number;
+  /** JSON array of track headers (id, label, classId, confidence, color, box count, sparse box extras). */
+  tracks: string;
+  /** Columnar binary of every box, see detections/run-codec.ts. */
+  boxes: Buffer;
+}
+export interface RunCentroidsTable {
+  run_pk: string; recording_id: string; org_id: string; label: string;
+  count: number; points: Buffer;
+}
+
+export interface Database {
+  organisations: OrganisationsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  access_tokens: AccessTokensTable;
+  login_failures: LoginFailuresTable;
+  recordings: RecordingsTable;
+  runs: RunsTable;
+  run_centroids: RunCentroidsTable;
+}

@@ -1,0 +1,62 @@
+// The two dialects behind one Kysely handle: embedded SQLite (default) or PostgreSQL.
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import type { Database } from './schema.js';
+
+export type DialectName = 'sqlite' | 'pg';
+
+export interface Store {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  /** The raw SQLite handle, for the few bulk paths where prepared statements beat query building. */
+  sqlite?: SqliteDatabase.Database;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  databaseUrl?: string;
+  dataDir?: string;
+  /** PostgreSQL schema to use (tests isolate themselves in a schema each). */
+  pgSchema?: string;
+  poolSize?: number;
+}
+
+// int8 columns hold millisecond times and counts: all within 2^53, so numbers, not strings.
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === 20) return (v: string) => Number(v);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+export function openStore(options: StoreOptions): Store {
+  if (options.databaseUrl) {
+    if (!/^postgres(ql)?:\/\//.test(options.databaseUrl)) {
+      throw new Error('DATABASE_URL must start with postgres:// (or leave it unset for the embedded store)');
+    }
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      types: pgTypes as never,
+      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    });
+    // An idle client that loses its server must not crash the process.
+    pool.on('error', () => {});
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'pg', close: () => db.destroy() };
+  }
+  const dataDir = options.dataDir ?? './data';
+  fs.mkdirSync(dataDir, { recursive: true });
+  const sqlite = new SqliteDatabase(path.join(dataDir, 'sightline.db'));
+  sqlite.pragma('journal_mode = WAL');
+  // NORMAL in WAL mode survives process crashes; only an OS crash may lose the last commits.
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  // The CLI writes to the same file while a server runs.
+  sqlite.pragma('busy_timeout = 10000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
+}

@@ -1,0 +1,40 @@
+// Spec §6: up to 10 box centres per track, evenly over its frame-sorted boxes, in a 100×100 space.
+import { MAX_CENTROIDS_PER_TRACK } from './limits.js';
+import { BOX_STRIDE, type RunBoxes } from './run-types.js';
+
+export const DEFAULT_CENTROID_LABEL = 'object';
+
+export interface LabelCentroids { label: string; points: number[] /* x0, y0, x1, y1, … */ }
+
+/** Indices 0..n-1 picked evenly, first and last included, at most `max` of them. */
+export function evenPicks(n: number, max = MAX_CENTROIDS_PER_TRACK): number[] {
+  if (n <= max) return Array.from({ length: n }, (_, i) => i);
+  return Array.from({ length: max }, (_, i) => Math.round((i * (n - 1)) / (max - 1)));
+}
+
+export function computeCentroids(run: RunBoxes): LabelCentroids[] {
+  const byLabel = new Map<string, number[]>();
+  let start = 0;
+  for (const header of run.headers) {
+    const label = header.label && header.label !== '' ? header.label : DEFAULT_CENTROID_LABEL;
+    let points = byLabel.get(label);
+    if (!points) byLabel.set(label, (points = []));
+    for (const pick of evenPicks(header.n)) {
+      const o = (start + pick) * BOX_STRIDE;
+      points.push((run.columns[o + 1]! + run.columns[o + 3]! / 2) * 100, (run.columns[o + 2]! + run.columns[o + 4]! / 2) * 100);
+    }
+    start += header.n;
+  }
+  return [...byLabel].map(([label, points]) => ({ label, points }));
+}
+
+export function encodePoints(points: number[]): Buffer {
+  const values = Float64Array.from(points);
+  return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+}
+
+export function decodePoints(blob: Uint8Array): Float64Array {
+  const copy = new Float64Array(blob.byteLength / 8);
+  new Uint8Array(copy.buffer).set(blob);
+  return copy;
+}

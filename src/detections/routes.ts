@@ -1,0 +1,115 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { principalOf, requireReader, requireWriter } from '../auth/authenticate.js';
+import { ApiError } from '../http/problem.js';
+import { resolveTarget } from '../recordings/queries.js';
+import { ByIdQuery, DetectionRunBody, ListQuery, PostResult, RunIdParams } from './api-schemas.js';
+import { MAX_BODY_BYTES } from './limits.js';
+import {
+  deleteRun, findRunsByRunId, fullRunForApi, listRunSummaries, readRunBody, summaryForApi, upsertRun, type SummaryRow,
+} from './queries.js';
+import { validateRun } from './validate-run.js';
+
+const secured = [{ bearer: [] }];
+const acceptAnything = () => () => true;
+
+/** Large bodies are serialised once, by hand, so no schema serializer walks 250 000 boxes. */
+function sendJson(reply: FastifyReply, status: number, value: unknown) {
+  return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(value));
+}
+
+async function findOneRun(request: FastifyRequest, runId: string, mediaKey: string | undefined): Promise<SummaryRow> {
+  if (runId === '') throw new ApiError(400, 'run_id_missing', 'Put the runId in the path: /detections/{runId}');
+  const rows = await findRunsByRunId(request.server.store.db, principalOf(request).orgId, runId, mediaKey);
+  if (rows.length === 0) throw new ApiError(404, 'run_not_found', `No run "${runId}"${mediaKey ? ` on recording "${mediaKey}"` : ''}`);
+  if (rows.length > 1) {
+    throw new ApiError(409, 'ambiguous_run_id', `runId "${runId}" exists on several recordings; add ?mediaKey= to choose one`, {
+      mediaKeys: rows.map((r) => r.media_key),
+    });
+  }
+  return rows[0]!;
+}
+
+const runIdMissing = async () => {
+  throw new ApiError(400, 'run_id_missing', 'Put the runId in the path: /detections/{runId}');
+};
+
+export async function detectionRoutes(app: FastifyInstance): Promise<void> {
+  const db = app.store.db;
+
+  app.post('/detections', {
+    bodyLimit: MAX_BODY_BYTES,
+    onRequest: requireWriter,
+    validatorCompiler: acceptAnything,
+    schema: {
+      tags: ['detections'], summary: 'Deliver one detection run for one recording', security: secured,
+      description: 'Statuses: 201 new run, 200 replaced (same source.runId), 207 stored with rejected boxes, 400 nothing stored.',
+      body: DetectionRunBody, response: { 201: PostResult, 200: PostResult, 207: PostResult },
+    },
+  }, async (request, reply) => {
+    const contentType = request.headers['content-type'] ?? '';
+    if (!/^application\/json\b/i.test(contentType)) throw new ApiError(415, 'unsupported_media_type', 'Send the run as application/json');
+    const result = validateRun(request.body);
+    if (!result.ok) throw new ApiError(400, result.code, result.detail, result.extensions);
+    const { meta, boxes, rejected, warnings } = result;
+    if (boxes.count === 0) {
+      throw new ApiError(400, 'all_boxes_rejected', 'Every box of the run was rejected; nothing was stored', { runId: meta.runId, rejected, warnings });
+    }
+    const principal = principalOf(request);
+    const recording = await resolveTarget(db, principal.orgId, meta);
+    if (!recording) {
+      const named = meta.mediaKey !== undefined ? `mediaKey "${meta.mediaKey}"` : `analysisId "${meta.analysisId}"`;
+      throw new ApiError(404, 'recording_not_found', `No recording with ${named}`);
+    }
+    const stored = await upsertRun(db, principal.orgId, recording, result);
+    request.log.info({ runId: meta.runId, mediaKey: recording.mediaKey, boxes: boxes.count, created: stored.created }, 'run stored');
+    const status = rejected.length > 0 ? 207 : stored.created ? 201 : 200;
+    return sendJson(reply, status, { runId: meta.runId, tracksStored: boxes.headers.length, boxesStored: boxes.count, rejected, warnings });
+  });
+
+  app.get('/detections', {
+    onRequest: requireReader,
+    schema: { tags: ['detections'], summary: "List a recording's runs, oldest first", security: secured, querystring: ListQuery },
+  }, async (request, reply) => {
+    const { mediaKey, include } = request.query as { mediaKey?: string; include?: string };
+    if (!mediaKey) throw new ApiError(400, 'media_key_missing', 'Add ?mediaKey=<recording key>');
+    const orgId = principalOf(request).orgId;
+    const recording = await resolveTarget(db, orgId, { mediaKey });
+    if (!recording) throw new ApiError(404, 'recording_not_found', `No recording with mediaKey "${mediaKey}"`);
+    const rows = await listRunSummaries(db, orgId, recording.id);
+    const withTracks = include?.split(',').includes('tracks') ?? false;
+    const runs = [];
+    for (const row of rows) {
+      if (!withTracks) { runs.push(summaryForApi(row)); continue; }
+      const body = await readRunBody(db, row.id);
+      if (body) runs.push(fullRunForApi(row, body));
+    }
+    return sendJson(reply, 200, { data: { mediaKey: recording.mediaKey, runs } });
+  });
+
+  app.get('/detections/', { onRequest: requireReader, schema: { hide: true } }, runIdMissing);
+  app.delete('/detections', { onRequest: requireWriter, schema: { hide: true } }, runIdMissing);
+  app.delete('/detections/', { onRequest: requireWriter, schema: { hide: true } }, runIdMissing);
+
+  app.get('/detections/:runId', {
+    onRequest: requireReader,
+    schema: { tags: ['detections'], summary: 'Fetch one run with its tracks', security: secured, params: RunIdParams, querystring: ByIdQuery },
+  }, async (request, reply) => {
+    const { runId } = request.params as { runId: string };
+    const { mediaKey } = request.query as { mediaKey?: string };
+    const row = await findOneRun(request, runId, mediaKey || undefined);
+    const body = await readRunBody(db, row.id);
+    if (!body) throw new ApiError(404, 'run_not_found', `No run "${runId}"`);
+    return sendJson(reply, 200, { data: fullRunForApi(row, body) });
+  });
+
+  app.delete('/detections/:runId', {
+    onRequest: requireWriter,
+    schema: { tags: ['detections'], summary: 'Delete one run and its centroids', security: secured, params: RunIdParams, querystring: ByIdQuery },
+  }, async (request, reply) => {
+    const { runId } = request.params as { runId: string };
+    const { mediaKey } = request.query as { mediaKey?: string };
+    const row = await findOneRun(request, runId, mediaKey || undefined);
+    if (!(await deleteRun(db, principalOf(request).orgId, row.id))) throw new ApiError(404, 'run_not_found', `No run "${runId}"`);
+    return sendJson(reply, 200, { data: { runId, mediaKey: row.media_key, deleted: true } });
+  });
+}

@@ -1,0 +1,245 @@
+// Spec §4.3–4.5 as one pure function: a parsed body in, a normalised run (or the 400 it earns) out.
+import { newId } from '../util/ids.js';
+import { normaliseGeometry, type BoxForm } from './box-geometry.js';
+import * as L from './limits.js';
+import { checkSchemaVersion } from './schema-version.js';
+import { BOX_STRIDE, type BoxExtras, type Rejection, type RunBoxes, type RunMetadata, type TrackHeader, type Warning } from './run-types.js';
+import { computeWarnings } from './warnings.js';
+
+export interface RequestFailure { ok: false; code: string; detail: string; extensions?: Record<string, unknown> }
+export interface ValidatedRun {
+  ok: true;
+  meta: RunMetadata;
+  boxes: RunBoxes;
+  rejected: Rejection[];
+  warnings: Warning[];
+  /** Boxes dropped because a later box of the same track had the same frame. */
+  overwritten: number;
+}
+export type ValidationResult = ValidatedRun | RequestFailure;
+
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
+const fail = (code: string, detail: string): RequestFailure => ({ ok: false, code, detail });
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+function optionalString(value: unknown, max: number): value is string | undefined {
+  return value === undefined || (typeof value === 'string' && bytes(value) <= max);
+}
+
+function metaTooLarge(value: unknown): boolean {
+  if (value === undefined) return false;
+  if (!isObject(value)) return true;
+  return bytes(JSON.stringify(value)) > L.MAX_META_BYTES;
+}
+
+function checkSource(source: unknown): RequestFailure | { ok: true; source: Obj; runId?: string } {
+  if (!isObject(source)) return fail('invalid_source', 'source must be an object with kind, name, version and runId');
+  const runId = source.runId;
+  if (runId !== undefined && runId !== null) {
+    if (typeof runId !== 'string' || runId === '' || bytes(runId) > L.MAX_RUN_ID_BYTES || CONTROL.test(runId) || runId.includes('/')) {
+      return fail('invalid_run_id', `source.runId must be a non-empty string of at most ${L.MAX_RUN_ID_BYTES} bytes without "/" or control characters`);
+    }
+  }
+  for (const field of ['kind', 'name', 'version'] as const) {
+    if (!optionalString(source[field], L.MAX_SOURCE_BYTES[field])) {
+      return fail('invalid_source', `source.${field} must be a string of at most ${L.MAX_SOURCE_BYTES[field]} bytes`);
+    }
+  }
+  const kept: Obj = {};
+  for (const [key, value] of Object.entries(source)) {
+    if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) kept[key] = value;
+  }
+  return { ok: true, source: kept, ...(typeof runId === 'string' ? { runId } : {}) };
+}
+
+function checkMedia(media: unknown, pixel: boolean): RequestFailure | { ok: true; media?: Obj } {
+  if (media === undefined || media === null) {
+    return pixel ? fail('media_required', 'media.width and media.height are required when coordinateSpace is "pixel"') : { ok: true };
+  }
+  if (!isObject(media)) return fail('invalid_media', 'media must be an object');
+  const positive = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v > 0;
+  for (const field of ['width', 'height'] as const) {
+    const v = media[field];
+    if (v === undefined && !pixel) continue;
+    if (!positive(v)) return fail('invalid_media', `media.${field} must be a number greater than 0`);
+  }
+  if (media.fps !== undefined && !positive(media.fps)) return fail('invalid_media', 'media.fps must be a number greater than 0');
+  if (media.frameCount !== undefined && !(Number.isSafeInteger(media.frameCount) && (media.frameCount as number) >= 0)) {
+    return fail('invalid_media', 'media.frameCount must be an integer of 0 or more');
+  }
+  const kept: Obj = {};
+  for (const [key, value] of Object.entries(media)) {
+    if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) kept[key] = value;
+  }
+  return { ok: true, media: kept };
+}
+
+function trackId(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'string' && value !== '' && bytes(value) <= L.MAX_TRACK_ID_BYTES) return value;
+  return undefined;
+}
+
+/** Whole-request checks of the tracks array; box content is checked later, box by box. */
+function checkTracks(tracks: unknown): RequestFailure | { ok: true; ids: string[]; total: number } {
+  if (!Array.isArray(tracks) || tracks.length === 0) return fail('tracks_missing', 'tracks must be a non-empty array');
+  if (tracks.length > L.MAX_TRACKS) return fail('too_many_tracks', `a run holds at most ${L.MAX_TRACKS} tracks; split it into several runs`);
+  const ids: string[] = new Array(tracks.length);
+  const seen = new Set<string>();
+  let total = 0;
+  for (let i = 0; i < tracks.length; i++) {
+    const track = tracks[i];
+    if (!isObject(track)) return fail('invalid_track', `tracks[${i}] must be an object`);
+    const id = trackId(track.id);
+    if (id === undefined) return fail('invalid_track', `tracks[${i}].id must be a non-empty string of at most ${L.MAX_TRACK_ID_BYTES} bytes, or a number`);
+    if (seen.has(id)) return fail('duplicate_track_id', `track id "${id}" appears more than once`);
+    seen.add(id);
+    ids[i] = id;
+    const boxes = track.boxes;
+    if (boxes === undefined || boxes === null || (Array.isArray(boxes) && boxes.length === 0)) {
+      return fail('track_without_boxes', `track "${id}" has no boxes`);
+    }
+    if (!Array.isArray(boxes)) return fail('invalid_track', `track "${id}": boxes must be an array`);
+    if (boxes.length > L.MAX_BOXES_PER_TRACK) return fail('too_many_boxes', `track "${id}" has more than ${L.MAX_BOXES_PER_TRACK} boxes`);
+    if (metaTooLarge(track.meta)) return fail('invalid_field', `track "${id}": meta must be an object of at most ${L.MAX_META_BYTES} bytes`);
+    total += boxes.length;
+  }
+  return { ok: true, ids, total };
+}
+
+export function validateRun(body: unknown): ValidationResult {
+  if (!isObject(body)) return fail('invalid_body', 'The body must be a JSON object (a detection run)');
+  const version = checkSchemaVersion(body.schemaVersion);
+  if (!version.ok) return fail(version.code, version.detail);
+  const mediaKey = typeof body.mediaKey === 'string' && body.mediaKey !== '' ? body.mediaKey : undefined;
+  const analysisId = typeof body.analysisId === 'string' && body.analysisId !== '' ? body.analysisId : undefined;
+  if (!mediaKey && !analysisId) return fail('target_missing', 'Name the recording with mediaKey or analysisId');
+  const task = body.task ?? 'detection';
+  if (task !== 'detection' && task !== 'pose') return fail('unsupported_task', 'task must be "detection" or "pose"');
+  if (body.name !== undefined && !optionalString(body.name, L.MAX_NAME_BYTES)) {
+    return fail('invalid_field', `name must be a string of at most ${L.MAX_NAME_BYTES} bytes`);
+  }
+  const source = checkSource(body.source);
+  if (!source.ok) return source;
+  const space = body.coordinateSpace;
+  if (space !== 'pixel' && space !== 'normalized') return fail('invalid_coordinate_space', 'coordinateSpace must be "pixel" or "normalized"');
+  const media = checkMedia(body.media, space === 'pixel');
+  if (!media.ok) return media;
+  if (body.categories !== undefined && (!Array.isArray(body.categories) || body.categories.length > L.MAX_CATEGORIES)) {
+    return fail('invalid_field', `categories must be an array of at most ${L.MAX_CATEGORIES} entries`);
+  }
+  const tracksCheck = checkTracks(body.tracks);
+  if (!tracksCheck.ok) return tracksCheck;
+
+  const scaleX = space === 'pixel' ? (media.media!.width as number) : 1;
+  const scaleY = space === 'pixel' ? (media.media!.height as number) : 1;
+  const boxes = normaliseTracks(body.tracks as Obj[], tracksCheck.ids, tracksCheck.total, scaleX, scaleY);
+  if (boxes.failure) return boxes.failure;
+
+  const runId = source.runId ?? newId();
+  const meta: RunMetadata = {
+    runId,
+    runIdGenerated: source.runId === undefined,
+    ...(mediaKey ? { mediaKey } : {}),
+    ...(analysisId ? { analysisId } : {}),
+    ...(typeof body.name === 'string' ? { name: body.name } : {}),
+    task: task as string,
+    schemaVersion: body.schemaVersion as string,
+    source: { ...source.source, runId },
+    originalCoordinateSpace: space,
+    originalBoxForm: boxes.forms.size === 2 ? 'mixed' : boxes.forms.has('xyxy') ? 'xyxy' : 'xywh',
+    ...(media.media ? { media: media.media } : {}),
+    ...(Array.isArray(body.categories) ? { categories: body.categories } : {}),
+  };
+  const warnings = computeWarnings(boxes.run, media.media, boxes.overwritten, version.minorMismatch ? (body.schemaVersion as string) : undefined);
+  return { ok: true, meta, boxes: boxes.run, rejected: boxes.rejected, warnings, overwritten: boxes.overwritten };
+}
+
+interface Normalised { run: RunBoxes; rejected: Rejection[]; overwritten: number; forms: Set<BoxForm>; failure?: RequestFailure }
+
+function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: number, scaleY: number): Normalised {
+  const columns = new Float64Array(total * BOX_STRIDE);
+  const headers: TrackHeader[] = [];
+  const rejected: Rejection[] = [];
+  const forms = new Set<BoxForm>();
+  let count = 0;
+  let overwritten = 0;
+  for (let t = 0; t < tracks.length; t++) {
+    const track = tracks[t]!;
+    const id = ids[t]!;
+    const input = track.boxes as unknown[];
+    const start = count;
+    // frame -> slot, so that a later box of the same frame overwrites the earlier one in place.
+    const slotOfFrame = new Map<number, number>();
+    let extras: Record<number, BoxExtras> | undefined;
+    let sorted = true;
+    let lastFrame = -1;
+    for (let b = 0; b < input.length; b++) {
+      const box = input[b];
+      if (!isObject(box) || !Number.isSafeInteger(box.frame) || (box.frame as number) < 0) {
+        rejected.push({ trackId: id, frame: isObject(box) && Number.isSafeInteger(box.frame) ? (box.frame as number) : null, reason: 'box_invalid_frame' });
+        continue;
+      }
+      const frame = box.frame as number;
+      const geometry = normaliseGeometry(box, scaleX, scaleY);
+      if (typeof geometry === 'string') {
+        rejected.push({ trackId: id, frame, reason: geometry });
+        continue;
+      }
+      if (metaTooLarge(box.meta)) {
+        return { run: { headers, columns, count }, rejected, overwritten, forms, failure: fail('invalid_field', `track "${id}" frame ${frame}: meta must be an object of at most ${L.MAX_META_BYTES} bytes`) };
+      }
+      forms.add(geometry.form);
+      let slot = slotOfFrame.get(frame);
+      if (slot === undefined) {
+        slot = count++;
+        slotOfFrame.set(frame, slot);
+        if (frame < lastFrame) sorted = false;
+        lastFrame = frame;
+      } else {
+        overwritten++;
+        if (extras) delete extras[slot - start];
+      }
+      const o = slot * BOX_STRIDE;
+      columns[o] = frame;
+      columns[o + 1] = geometry.x;
+      columns[o + 2] = geometry.y;
+      columns[o + 3] = geometry.w;
+      columns[o + 4] = geometry.h;
+      columns[o + 5] = typeof box.confidence === 'number' && Number.isFinite(box.confidence) ? box.confidence : NaN;
+      columns[o + 6] = typeof box.timestampMs === 'number' && Number.isFinite(box.timestampMs) ? box.timestampMs : NaN;
+      if (box.label !== undefined || box.classId !== undefined) {
+        const extra: BoxExtras = {};
+        if (typeof box.label === 'string') extra.label = box.label;
+        if (typeof box.classId === 'string' || typeof box.classId === 'number') extra.classId = box.classId;
+        if (extra.label !== undefined || extra.classId !== undefined) (extras ??= {})[slot - start] = extra;
+      }
+    }
+    const n = count - start;
+    if (n === 0) continue;
+    if (!sorted) extras = sortTrackByFrame(columns, start, n, extras);
+    const header: TrackHeader = { id, n };
+    if (typeof track.label === 'string') header.label = track.label;
+    if (typeof track.classId === 'string' || typeof track.classId === 'number') header.classId = track.classId;
+    if (typeof track.confidence === 'number' && Number.isFinite(track.confidence)) header.confidence = track.confidence;
+    if (typeof track.color === 'string') header.color = track.color;
+    if (extras && Object.keys(extras).length > 0) header.extras = extras;
+    headers.push(header);
+  }
+  return { run: { headers, columns, count }, rejected, overwritten, forms };
+}
+
+function sortTrackByFrame(columns: Float64Array, start: number, n: number, extras: Record<number, BoxExtras> | undefined) {
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort((a, b) => columns[(start + a) * BOX_STRIDE]! - columns[(start + b) * BOX_STRIDE]!);
+  const copy = columns.slice(start * BOX_STRIDE, (start + n) * BOX_STRIDE);
+  const moved: Record<number, BoxExtras> = {};
+  for (let i = 0; i < n; i++) {
+    const from = order[i]!;
+    columns.set(copy.subarray(from * BOX_STRIDE, (from + 1) * BOX_STRIDE), (start + i) * BOX_STRIDE);
+    if (extras?.[from]) moved[i] = extras[from]!;
+  }
+  return extras ? moved : undefined;
+}

@@ -1,0 +1,107 @@
+// The app factory: one Fastify instance with every domain's routes, errors, versioning and docs.
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import compress from '@fastify/compress';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { constants as zlib } from 'node:zlib';
+import { sql } from 'kysely';
+import type { Config } from '../config.js';
+import type { Store } from '../db/store.js';
+import './context.js';
+import { installErrorHandlers } from './error-handler.js';
+import { REDACTED_PATHS, redactUrl } from './log-redaction.js';
+import { ApiError } from './problem.js';
+import { requestIdFrom } from './request-id.js';
+import { API_VERSIONS, negotiateVersion, LATEST_API_VERSION } from './versioning.js';
+import { authRoutes } from '../auth/routes.js';
+import { detectionRoutes } from '../detections/routes.js';
+
+export interface AppOptions {
+  config: Config;
+  store: Store;
+  /** false silences logs (tests); a pino logger instance or options otherwise. */
+  logger?: boolean | FastifyBaseLogger | Record<string, unknown>;
+}
+
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, store } = options;
+  const loggerOption = options.logger === undefined
+    ? { level: config.logLevel, redact: REDACTED_PATHS }
+    : options.logger;
+  const app = Fastify({
+    ...(typeof loggerOption === 'object' && 'child' in loggerOption
+      ? { loggerInstance: loggerOption as FastifyBaseLogger }
+      : { logger: loggerOption === false ? false : { ...(loggerOption as object), serializers: { req: serializeRequest } } }),
+    genReqId: requestIdFrom,
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    trustProxy: process.env.TRUST_PROXY === 'true',
+    routerOptions: { ignoreTrailingSlash: false },
+    ajv: { customOptions: { removeAdditional: false } },
+  }) as unknown as FastifyInstance;
+
+  app.decorate('store', store);
+  app.decorate('config', config);
+  app.decorateRequest('apiVersion', LATEST_API_VERSION);
+  installErrorHandlers(app);
+
+  // The stock parser scans every body for prototype keys; nothing here merges parsed input into
+  // objects, so plain JSON.parse is safe and saves a full pass over 30 MiB runs.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    if (body === '') return done(new ApiError(400, 'malformed_json', 'The body is empty'), undefined);
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(new ApiError(400, 'malformed_json', 'The body is not valid JSON'), undefined);
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+    reply.header('API-Version', LATEST_API_VERSION);
+    request.apiVersion = negotiateVersion(request.headers.accept);
+    reply.header('API-Version', request.apiVersion);
+  });
+
+  await app.register(compress, {
+    global: true,
+    threshold: 2048,
+    encodings: ['br', 'gzip'],
+    // Brotli's default quality (11) costs seconds on a 30 MiB run; 4 keeps most of the gain.
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+    zlibOptions: { level: 5 },
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Sightline API',
+        version: API_VERSIONS[API_VERSIONS.length - 1]!,
+        description: 'Detection runs per recording, and signed URLs for recording assets. Errors are application/problem+json with a stable `code`.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  app.get('/api/health', { schema: { tags: ['health'], summary: 'Answers 200 when the database is reachable' } }, async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(store.db);
+      return { data: { status: 'ok', database: store.dialect } };
+    } catch {
+      reply.code(503);
+      throw new ApiError(503, 'service_unavailable', 'The database is not reachable');
+    }
+  });
+
+  await app.register(authRoutes);
+  await app.register(detectionRoutes);
+  return app;
+}
+
+function serializeRequest(request: { method: string; url: string; ip?: string; id?: string }) {
+  return { method: request.method, url: redactUrl(request.url), remoteAddress: request.ip };
+}

@@ -1,0 +1,49 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError, PROBLEM_CONTENT_TYPE, problem, type ProblemBody } from './problem.js';
+
+interface Mapped { status: number; body: ProblemBody; headers?: Record<string, string> }
+
+/** Turns any thrown thing into a problem; unknown errors become 500 without leaking their message. */
+export function toProblem(error: unknown, validationCode = 'invalid_body'): Mapped {
+  if (error instanceof ApiError) return { status: error.status, body: error.toProblem(), headers: error.headers };
+  const e = error as FastifyError & { validation?: unknown[]; validationContext?: string };
+  switch (e?.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, body: problem(413, 'payload_too_large', 'The request body is larger than the limit for this route') };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+        ? { status: 415, body: problem(415, 'unsupported_media_type', 'Send the body as application/json') }
+        : { status: 400, body: problem(400, 'malformed_json', 'The body length does not match Content-Length') };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { status: 400, body: problem(400, 'malformed_json', 'The body is not valid JSON') };
+  }
+  if (e?.validation) {
+    const where = e.validationContext ?? 'body';
+    const code = where === 'body' ? validationCode : 'invalid_request';
+    return { status: 400, body: problem(400, code, `Invalid ${where}: ${e.message}`) };
+  }
+  if (e instanceof SyntaxError || e?.code === 'malformed_json') {
+    return { status: 400, body: problem(400, 'malformed_json', 'The body is not valid JSON') };
+  }
+  if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return { status: e.statusCode, body: problem(e.statusCode, 'bad_request', e.message) };
+  }
+  return { status: 500, body: problem(500, 'internal_error', 'The server failed to handle the request') };
+}
+
+export function installErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const config = request.routeOptions?.config as { validationCode?: string } | undefined;
+    const mapped = toProblem(error, config?.validationCode);
+    if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ code: mapped.body.code, status: mapped.status }, 'request rejected');
+    if (mapped.headers) reply.headers(mapped.headers);
+    reply.code(mapped.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(mapped.body));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).type(PROBLEM_CONTENT_TYPE)
+      .send(JSON.stringify(problem(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}`)));
+  });
+}

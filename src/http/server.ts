@@ -1,0 +1,61 @@
+// A listening server with its store, and graceful shutdown: stop accepting, finish in-flight requests, close the store.
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { openStore, type Store } from '../db/store.js';
+import { buildApp, type AppOptions } from './app.js';
+
+export interface RunningServer { app: FastifyInstance; store: Store; url: string; close(): Promise<void> }
+
+type BackgroundJob = (app: FastifyInstance) => (() => void) | void;
+/** Periodic jobs (the retention sweeper, …) that domains register; each returns its stop function. */
+export const backgroundJobs: BackgroundJob[] = [];
+
+export async function startServer(config: Config, logger?: AppOptions['logger']): Promise<RunningServer> {
+  const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await migrateToLatest(store);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const app = await buildApp({ config, store, logger });
+  const stops = backgroundJobs.map((job) => job(app)).filter((s): s is () => void => typeof s === 'function');
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  let closing: Promise<void> | undefined;
+  return {
+    app, store, url: `http://${host}:${port}`,
+    close() {
+      closing ??= (async () => {
+        for (const stop of stops) stop();
+        await app.close();
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** SIGTERM/SIGINT: drain, then exit; a second signal or the grace period forces the exit. */
+export function closeOnSignals(server: RunningServer, graceMs: number): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    server.app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const timer = setTimeout(() => {
+      server.app.log.error('shutdown grace period over; exiting');
+      process.exit(1);
+    }, graceMs);
+    timer.unref();
+    server.close().then(() => process.exit(0), (err) => {
+      server.app.log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    });
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}

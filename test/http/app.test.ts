@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../support/store.js';
+import { getJson, startTestServer, type TestServer } from '../support/server.js';
+
+describe.each(DIALECTS)('app basics on %s', (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => { server = await startTestServer(dialect); });
+  afterAll(async () => { await server.close(); });
+
+  it('answers health with the dialect', async () => {
+    const res = await getJson(`${server.url}/api/health`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ status: 'ok', database: dialect });
+  });
+
+  it('echoes a safe X-Request-Id and replaces an unsafe one', async () => {
+    const ok = await fetch(`${server.url}/api/health`, { headers: { 'x-request-id': 'abc-123' } });
+    expect(ok.headers.get('x-request-id')).toBe('abc-123');
+    const bad = await fetch(`${server.url}/api/health`, { headers: { 'x-request-id': 'a b\tc' } });
+    expect(bad.headers.get('x-request-id')).toMatch(/^[0-9a-z]{26}$/);
+  });
+
+  it('sends API-Version on every response, the pinned one when known', async () => {
+    const plain = await fetch(`${server.url}/api/health`);
+    expect(plain.headers.get('api-version')).toBe('2026-01-01');
+    const pinned = await fetch(`${server.url}/api/health`, { headers: { accept: 'application/json; version=2026-01-01' } });
+    expect(pinned.status).toBe(200);
+    expect(pinned.headers.get('api-version')).toBe('2026-01-01');
+  });
+
+  it('answers 406 problem+json for an unknown pinned version', async () => {
+    const res = await fetch(`${server.url}/api/health`, { headers: { accept: 'application/json; version=1999-01-01' } });
+    expect(res.status).toBe(406);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const body = await res.json();
+    expect(body).toMatchObject({ status: 406, code: 'unsupported_api_version', supportedVersions: ['2026-01-01'] });
+  });
+
+  it('answers unknown routes with a problem', async () => {
+    const res = await getJson(`${server.url}/nope`);
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('route_not_found');
+  });
+
+  it('serves the OpenAPI document at /docs', async () => {
+    const res = await getJson(`${server.url}/docs/json`);
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/login', '/detections', '/detections/{runId}']));
+  });
+});

@@ -1,0 +1,52 @@
+// Test stores: a fresh SQLite file, and (when TEST_DATABASE_URL is set) a fresh PostgreSQL schema each.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { openStore, type DialectName, type Store } from '../../src/db/store.js';
+
+export const PG_URL = process.env.TEST_DATABASE_URL;
+
+/** The dialects every database test runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export const DIALECTS: DialectName[] = PG_URL ? ['sqlite', 'pg'] : ['sqlite'];
+
+export interface TestStore {
+  store: Store;
+  /** What a second process (CLI, another server) needs to open the same store. */
+  location: { databaseUrl?: string; dataDir: string; pgSchema?: string };
+  destroy(): Promise<void>;
+}
+
+export async function createTestStore(dialect: DialectName): Promise<TestStore> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-test-'));
+  if (dialect === 'sqlite') {
+    const store = openStore({ dataDir });
+    await migrateToLatest(store);
+    return {
+      store, location: { dataDir },
+      async destroy() { await store.close().catch(() => {}); fs.rmSync(dataDir, { recursive: true, force: true }); },
+    };
+  }
+  if (!PG_URL) throw new Error('TEST_DATABASE_URL is not set');
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const store = openStore({ databaseUrl: PG_URL, pgSchema: schema, poolSize: 5 });
+  await migrateToLatest(store);
+  return {
+    store,
+    location: { databaseUrl: `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`, dataDir, pgSchema: schema },
+    async destroy() {
+      await store.close().catch(() => {});
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
