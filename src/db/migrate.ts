@@ -8,6 +8,9 @@ export async function migrateToLatest(store: Store): Promise<void> {
   const t = columnTypes(store.dialect);
   const migrator = new Migrator({
     db: store.db,
+    // Kysely finds its bookkeeping tables in any schema; pin them to ours so that several
+    // schemas in one database (tests, several tenants) do not see each other's.
+    ...(store.schema ? { migrationTableSchema: store.schema } : {}),
     provider: {
       async getMigrations() {
         const out: Record<string, Migration> = {};

@@ -11,6 +11,8 @@ export type DialectName = 'sqlite' | 'pg';
 export interface Store {
   db: Kysely<Database>;
   dialect: DialectName;
+  /** PostgreSQL only: the schema the tables live in (migration bookkeeping is pinned to it). */
+  schema?: string;
   /** The raw SQLite handle, for the few bulk paths where prepared statements beat query building. */
   sqlite?: SqliteDatabase.Database;
   close(): Promise<void>;
@@ -46,7 +48,7 @@ export function openStore(options: StoreOptions): Store {
     // An idle client that loses its server must not crash the process.
     pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'pg', close: () => db.destroy() };
+    return { db, dialect: 'pg', schema: options.pgSchema ?? searchPathOf(options.databaseUrl) ?? 'public', close: () => db.destroy() };
   }
   const dataDir = options.dataDir ?? './data';
   fs.mkdirSync(dataDir, { recursive: true });
@@ -59,4 +61,14 @@ export function openStore(options: StoreOptions): Store {
   sqlite.pragma('busy_timeout = 10000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
+}
+
+/** The first schema of `?options=-c search_path=…` in a connection URL, if any. */
+function searchPathOf(url: string): string | undefined {
+  try {
+    const options = new URL(url).searchParams.get('options') ?? '';
+    return /search_path=([A-Za-z_][A-Za-z0-9_]*)/.exec(options)?.[1];
+  } catch {
+    return undefined;
+  }
 }

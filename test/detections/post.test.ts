@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../support/store.js';
+import { bearer, getJson, postJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
+import { streamBody } from '../support/raw-http.js';
+
+const box = (frame: number, over: Record<string, unknown> = {}) => ({ frame, x: 0.1, y: 0.1, w: 0.2, h: 0.3, ...over });
+
+describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
+  let server: TestServer;
+  let org: SeededOrg;
+  let n = 0;
+  const run = (over: Record<string, unknown> = {}) => ({
+    mediaKey: org.recording.mediaKey, schemaVersion: '1.0', source: { kind: 'model', name: 'yolo', version: '8', runId: `run-${++n}` },
+    coordinateSpace: 'normalized', tracks: [{ id: 't1', label: 'person', boxes: [box(0), box(1)] }], ...over,
+  });
+  const post = (body: unknown, token = org.token, extra: Record<string, string> = {}) => postJson(`${server.url}/detections`, body, bearer(token, extra));
+  const get = (path: string, token = org.token) => getJson(`${server.url}${path}`, bearer(token));
+  const list = async () => (await get(`/detections?mediaKey=${encodeURIComponent(org.recording.mediaKey)}`)).body.data.runs as Array<Record<string, unknown>>;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    org = await seedOrg(server.store);
+  });
+  afterAll(async () => { await server.close(); });
+
+  it('201 for a new run with every box valid, body is the post result', async () => {
+    const res = await post(run({ source: { runId: 'fresh-1', name: 'yolo' } }));
+    expect(res.status).toBe(201);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.body).toEqual({ runId: 'fresh-1', tracksStored: 1, boxesStored: 2, rejected: [], warnings: [] });
+  });
+
+  it('200 when the same runId is posted again, a true replace that keeps createdAt', async () => {
+    const first = await post(run({ source: { runId: 'replace-me' }, tracks: [{ id: 'a', boxes: [box(0)] }, { id: 'b', boxes: [box(0)] }] }));
+    expect(first.status).toBe(201);
+    const before = (await get('/detections/replace-me')).body.data;
+    const second = await post(run({ source: { runId: 'replace-me', name: 'v2' }, tracks: [{ id: 'c', boxes: [box(3)] }] }));
+    expect(second.status).toBe(200);
+    expect(second.body).toMatchObject({ runId: 'replace-me', tracksStored: 1, boxesStored: 1 });
+    const after = (await get('/detections/replace-me')).body.data;
+    expect(after.tracks.map((t: { id: string }) => t.id)).toEqual(['c']);
+    expect(after.source.name).toBe('v2');
+    expect(after.createdAt).toBe(before.createdAt);
+    expect(Date.parse(after.updatedAt)).toBeGreaterThanOrEqual(Date.parse(before.updatedAt));
+  });
+
+  it('a new runId adds a sibling run', async () => {
+    const before = (await list()).length;
+    expect((await post(run())).status).toBe(201);
+    expect((await post(run())).status).toBe(201);
+    expect((await list()).length).toBe(before + 2);
+  });
+
+  it('the normalized worked example: 207 with one box_out_of_frame, the run usable', async () => {
+    const body = run({ source: { runId: 'worked-207' }, tracks: [{ id: 'T', boxes: [
+      { frame: 0, x1: 0.1, y1: 0.1, x2: 0.3, y2: 0.4 }, { frame: 1, x1: 1.2, y1: 1.2, x2: 1.5, y2: 1.6 }] }] });
+    const res = await post(body);
+    expect(res.status).toBe(207);
+    expect(res.body).toEqual({ runId: 'worked-207', tracksStored: 1, boxesStored: 1, rejected: [{ trackId: 'T', frame: 1, reason: 'box_out_of_frame' }], warnings: [] });
+    const stored = (await get('/detections/worked-207')).body.data;
+    expect(stored.tracks[0].boxes).toHaveLength(1);
+    // A replace that still rejects boxes is 207 too.
+    expect((await post(body)).status).toBe(207);
+  });
+
+  it('the same run with only the bad box: 400 all_boxes_rejected and nothing stored', async () => {
+    const res = await post(run({ source: { runId: 'worked-400' }, tracks: [{ id: 'T', boxes: [{ frame: 1, x1: 1.2, y1: 1.2, x2: 1.5, y2: 1.6 }] }] }));
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ code: 'all_boxes_rejected', status: 400, runId: 'worked-400', rejected: [{ trackId: 'T', frame: 1, reason: 'box_out_of_frame' }], warnings: [] });
+    expect((await get('/detections/worked-400')).status).toBe(404);
+  });
+
+  it('a failed replace leaves the existing run untouched', async () => {
+    await post(run({ source: { runId: 'keep-me' } }));
+    const res = await post(run({ source: { runId: 'keep-me' }, tracks: [{ id: 'x', boxes: [{ frame: 0 }] }] }));
+    expect(res.body.code).toBe('all_boxes_rejected');
+    const bad = await post(run({ source: { runId: 'keep-me' }, schemaVersion: '2.0' }));
+    expect(bad.body.code).toBe('unsupported_schema_version');
+    const stored = (await get('/detections/keep-me')).body.data;
+    expect(stored.boxesStored).toBe(2);
+  });
+
+  it('the pixel worked example is stored exactly as x 0.1 y 0.1 w 0.2 h 0.4', async () => {
+    const res = await post(run({ source: { runId: 'pixel-1' }, coordinateSpace: 'pixel', media: { width: 1000, height: 500 },
+      tracks: [{ id: 'P', boxes: [{ frame: 0, x1: 100, y1: 50, x2: 300, y2: 250, confidence: 0.9, timestampMs: 0 }] }] }));
+    expect(res.status).toBe(201);
+    const stored = (await get('/detections/pixel-1')).body.data;
+    expect(stored.tracks[0].boxes[0]).toEqual({ frame: 0, x: 0.1, y: 0.1, w: 0.2, h: 0.4, confidence: 0.9, timestampMs: 0 });
+    expect(stored).toMatchObject({ coordinateSpace: 'normalized', originalCoordinateSpace: 'pixel', originalBoxForm: 'xyxy', recordingTimestamp: 1_700_000_000 });
+  });
+
+  it('returns the four warnings with counts and stores the offending boxes', async () => {
+    const res = await post(run({ schemaVersion: '1.2', source: { runId: 'warn-1' }, media: { fps: 10, frameCount: 2 }, tracks: [{ id: 'w', boxes: [
+      box(0, { timestampMs: 0 }), box(1, { timestampMs: 500 }), box(5), box(5, { x: 0.3 })] }] }));
+    expect(res.status).toBe(201);
+    expect(res.body.warnings.map((w: { code: string; count: number }) => [w.code, w.count])).toEqual([
+      ['TIMESTAMP_FRAME_MISMATCH', 1], ['FRAME_OUT_OF_RANGE', 1], ['DUPLICATE_FRAME', 1], ['SCHEMA_VERSION_MINOR_MISMATCH', 1]]);
+    expect(res.body.boxesStored).toBe(3);
+    const stored = (await get('/detections/warn-1')).body.data;
+    expect(stored.tracks[0].boxes.map((b: { frame: number; x: number }) => [b.frame, b.x])).toEqual([[0, 0.1], [1, 0.1], [5, 0.3]]);
+  });
+
+  it('generates and returns a runId when source.runId is absent', async () => {
+    const res = await post(run({ source: { name: 'anon' } }));
+    expect(res.status).toBe(201);
+    expect(res.body.runId).toMatch(/^[0-9a-z]{26}$/);
+    expect((await get(`/detections/${res.body.runId}`)).status).toBe(200);
+  });
+
+  it('resolves the target by analysisId, and mediaKey wins when both are sent', async () => {
+    const byId = await post(run({ mediaKey: undefined, analysisId: org.recording.analysisId, source: { runId: 'by-analysis' } }));
+    expect(byId.status).toBe(201);
+    const both = await post(run({ analysisId: 'does-not-exist', source: { runId: 'both-targets' } }));
+    expect(both.status).toBe(201);
+  });
+
+  it('404 recording_not_found for an unknown target, nothing stored', async () => {
+    const res = await post(run({ mediaKey: 'nobody/1700000000_x.mp4', source: { runId: 'orphan' } }));
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('recording_not_found');
+    expect((await get('/detections/orphan')).status).toBe(404);
+  });
+
+  it.each([
+    ['invalid_body', [1, 2]],
+    ['target_missing', { schemaVersion: '1.0', source: {}, coordinateSpace: 'normalized', tracks: [{ id: 1, boxes: [box(0)] }] }],
+    ['schema_version_missing', { mediaKey: 'k', source: {}, coordinateSpace: 'normalized', tracks: [{ id: 1, boxes: [box(0)] }] }],
+    ['track_without_boxes', 'track_without_boxes'],
+    ['invalid_run_id', 'invalid_run_id'],
+  ])('400 %s over HTTP', async (code, body) => {
+    const payload = body === 'track_without_boxes' ? run({ tracks: [{ id: 'e', boxes: [] }] })
+      : body === 'invalid_run_id' ? run({ source: { runId: 'a/b' } }) : body;
+    const res = await post(payload);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ status: 400, code, type: expect.any(String), title: expect.any(String), detail: expect.any(String) });
+  });
+
+  it('400 malformed_json for broken JSON', async () => {
+    const res = await fetch(`${server.url}/detections`, { method: 'POST', headers: bearer(org.token, { 'content-type': 'application/json' }), body: '{"mediaKey": ' });
+    expect(res.status).toBe(400);
+    expect((await res.json()).code).toBe('malformed_json');
+  });
+
+  it('415 unsupported_media_type for a body that is not JSON', async () => {
+    const res = await fetch(`${server.url}/detections`, { method: 'POST', headers: bearer(org.token, { 'content-type': 'text/plain' }), body: JSON.stringify(run()) });
+    expect(res.status).toBe(415);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect((await res.json()).code).toBe('unsupported_media_type');
+  });
+
+  it.each([true, false])('413 payload_too_large for a 33 MiB body (chunked=%s), before parsing', async (chunked) => {
+    const res = await streamBody(`${server.url}/detections`, { headers: bearer(org.token, { 'content-type': 'application/json' }), total: 33 * 1024 * 1024, chunked });
+    expect(res.status).toBe(413);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(JSON.parse(res.body).code).toBe('payload_too_large');
+  });
+
+  it('401 with WWW-Authenticate for a missing, malformed or unknown token; checked before the body', async () => {
+    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer sla_nope' }]) {
+      const res = await postJson(`${server.url}/detections`, run(), headers);
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer');
+      expect(res.body.code).toBe('unauthorized');
+    }
+    const big = await streamBody(`${server.url}/detections`, { headers: { 'content-type': 'application/json' }, total: 33 * 1024 * 1024, chunked: false });
+    expect(big.status).toBe(401);
+  });
+
+  it('403 forbidden for a viewer; editors, admins, owners and tokens may write', async () => {
+    const res = await post(run(), org.sessions.viewer);
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('forbidden');
+    for (const role of ['editor', 'admin', 'owner'] as const) expect((await post(run(), org.sessions[role])).status).toBe(201);
+  });
+
+  it('honours a pinned API version and refuses an unknown one', async () => {
+    const ok = await post(run(), org.token, { accept: 'application/json; version=2026-01-01' });
+    expect(ok.status).toBe(201);
+    expect(ok.headers.get('api-version')).toBe('2026-01-01');
+    const bad = await post(run({ source: { runId: 'never' } }), org.token, { accept: 'application/json; version=2030-01-01' });
+    expect(bad.status).toBe(406);
+    expect(bad.body.code).toBe('unsupported_api_version');
+    expect((await get('/detections/never')).status).toBe(404);
+  });
+});

@@ -1,0 +1,135 @@
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertRecording } from '../../src/recordings/queries.js';
+import { DIALECTS } from '../support/store.js';
+import { bearer, getJson, postJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
+
+const track = (id: string, frames: number[]) => ({ id, label: 'car', boxes: frames.map((frame) => ({ frame, x: 0.1, y: 0.2, w: 0.3, h: 0.4, confidence: 0.5 })) });
+
+describe.each(DIALECTS)('reading and deleting runs on %s', (dialect) => {
+  let server: TestServer;
+  let org: SeededOrg;
+  let otherKey: string;
+  const runBody = (runId: string, mediaKey = org.recording.mediaKey, tracks = [track('a', [0, 1])]) => ({
+    mediaKey, schemaVersion: '1.0', source: { kind: 'model', name: 'yolo', runId }, coordinateSpace: 'normalized', tracks,
+  });
+  const post = (body: unknown) => postJson(`${server.url}/detections`, body, bearer(org.token));
+  const call = (path: string, method = 'GET', token = org.token) => getJson(`${server.url}${path}`, bearer(token), method);
+  const q = (k: string) => encodeURIComponent(k);
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    org = await seedOrg(server.store);
+    otherKey = (await insertRecording(server.store.db, org.orgId, { mediaKey: 'other/1700000100_b.mp4', startTimestamp: 1_700_000_100 })).mediaKey;
+  });
+  afterAll(async () => { await server.close(); });
+
+  it('lists an empty recording as an empty list', async () => {
+    const res = await call(`/detections?mediaKey=${q(otherKey)}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: { mediaKey: otherKey, runs: [] } });
+  });
+
+  it('lists runs oldest first as summaries without tracks, or full runs with include=tracks', async () => {
+    for (const id of ['zeta', 'alpha', 'mid']) expect((await post(runBody(id))).status).toBe(201);
+    const res = await call(`/detections?mediaKey=${q(org.recording.mediaKey)}`);
+    expect(res.status).toBe(200);
+    const runs = res.body.data.runs;
+    expect(runs.map((r: { runId: string }) => r.runId)).toEqual(['zeta', 'alpha', 'mid']);
+    expect(runs[0]).not.toHaveProperty('tracks');
+    expect(runs[0]).toMatchObject({ mediaKey: org.recording.mediaKey, analysisId: org.recording.analysisId, tracksStored: 1, boxesStored: 2, recordingTimestamp: 1_700_000_000 });
+    const full = await call(`/detections?mediaKey=${q(org.recording.mediaKey)}&include=tracks`);
+    expect(full.body.data.runs[1].tracks).toEqual([track('a', [0, 1])]);
+  });
+
+  it('a replaced run keeps its place in the list (createdAt stays)', async () => {
+    expect((await post(runBody('zeta', org.recording.mediaKey, [track('b', [7])]))).status).toBe(200);
+    const runs = (await call(`/detections?mediaKey=${q(org.recording.mediaKey)}`)).body.data.runs;
+    expect(runs[0].runId).toBe('zeta');
+  });
+
+  it('400 media_key_missing and 404 recording_not_found for the list', async () => {
+    for (const path of ['/detections', '/detections?mediaKey=']) {
+      const res = await call(path);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('media_key_missing');
+    }
+    const res = await call('/detections?mediaKey=unknown%2Fkey.mp4');
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('recording_not_found');
+  });
+
+  it('fetches one run with the full stored form', async () => {
+    const res = await call('/detections/alpha');
+    expect(res.status).toBe(200);
+    const run = res.body.data;
+    expect(Object.keys(run)).toEqual(['runId', 'mediaKey', 'analysisId', 'task', 'schemaVersion', 'source', 'coordinateSpace', 'originalCoordinateSpace',
+      'originalBoxForm', 'media', 'categories', 'recordingTimestamp', 'createdAt', 'updatedAt', 'tracksStored', 'boxesStored', 'tracks']);
+    expect(run).toMatchObject({ runId: 'alpha', task: 'detection', coordinateSpace: 'normalized', originalBoxForm: 'xywh', source: { kind: 'model', name: 'yolo', runId: 'alpha' } });
+    expect(new Date(run.createdAt).toISOString()).toBe(run.createdAt);
+  });
+
+  it('404 run_not_found, 400 run_id_missing for GET and DELETE without an id', async () => {
+    expect((await call('/detections/nope')).body.code).toBe('run_not_found');
+    expect((await call('/detections/nope', 'DELETE')).body.code).toBe('run_not_found');
+    for (const [path, method] of [['/detections/', 'GET'], ['/detections', 'DELETE'], ['/detections/', 'DELETE']] as const) {
+      const res = await call(path, method);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('run_id_missing');
+    }
+  });
+
+  it('409 ambiguous_run_id with the candidate mediaKeys; ?mediaKey= narrows', async () => {
+    expect((await post(runBody('shared'))).status).toBe(201);
+    expect((await post(runBody('shared', otherKey))).status).toBe(201);
+    const res = await call('/detections/shared');
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('ambiguous_run_id');
+    expect([...res.body.mediaKeys].sort()).toEqual([org.recording.mediaKey, otherKey].sort());
+    expect((await call('/detections/shared', 'DELETE')).status).toBe(409);
+    const one = await call(`/detections/shared?mediaKey=${q(otherKey)}`);
+    expect(one.status).toBe(200);
+    expect(one.body.data.mediaKey).toBe(otherKey);
+    const del = await call(`/detections/shared?mediaKey=${q(otherKey)}`, 'DELETE');
+    expect(del.status).toBe(200);
+    expect(del.body).toEqual({ data: { runId: 'shared', mediaKey: otherKey, deleted: true } });
+    expect((await call('/detections/shared')).status).toBe(200);
+  });
+
+  it('deletes a run with its centroids, and a second delete is 404', async () => {
+    expect((await post(runBody('doomed'))).status).toBe(201);
+    const pk = await server.store.db.selectFrom('runs').select('id').where('run_id', '=', 'doomed').executeTakeFirstOrThrow();
+    const before = await server.store.db.selectFrom('run_centroids').select('count').where('run_pk', '=', pk.id).execute();
+    expect(before.reduce((n, r) => n + r.count, 0)).toBe(2);
+    const res = await call('/detections/doomed', 'DELETE');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ runId: 'doomed', mediaKey: org.recording.mediaKey, deleted: true });
+    expect(await server.store.db.selectFrom('run_centroids').select('count').where('run_pk', '=', pk.id).execute()).toEqual([]);
+    expect((await call('/detections/doomed', 'DELETE')).status).toBe(404);
+  });
+
+  it('a viewer may read but not delete', async () => {
+    expect((await call('/detections/alpha', 'GET', org.sessions.viewer)).status).toBe(200);
+    const res = await call('/detections/alpha', 'DELETE', org.sessions.viewer);
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('forbidden');
+  });
+
+  it('compresses large responses when asked', async () => {
+    const tracks = Array.from({ length: 50 }, (_, i) => track(`t${i}`, Array.from({ length: 40 }, (_, f) => f)));
+    expect((await post(runBody('big', org.recording.mediaKey, tracks))).status).toBe(201);
+    const res = await fetch(`${server.url}/detections/big`, { headers: bearer(org.token, { 'accept-encoding': 'gzip' }) });
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    const body = await res.json();
+    expect(body.data.boxesStored).toBe(2000);
+    // The raw bytes really are gzip: read them without fetch's automatic decoding.
+    const raw = await import('node:http').then(({ default: http }) => new Promise<Buffer>((resolve) => {
+      http.get(`${server.url}/detections/big`, { headers: bearer(org.token, { 'accept-encoding': 'gzip' }) }, (r) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c) => chunks.push(c));
+        r.on('end', () => resolve(Buffer.concat(chunks)));
+      });
+    }));
+    expect(JSON.parse(gunzipSync(raw).toString()).data.tracks).toHaveLength(50);
+  });
+});
