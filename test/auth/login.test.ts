@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccessToken, createOrganisation, createUser, revokeAccessToken } from '../../src/auth/queries.js';
+import { buildApp } from '../../src/http/app.js';
+import { loadConfig } from '../../src/config.js';
+import { DIALECTS } from '../support/store.js';
+import { bearer, getJson, postJson, startTestServer, type TestServer } from '../support/server.js';
+
+describe.each(DIALECTS)('authentication on %s', (dialect) => {
+  let server: TestServer;
+  let orgId: string;
+  const login = (body: unknown, headers: Record<string, string> = {}) => postJson(`${server.url}/login`, body, headers);
+  const listWith = (token: string) => getJson(`${server.url}/detections?mediaKey=none`, bearer(token));
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect, { LOGIN_MAX_FAILURES_PER_USER: '3', LOGIN_MAX_FAILURES_PER_ADDRESS: '1000' });
+    orgId = (await createOrganisation(server.store.db, 'acme')).id;
+    await createUser(server.store.db, orgId, 'alice', 'wonderland-42', 'editor');
+    await createUser(server.store.db, orgId, 'throttled', 'wonderland-42', 'viewer');
+  });
+  afterAll(async () => { await server.close(); });
+
+  it('returns a Bearer session token with the user and organisation', async () => {
+    const res = await login({ username: 'alice', password: 'wonderland-42' });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ tokenType: 'Bearer', user: { username: 'alice', role: 'editor', organisation: { id: orgId, name: 'acme' } } });
+    expect(res.body.data.token).toMatch(/^sls_/);
+    const ttl = Date.parse(res.body.data.expiresAt) - Date.now();
+    expect(ttl).toBeGreaterThan(11.9 * 3600_000);
+    expect(ttl).toBeLessThanOrEqual(12 * 3600_000);
+    // The token works: an unknown recording is 404, not 401.
+    expect((await listWith(res.body.data.token)).status).toBe(404);
+  });
+
+  it.each([
+    ['missing password', { username: 'alice' }],
+    ['empty username', { username: '', password: 'x' }],
+    ['not an object', ['alice']],
+  ])('400 for %s', async (_name, body) => {
+    const res = await login(body);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  });
+
+  it('400 malformed_json for broken JSON', async () => {
+    const res = await fetch(`${server.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"username":' });
+    expect(res.status).toBe(400);
+    expect((await res.json()).code).toBe('malformed_json');
+  });
+
+  it('401 invalid_credentials, the same answer for an unknown user and a wrong password', async () => {
+    const wrong = await login({ username: 'alice', password: 'nope-nope' });
+    const unknown = await login({ username: 'nobody', password: 'nope-nope' });
+    for (const res of [wrong, unknown]) {
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe('invalid_credentials');
+    }
+    expect(wrong.body.detail).toBe(unknown.body.detail);
+  });
+
+  it('throttles repeated failures for one username with 429 and Retry-After, even for the right password', async () => {
+    for (let i = 0; i < 3; i++) expect((await login({ username: 'throttled', password: 'bad-guess' })).status).toBe(401);
+    const res = await login({ username: 'throttled', password: 'wonderland-42' });
+    expect(res.status).toBe(429);
+    expect(res.body.code).toBe('too_many_requests');
+    const retry = Number(res.headers.get('retry-after'));
+    expect(retry).toBeGreaterThan(0);
+    expect(retry).toBeLessThanOrEqual(900);
+  });
+
+  it('the throttle lives in the database: a second instance on the same store refuses too', async () => {
+    const second = await buildApp({ config: loadConfig({}, { LOGIN_MAX_FAILURES_PER_USER: '3' }), store: server.store, logger: false });
+    await second.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const url = `http://127.0.0.1:${(second.server.address() as { port: number }).port}`;
+      const res = await postJson(`${url}/login`, { username: 'throttled', password: 'wonderland-42' });
+      expect(res.status).toBe(429);
+      // And a session minted by one instance is honoured by the other.
+      const session = (await login({ username: 'alice', password: 'wonderland-42' })).body.data.token;
+      expect((await getJson(`${url}/detections?mediaKey=none`, bearer(session))).status).toBe(404);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('logout ends the session', async () => {
+    const token = (await login({ username: 'alice', password: 'wonderland-42' })).body.data.token;
+    expect((await postJson(`${server.url}/logout`, {}, bearer(token))).status).toBe(200);
+    const res = await listWith(token);
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('unauthorized');
+  });
+
+  it('access tokens work until revoked or expired', async () => {
+    const live = await createAccessToken(server.store.db, orgId, 'ci', null);
+    expect((await listWith(live.token)).status).toBe(404);
+    expect(await revokeAccessToken(server.store.db, orgId, live.id)).toBe(true);
+    expect((await listWith(live.token)).status).toBe(401);
+    const expired = await createAccessToken(server.store.db, orgId, 'old', Date.now() - 1000);
+    expect((await listWith(expired.token)).status).toBe(401);
+  });
+
+  it('expired sessions are refused', async () => {
+    const token = (await login({ username: 'alice', password: 'wonderland-42' })).body.data.token;
+    await server.store.db.updateTable('sessions').set({ expires_at: Date.now() - 1 }).execute();
+    expect((await listWith(token)).status).toBe(401);
+  });
+
+  it('stores only hashes of passwords and tokens', async () => {
+    const token = (await login({ username: 'alice', password: 'wonderland-42' })).body.data.token;
+    const sessions = await server.store.db.selectFrom('sessions').select('token_hash').execute();
+    expect(sessions.some((s) => s.token_hash === token)).toBe(false);
+    expect(sessions.every((s) => /^[0-9a-f]{64}$/.test(s.token_hash))).toBe(true);
+    const user = await server.store.db.selectFrom('users').select('password_hash').where('username', '=', 'alice').executeTakeFirstOrThrow();
+    expect(user.password_hash).toMatch(/^scrypt\$/);
+    expect(user.password_hash).not.toContain('wonderland');
+  });
+});

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, createTestStore, type TestStore } from '../support/store.js';
+import { runCli, spawnServer } from '../support/cli.js';
+import { bearer, getJson, postJson } from '../support/server.js';
+
+describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
+  let ts: TestStore;
+  const cli = (...args: string[]) => runCli(args, ts.location);
+  const json = async (...args: string[]) => {
+    const r = await cli(...args, '--json');
+    expect(r.stderr, r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    return JSON.parse(lines[0]!);
+  };
+
+  beforeAll(async () => { ts = await createTestStore(dialect); });
+  afterAll(async () => { await ts.destroy(); });
+
+  it('creates an organisation, a user, a token and a recording, each as one JSON object', async () => {
+    expect(await json('admin', 'org', 'create', '--name', 'acme', '--retention-days', '7')).toEqual({ id: expect.any(String), name: 'acme', retentionDays: 7 });
+    expect(await json('admin', 'user', 'create', '--org', 'acme', '--username', 'ann', '--password', 'long-password', '--role', 'editor'))
+      .toEqual({ id: expect.any(String), username: 'ann', role: 'editor' });
+    const token = await json('admin', 'token', 'create', '--org', 'acme', '--name', 'ingest', '--expires-in', '90d');
+    expect(token).toEqual({ id: expect.any(String), name: 'ingest', token: expect.stringMatching(/^sla_/), expiresAt: expect.any(String) });
+    expect(Date.parse(token.expiresAt) - Date.now()).toBeGreaterThan(89 * 86_400_000);
+    const rec = await json('admin', 'recording', 'create', '--org', 'acme', '--media-key', 'alice/1700000000_6-967003_cam1.mp4', '--width', '1920', '--height', '1080');
+    expect(rec).toEqual({ id: expect.any(String), mediaKey: 'alice/1700000000_6-967003_cam1.mp4', analysisId: expect.any(String), startTimestamp: 1_700_000_000 });
+    const noStart = await json('admin', 'recording', 'create', '--org', 'acme', '--media-key', 'alice/clip.mp4', '--analysis-id', 'an-77');
+    expect(noStart.analysisId).toBe('an-77');
+    expect(Math.abs(noStart.startTimestamp - Date.now() / 1000)).toBeLessThan(120);
+    const explicit = await json('admin', 'recording', 'create', '--org', 'acme', '--media-key', 'alice/1700000000_x.mp4', '--start', '1600000000');
+    expect(explicit.startTimestamp).toBe(1_600_000_000);
+    const list = await json('admin', 'recording', 'list', '--org', 'acme');
+    expect(list.recordings.map((r: { mediaKey: string }) => r.mediaKey)).toEqual(expect.arrayContaining(['alice/clip.mp4', 'alice/1700000000_6-967003_cam1.mp4']));
+  });
+
+  it('prints a readable line without --json', async () => {
+    const r = await cli('admin', 'org', 'create', '--name', 'plain');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^organisation plain created/);
+  });
+
+  it.each([
+    [['admin', 'org', 'create'], /--name is required/],
+    [['admin', 'org', 'create', '--name', 'acme'], /already exists/],
+    [['admin', 'user', 'create', '--org', 'nope', '--username', 'x', '--password', 'long-password', '--role', 'editor'], /no organisation named "nope"/],
+    [['admin', 'user', 'create', '--org', 'acme', '--username', 'x', '--password', 'long-password', '--role', 'god'], /--role must be one of/],
+    [['admin', 'token', 'create', '--org', 'acme', '--name', 't', '--expires-in', 'soon'], /--expires-in must be a duration/],
+    [['admin', 'token', 'revoke', '--org', 'acme', '--id', 'missing'], /no active token/],
+    [['admin', 'recording', 'create', '--org', 'acme', '--media-key', 'k', '--width', 'wide'], /--width must be a number/],
+    [['admin', 'frobnicate'], /unknown command/],
+  ])('exits non-zero with a clear message: %j', async (args, message) => {
+    const r = await cli(...args);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it('works against the store a running server uses, and revocation takes effect at once', async () => {
+    const server = await spawnServer(ts.location);
+    try {
+      const token = await json('admin', 'token', 'create', '--org', 'acme', '--name', 'live');
+      await json('admin', 'recording', 'create', '--org', 'acme', '--media-key', 'live/1700000500_a.mp4');
+      const post = await postJson(`${server.url}/detections`, {
+        mediaKey: 'live/1700000500_a.mp4', schemaVersion: '1.0', source: { runId: 'cli-run' }, coordinateSpace: 'normalized',
+        tracks: [{ id: 1, boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.1, h: 0.1 }] }],
+      }, bearer(token.token));
+      expect(post.status).toBe(201);
+      expect(await json('admin', 'token', 'revoke', '--org', 'acme', '--id', token.id)).toEqual({ id: token.id, revoked: true });
+      expect((await getJson(`${server.url}/detections/cli-run`, bearer(token.token))).status).toBe(401);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+  });
+});
