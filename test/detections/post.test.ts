@@ -158,7 +158,7 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
   });
 
   it('401 with WWW-Authenticate for a missing, malformed or unknown token; checked before the body', async () => {
-    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer sla_nope' }]) {
+    for (const headers of [{} as Record<string, string>, { authorization: 'Basic abc' }, { authorization: 'Bearer sla_nope' }]) {
       const res = await postJson(`${server.url}/detections`, run(), headers);
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer');

@@ -1,0 +1,82 @@
+// Issue 2's benchmark: large POST vs a bare JSON.parse route, large GET vs JSON.stringify, small POST throughput.
+import { createTestStore } from '../test/support/store.js';
+import { seedOrg } from '../test/support/server.js';
+import { spawnServer } from '../test/support/cli.js';
+import type { DialectName } from '../src/db/store.js';
+import { fmt, median, ratio, timeIt, type Row, type Suite } from './harness.js';
+import { request, load } from './http-client.js';
+import { largeRun, smallRun } from './detection-workloads.js';
+import { peakRssMiB, startBareServer, stop } from './processes.js';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+
+async function benchDialect(dialect: DialectName, bareUrl: string, bareFloor: Map<string, number>): Promise<Row[]> {
+  const ts = await createTestStore(dialect);
+  const now = Math.floor(Date.now() / 1000);
+  const org = await seedOrg(ts.store, { mediaKey: `bench/${now}_cam.mp4`, startTimestamp: now });
+  const server = await spawnServer(ts.location, { LOG_LEVEL: 'error', SWEEP_INTERVAL_SECONDS: '0' });
+  const auth = { authorization: `Bearer ${org.token}`, 'content-type': 'application/json' };
+  const rows: Row[] = [];
+  try {
+    for (const space of ['normalized', 'pixel'] as const) {
+      const body = Buffer.from(JSON.stringify(largeRun(org.recording.mediaKey, `large-${space}`, space)));
+      const floorKey = `large-${space}`;
+      if (!bareFloor.has(floorKey)) {
+        const floor: number[] = [];
+        await request(`${bareUrl}/parse`, 'POST', auth, body);
+        for (let i = 0; i < RUNS; i++) floor.push(await timeIt(() => request(`${bareUrl}/parse`, 'POST', auth, body)));
+        bareFloor.set(floorKey, median(floor));
+      }
+      const ours: number[] = [];
+      let status = 0;
+      for (let i = 0; i < RUNS + 1; i++) {
+        const t = await timeIt(async () => { status = (await request(`${server.url}/detections`, 'POST', auth, body)).status; });
+        if (status >= 300) throw new Error(`large POST answered ${status}`);
+        if (i > 0) ours.push(t); // the first one creates the run; the rest replace it
+      }
+      const floor = bareFloor.get(floorKey)!;
+      rows.push({ dialect, measure: `large POST (${space}, ${(body.length / 2 ** 20).toFixed(1)} MiB)`, 'median ms': fmt(median(ours)), 'floor ms': fmt(floor), ratio: ratio(median(ours), floor), target: '≤ 1.5×' });
+    }
+    // GET of the stored large normalized run, against JSON.stringify of the same run in this process.
+    const url = `${server.url}/detections/large-normalized`;
+    const first = await request(url, 'GET', auth);
+    const parsed = JSON.parse(first.text!);
+    const gets: number[] = [];
+    const strs: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      gets.push(await timeIt(() => request(url, 'GET', auth)));
+      strs.push(await timeIt(() => JSON.stringify(parsed)));
+    }
+    rows.push({ dialect, measure: `large GET (${(first.bytes / 2 ** 20).toFixed(1)} MiB)`, 'median ms': fmt(median(gets)), 'floor ms': fmt(median(strs)), ratio: ratio(median(gets), median(strs)), target: '≤ 1.5× JSON.stringify' });
+    rows.push({ dialect, measure: 'server peak RSS (MiB)', 'median ms': fmt(peakRssMiB(server.child.pid!), 0), target: '≤ 1024' });
+
+    const small = JSON.stringify(smallRun(org.recording.mediaKey, 'small'));
+    if (!bareFloor.has('small')) {
+      const bare = await load(`${bareUrl}/parse`, { method: 'POST', headers: auth, body: small, seconds: SECONDS });
+      bareFloor.set('small', bare.rps);
+    }
+    const res = await load(`${server.url}/detections`, { method: 'POST', headers: auth, body: small, seconds: SECONDS });
+    rows.push({ dialect, measure: 'small POST req/s (32 conn)', 'median ms': `${fmt(res.rps, 0)} req/s (p50 ${res.p50} ms, p99 ${res.p99} ms)`, 'floor ms': `${fmt(bareFloor.get('small')!, 0)} req/s`, ratio: ratio(res.rps, bareFloor.get('small')!), target: `≥ 0.5×, errors ${res.errors + res.non2xx}` });
+  } finally {
+    await stop(server.child);
+    await ts.destroy();
+  }
+  return rows;
+}
+
+export const suite: Suite = {
+  name: 'detections',
+  async run() {
+    const bare = await startBareServer();
+    const floor = new Map<string, number>();
+    const rows: Row[] = [];
+    try {
+      rows.push(...await benchDialect('sqlite', bare.url, floor));
+      if (process.env.TEST_DATABASE_URL) rows.push(...await benchDialect('pg', bare.url, floor));
+    } finally {
+      await stop(bare.child);
+    }
+    return rows;
+  },
+};
