@@ -29,7 +29,7 @@ export interface StoreOptions {
 // int8 columns hold millisecond times and counts: all within 2^53, so numbers, not strings.
 const pgTypes = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === 20) return (v: string) => Number(v);
+    if (oid === 20 && format !== 'binary') return (v: string) => Number(v);
     return pg.types.getTypeParser(oid, format as 'text');
   },
 };
@@ -59,7 +59,7 @@ export function openStore(options: StoreOptions): Store {
   sqlite.pragma('foreign_keys = ON');
   // The CLI writes to the same file while a server runs.
   sqlite.pragma('busy_timeout = 10000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
 }
 
@@ -71,4 +71,24 @@ function searchPathOf(url: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Kysely prepares every query anew; on hot routes preparing costs more than running. Statements are
+ * cached by their SQL text (Kysely runs one query at a time per connection, so reuse is safe).
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database, max = 500) {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sqlText: string) {
+      let statement = cache.get(sqlText);
+      if (!statement) {
+        statement = sqlite.prepare(sqlText);
+        if (cache.size >= max) cache.delete(cache.keys().next().value!);
+        cache.set(sqlText, statement);
+      }
+      return statement;
+    },
+  } as unknown as SqliteDatabase.Database;
 }

@@ -5,8 +5,9 @@ import { resolveTarget } from '../recordings/queries.js';
 import { ByIdQuery, DetectionRunBody, ListQuery, PostResult, RunIdParams } from './api-schemas.js';
 import { MAX_BODY_BYTES } from './limits.js';
 import {
-  deleteRun, findRunsByRunId, fullRunForApi, listRunSummaries, readRunBody, summaryForApi, upsertRun, type SummaryRow,
+  deleteRun, findRunsByRunId, fullRunForApi, listRunSummaries, summaryForApi, upsertRun, type SummaryRow,
 } from './queries.js';
+import { readRunBody } from './run-body-reader.js';
 import { validateRun } from './validate-run.js';
 
 const secured = [{ bearer: [] }];
@@ -80,7 +81,7 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
     const runs = [];
     for (const row of rows) {
       if (!withTracks) { runs.push(summaryForApi(row)); continue; }
-      const body = await readRunBody(db, row.id);
+      const body = await readRunBody(app.store, row.id);
       if (body) runs.push(fullRunForApi(row, body));
     }
     return sendJson(reply, 200, { data: { mediaKey: recording.mediaKey, runs } });
@@ -97,7 +98,7 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
     const { runId } = request.params as { runId: string };
     const { mediaKey } = request.query as { mediaKey?: string };
     const row = await findOneRun(request, runId, mediaKey || undefined);
-    const body = await readRunBody(db, row.id);
+    const body = await readRunBody(app.store, row.id);
     if (!body) throw new ApiError(404, 'run_not_found', `No run "${runId}"`);
     return sendJson(reply, 200, { data: fullRunForApi(row, body) });
   });
