@@ -22,6 +22,14 @@ export interface Config {
   };
   sweepIntervalSeconds: number;
   shutdownGraceMs: number;
+  editor: {
+    /** Storage account (of the caller's organisation) that signs the editor's asset URLs; none → blank canvas. */
+    storageAccount: string | undefined;
+    /** Lifetime of the asset URLs handed to the browser. */
+    assetUriExpirySeconds: number;
+    /** Folder of the built editor (index.html + assets/); defaults to dist/web of the package. */
+    webDir: string | undefined;
+  };
 }
 
 export type Flags = Record<string, string | boolean | undefined>;
@@ -42,6 +50,15 @@ function bool(value: string | undefined, name: string, fallback: boolean): boole
 
 function str(value: string | boolean | undefined): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function editorExpiry(value: string | undefined): number {
+  if (value === undefined || value === '') return 3600;
+  const seconds = parseDuration(value);
+  if (seconds === undefined || seconds < 1 || seconds > 604_800) {
+    throw new Error(`EDITOR_URI_EXPIRY_TIME must be 1s to 7d, such as 1h; got "${value}"`);
+  }
+  return seconds;
 }
 
 export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.env): Config {
@@ -74,5 +91,10 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     },
     sweepIntervalSeconds: int(env.SWEEP_INTERVAL_SECONDS, 'SWEEP_INTERVAL_SECONDS', 300),
     shutdownGraceMs: int(env.SHUTDOWN_GRACE_MS, 'SHUTDOWN_GRACE_MS', 10_000),
+    editor: {
+      storageAccount: str(env.EDITOR_STORAGE_ACCOUNT),
+      assetUriExpirySeconds: editorExpiry(env.EDITOR_URI_EXPIRY_TIME),
+      webDir: str(env.SIGHTLINE_WEB_DIR) === undefined ? undefined : path.resolve(env.SIGHTLINE_WEB_DIR!),
+    },
   };
 }

@@ -1,4 +1,5 @@
 // Row types of every table, as Kysely sees them. Times are Unix milliseconds unless named *_timestamp.
+import type { Generated } from 'kysely';
 
 export interface OrganisationsTable { id: string; name: string; retention_days: number; keep_recordings: number; created_at: number }
 export interface UsersTable { id: string; org_id: string; username: string; password_hash: string; role: string; created_at: number }
@@ -26,6 +27,21 @@ export interface RunsTable {
 export interface RunCentroidsTable {
   run_pk: string; recording_id: string; org_id: string; label: string;
   count: number; points: Buffer;
+  /** Grid cells (8×8, see search/grid.ts) holding the points: rows 0–3 and rows 4–7 as 32-bit masks. */
+  cells_lo: Generated<number>; cells_hi: Generated<number>;
+}
+/** Per recording and label ('' = every label): the union of its runs' cell masks, for region search. */
+export interface RecordingLabelCellsTable {
+  recording_id: string; org_id: string; label: string; start_timestamp: number;
+  cells_lo: number; cells_hi: number; centroid_count: number;
+}
+export interface StorageProvidersTable {
+  id: string; org_id: string | null; name: string; type: string; settings: string; secret: string | null;
+  enabled: number; created_at: number; updated_at: number;
+}
+export interface StorageAccountsTable {
+  id: string; org_id: string | null; name: string; access_key: string; secret_hash: string; secret_salt: string;
+  default_provider: string; providers: string; directories: string; enabled: number; created_at: number; updated_at: number;
 }
 
 export interface Database {
@@ -37,4 +53,7 @@ export interface Database {
   recordings: RecordingsTable;
   runs: RunsTable;
   run_centroids: RunCentroidsTable;
+  recording_label_cells: RecordingLabelCellsTable;
+  storage_providers: StorageProvidersTable;
+  storage_accounts: StorageAccountsTable;
 }

@@ -4,6 +4,8 @@ import type { Database, RunsTable } from '../db/schema.js';
 import type { Recording } from '../recordings/queries.js';
 import { newId } from '../util/ids.js';
 import { computeCentroids, encodePoints } from './centroids.js';
+import { refreshRecordingCells } from '../search/cell-index.js';
+import { cellMasksOfPoints } from '../search/grid.js';
 import { decodeBoxes, encodeBoxes, tracksForApi } from './run-codec.js';
 import type { TrackHeader } from './run-types.js';
 import type { ValidatedRun } from './validate-run.js';
@@ -58,11 +60,16 @@ export async function upsertRun(db: Db, orgId: string, recording: Recording, run
 
 async function replaceCentroids(trx: Transaction<Database>, runPk: string, recording: Recording, centroids: ReturnType<typeof computeCentroids>) {
   await trx.deleteFrom('run_centroids').where('run_pk', '=', runPk).execute();
-  if (centroids.length === 0) return;
-  await trx.insertInto('run_centroids').values(centroids.map((c) => ({
-    run_pk: runPk, recording_id: recording.id, org_id: recording.orgId, label: c.label,
-    count: c.points.length / 2, points: encodePoints(c.points),
-  }))).execute();
+  if (centroids.length > 0) {
+    await trx.insertInto('run_centroids').values(centroids.map((c) => {
+      const cells = cellMasksOfPoints(c.points);
+      return {
+        run_pk: runPk, recording_id: recording.id, org_id: recording.orgId, label: c.label,
+        count: c.points.length / 2, points: encodePoints(c.points), cells_lo: cells.lo, cells_hi: cells.hi,
+      };
+    })).execute();
+  }
+  await refreshRecordingCells(trx, recording.id);
 }
 
 function summaryQuery(db: Db, orgId: string) {
@@ -89,9 +96,13 @@ export async function readRunBody(db: Db, runPk: string): Promise<{ tracks: stri
 
 export async function deleteRun(db: Db, orgId: string, runPk: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
+    // The run row first, as upsertRun does, so both lock in the same order.
+    const gone = await trx.deleteFrom('runs').where('id', '=', runPk).where('org_id', '=', orgId)
+      .returning('recording_id').executeTakeFirst();
     await trx.deleteFrom('run_centroids').where('run_pk', '=', runPk).where('org_id', '=', orgId).execute();
-    const r = await trx.deleteFrom('runs').where('id', '=', runPk).where('org_id', '=', orgId).executeTakeFirst();
-    return Number(r.numDeletedRows) > 0;
+    if (!gone) return false;
+    await refreshRecordingCells(trx, gone.recording_id);
+    return true;
   });
 }
 

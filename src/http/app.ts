@@ -15,6 +15,10 @@ import { requestIdFrom } from './request-id.js';
 import { API_VERSIONS, negotiateVersion, LATEST_API_VERSION } from './versioning.js';
 import { authRoutes } from '../auth/routes.js';
 import { detectionRoutes } from '../detections/routes.js';
+import { recordingRoutes } from '../recordings/routes.js';
+import { storageRoutes } from '../storage/plugin.js';
+import { recordingAssetsRoute } from '../recordings/assets-route.js';
+import { webRoutes } from './web.js';
 
 export interface AppOptions {
   config: Config;
@@ -65,6 +69,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('API-Version', request.apiVersion);
   });
 
+  // A request answered before its body was read (401, 413, 415…) must not keep the connection: the
+  // client would go on uploading into a socket nobody reads, and shutdown would wait for it.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!request.raw.complete && reply.statusCode >= 400) reply.header('Connection', 'close');
+    return payload;
+  });
+
   await app.register(compress, {
     global: true,
     threshold: 2048,
@@ -99,6 +110,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(authRoutes);
   await app.register(detectionRoutes);
+  await app.register(recordingRoutes);
+  await app.register(storageRoutes);
+  await app.register(recordingAssetsRoute);
+  // The editor last, so that API routes always win.
+  await app.register(webRoutes);
   return app;
 }
 

@@ -4,12 +4,13 @@ import type { Config } from '../config.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { openStore, type Store } from '../db/store.js';
 import { buildApp, type AppOptions } from './app.js';
+import { retentionJob } from '../retention/job.js';
 
 export interface RunningServer { app: FastifyInstance; store: Store; url: string; close(): Promise<void> }
 
 type BackgroundJob = (app: FastifyInstance) => (() => void) | void;
 /** Periodic jobs (the retention sweeper, …) that domains register; each returns its stop function. */
-export const backgroundJobs: BackgroundJob[] = [];
+export const backgroundJobs: BackgroundJob[] = [retentionJob];
 
 export async function startServer(config: Config, logger?: AppOptions['logger']): Promise<RunningServer> {
   const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });

@@ -50,3 +50,114 @@ export async function listRecordings(db: Db, orgId: string): Promise<Recording[]
     .orderBy('start_timestamp', 'desc').orderBy('id', 'desc').execute();
   return rows.map(toRecording);
 }
+
+// ——— Registry API (issue 4) ———
+
+export interface RecordingView {
+  id: string; mediaKey: string; analysisId: string; startTimestamp: number; deviceKey: string | null; provider: string | null;
+  width: number | null; height: number | null; fps: number | null; frameCount: number | null; durationMs: number | null; createdAt: string;
+}
+
+export function recordingForApi(r: Recording): RecordingView {
+  return {
+    id: r.id, mediaKey: r.mediaKey, analysisId: r.analysisId, startTimestamp: r.startTimestamp, deviceKey: r.deviceKey,
+    provider: r.provider, width: r.width, height: r.height, fps: r.fps, frameCount: r.frameCount, durationMs: r.durationMs,
+    createdAt: new Date(r.createdAt).toISOString(),
+  };
+}
+
+/** By internal id first, then by mediaKey; only inside the organisation. */
+export async function findRecording(db: Db, orgId: string, idOrKey: string): Promise<Recording | undefined> {
+  const rows = await db.selectFrom('recordings').selectAll().where('org_id', '=', orgId)
+    .where((eb) => eb.or([eb('id', '=', idOrKey), eb('media_key', '=', idOrKey)])).limit(2).execute();
+  const row = rows.find((r) => r.id === idOrKey) ?? rows[0];
+  return row && toRecording(row);
+}
+
+const COMPARED = ['analysisId', 'startTimestamp', 'deviceKey', 'provider', 'width', 'height', 'fps', 'frameCount', 'durationMs'] as const;
+
+/** The fields a re-registration sets to another value than the stored one; absent fields never conflict. */
+export function conflictingFields(stored: Recording, input: NewRecording): string[] {
+  return COMPARED.filter((f) => input[f] !== undefined && input[f] !== stored[f]);
+}
+
+export type Registration =
+  | { outcome: 'created' | 'existing'; recording: Recording }
+  | { outcome: 'conflict'; recording: Recording; fields: string[] }
+  | { outcome: 'analysis_id_taken' };
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === '23505' || /UNIQUE constraint failed/i.test(e?.message ?? '') || e?.code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/**
+ * Registers a recording once per (organisation, mediaKey). Re-registering with the same values returns the
+ * stored one; other values are a conflict. A concurrent twin is resolved by the unique constraint.
+ */
+export async function registerRecording(db: Db, orgId: string, input: NewRecording, options: { compare?: boolean } = {}): Promise<Registration> {
+  const compare = options.compare ?? true;
+  const judge = (stored: Recording): Registration => {
+    const fields = compare ? conflictingFields(stored, input) : [];
+    return fields.length > 0 ? { outcome: 'conflict', recording: stored, fields } : { outcome: 'existing', recording: stored };
+  };
+  const existing = await resolveTarget(db, orgId, { mediaKey: input.mediaKey });
+  if (existing) return judge(existing);
+  if (input.analysisId !== undefined) {
+    const taken = await db.selectFrom('recordings').select('id').where('analysis_id', '=', input.analysisId).executeTakeFirst();
+    if (taken) return { outcome: 'analysis_id_taken' };
+  }
+  try {
+    return { outcome: 'created', recording: await insertRecording(db, orgId, input) };
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    const twin = await resolveTarget(db, orgId, { mediaKey: input.mediaKey });
+    if (twin) return judge(twin);
+    return { outcome: 'analysis_id_taken' };
+  }
+}
+
+export interface ListFilters {
+  device?: string; from?: number; to?: number; hasDetections?: boolean; labels?: string[];
+  after?: { start: number; id: string }; limit: number;
+}
+
+export interface ListedRecording extends Recording { runCount: number }
+
+/** Newest first by start time, then id; `after` is the keyset position of the previous page's last row. */
+export async function listRecordingsPage(db: Db, orgId: string, f: ListFilters): Promise<ListedRecording[]> {
+  let q = db.selectFrom('recordings as r').selectAll('r')
+    .select((eb) => eb.selectFrom('runs').select(eb.fn.countAll<number>().as('n')).whereRef('runs.recording_id', '=', 'r.id').as('run_count'))
+    .where('r.org_id', '=', orgId);
+  if (f.device !== undefined) q = q.where('r.device_key', '=', f.device);
+  if (f.from !== undefined) q = q.where('r.start_timestamp', '>=', f.from);
+  if (f.to !== undefined) q = q.where('r.start_timestamp', '<=', f.to);
+  if (f.hasDetections !== undefined) {
+    q = q.where((eb) => {
+      const runs = eb.exists(eb.selectFrom('runs').select('runs.id').whereRef('runs.recording_id', '=', 'r.id'));
+      return f.hasDetections ? runs : eb.not(runs);
+    });
+  }
+  if (f.labels && f.labels.length > 0) {
+    const labels = f.labels;
+    q = q.where((eb) => eb.exists(eb.selectFrom('recording_label_cells as c').select('c.recording_id')
+      .whereRef('c.recording_id', '=', 'r.id').where('c.label', 'in', labels)));
+  }
+  if (f.after) {
+    const { start, id } = f.after;
+    q = q.where((eb) => eb.or([eb('r.start_timestamp', '<', start), eb.and([eb('r.start_timestamp', '=', start), eb('r.id', '<', id)])]));
+  }
+  const rows = await q.orderBy('r.start_timestamp', 'desc').orderBy('r.id', 'desc').limit(f.limit).execute();
+  return rows.map((row) => ({ ...toRecording(row), runCount: Number(row.run_count ?? 0) }));
+}
+
+/** Removes the recording with its runs, their centroids and its search cells, in one transaction. */
+export async function deleteRecording(db: Db, orgId: string, recordingId: string): Promise<number | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const runs = await trx.deleteFrom('runs').where('recording_id', '=', recordingId).where('org_id', '=', orgId).executeTakeFirst();
+    await trx.deleteFrom('run_centroids').where('recording_id', '=', recordingId).where('org_id', '=', orgId).execute();
+    await trx.deleteFrom('recording_label_cells').where('recording_id', '=', recordingId).where('org_id', '=', orgId).execute();
+    const gone = await trx.deleteFrom('recordings').where('id', '=', recordingId).where('org_id', '=', orgId).executeTakeFirst();
+    return Number(gone.numDeletedRows) > 0 ? Number(runs.numDeletedRows) : undefined;
+  });
+}

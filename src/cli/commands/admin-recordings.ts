@@ -1,6 +1,8 @@
-// sightline admin recording create|list
+// sightline admin recording create|list|import, admin sweep
 import { insertRecording, listRecordings } from '../../recordings/queries.js';
 import { startFromMediaKey } from '../../recordings/media-key.js';
+import { importFromProvider } from '../../recordings/import.js';
+import { sweepExpired } from '../../retention/sweeper.js';
 import { numberFlag, stringFlag } from '../args.js';
 import type { CommandTable } from '../command.js';
 import { printResult } from '../output.js';
@@ -41,6 +43,52 @@ export const recordingCommands: CommandTable = {
       const view = recordings.map((r) => ({ id: r.id, mediaKey: r.mediaKey, analysisId: r.analysisId, startTimestamp: r.startTimestamp, deviceKey: r.deviceKey }));
       printResult(json, { recordings: view },
         view.length === 0 ? `no recordings in ${orgName}` : view.map((r) => `${r.mediaKey}  analysis=${r.analysisId}  start=${new Date(r.startTimestamp * 1000).toISOString()}`).join('\n'));
+    },
+  },
+  'admin recording import': {
+    usage: 'admin recording import --org <name> --provider <name> [--prefix <dir>]   (registers every .mp4 of an fs provider, not *_redacted.mp4)',
+    async run({ flags, json, withStore, config }) {
+      const orgName = stringFlag(flags, 'org', true);
+      const provider = stringFlag(flags, 'provider', true);
+      const prefix = stringFlag(flags, 'prefix');
+      const tty = process.stderr.isTTY === true && !json;
+      let last = 0;
+      const progress = (done: number, total: number) => {
+        const now = Date.now();
+        if (!tty || (done < total && now - last < 100)) return;
+        last = now;
+        const width = 30;
+        const filled = Math.round((done / Math.max(1, total)) * width);
+        process.stderr.write(`\r[${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${done}/${total}${done === total ? '\n' : ''}`);
+      };
+      const summary = await withStore(async (store) => {
+        const org = await requireOrganisation(store.db, orgName);
+        return importFromProvider(store, config, org.id, provider, prefix, progress);
+      });
+      const failures = summary.failures.slice(0, 20).map((f) => `\n  failed: ${f.key} (${f.reason})`).join('');
+      printResult(json, summary,
+        `imported from ${provider}${prefix ? `/${prefix}` : ''}: ${summary.found} recording files, ${summary.created} registered, ${summary.existing} already registered, ${summary.failed} failed${failures}`);
+      return summary.failed > 0 ? 1 : 0;
+    },
+  },
+  'admin sweep': {
+    usage: 'admin sweep [--dry-run] [--keep-recordings] [--batch-size 500]   (removes runs, centroids and recordings past their retention)',
+    async run({ flags, json, withStore }) {
+      const batchSize = numberFlag(flags, 'batch-size', { integer: true, min: 1 });
+      const dryRun = flags['dry-run'] === true;
+      const lines: string[] = [];
+      const started = Date.now();
+      const result = await withStore((store) => sweepExpired(store, {
+        dryRun, batchSize, keepRecordings: flags['keep-recordings'] === true,
+        log: (fields, message) => {
+          if (!json) lines.push(`${message}: ${fields.organisation}: ${fields.runs} runs, ${fields.recordings} recordings${fields.mediaKeys ? ` (${(fields.mediaKeys as string[]).join(', ')}${fields.more ? ` and ${fields.more} more` : ''})` : ''}`);
+        },
+      }));
+      const ms = Date.now() - started;
+      printResult(json, { ...result, ms }, [...lines,
+        `${dryRun ? 'dry run: would remove' : 'removed'} ${result.runsRemoved} runs and ${result.recordingsRemoved} recordings`
+        + `${result.recordingsEmptied ? ` (${result.recordingsEmptied} recordings kept without runs)` : ''}`
+        + `${dryRun ? '' : `, ${result.sessionsRemoved} expired sessions`} in ${ms} ms`].join('\n'));
     },
   },
 };

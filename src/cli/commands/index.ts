@@ -4,10 +4,12 @@ import { authCommands } from './admin-auth.js';
 import { recordingCommands } from './admin-recordings.js';
 import { demoCommands } from './demo.js';
 import { serveCommands } from './serve.js';
+import { storageCommands } from './admin-storage.js';
 
 export const commands: CommandTable = {
   ...serveCommands,
   ...demoCommands,
   ...authCommands,
   ...recordingCommands,
+  ...storageCommands,
 };

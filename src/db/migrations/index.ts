@@ -2,6 +2,8 @@
 import type { Kysely } from 'kysely';
 import type { ColumnTypes } from '../column-types.js';
 import * as m001 from './001_initial.js';
+import * as m003 from './003_recordings_search.js';
+import * as m002 from './002_storage.js';
 
 export interface MigrationModule {
   up(db: Kysely<any>, t: ColumnTypes): Promise<void>;
@@ -9,4 +11,6 @@ export interface MigrationModule {
 
 export const migrations: Record<string, MigrationModule> = {
   '001_initial': m001,
+  '003_recordings_search': m003,
+  '002_storage': m002,
 };

@@ -1,0 +1,96 @@
+// Drawing frame time of the editor for a large layer (5000 tracks × 50 boxes) in headless Chromium: the
+// editor plays the recording on its clock and records how long each overlay draw took.
+import { upsertRun } from '../src/detections/queries.js';
+import { validateRun } from '../src/detections/validate-run.js';
+import { seedOrg, startTestServer } from '../test/support/server.js';
+import { buildEditor, CHROMIUM, HAS_CHROMIUM, launchChromium } from '../test/web/support.js';
+import { fmt, median, percentile, type Row, type Suite } from './harness.js';
+
+const TRACKS = 5000;
+const BOXES = 50;
+const FPS = 60;
+const FRAMES = 600;
+const PLAY_MS = 6000;
+
+function largeRun(mediaKey: string) {
+  let seed = 42;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const labels = ['person', 'car', 'bicycle', 'dog', 'truck', 'bus'];
+  const tracks = Array.from({ length: TRACKS }, (_, t) => {
+    const first = Math.floor(rand() * (FRAMES - BOXES));
+    let x = rand() * 0.9; let y = rand() * 0.9;
+    const w = 0.02 + rand() * 0.06; const h = 0.03 + rand() * 0.08;
+    const boxes = Array.from({ length: BOXES }, (_, k) => {
+      x = Math.min(1 - w, Math.max(0, x + (rand() - 0.5) * 0.004));
+      y = Math.min(1 - h, Math.max(0, y + (rand() - 0.5) * 0.004));
+      return { frame: first + k, x, y, w, h, confidence: Math.round(rand() * 1000) / 1000 };
+    });
+    return { id: `t${t}`, label: labels[t % labels.length], boxes };
+  });
+  return { mediaKey, schemaVersion: '1.0', coordinateSpace: 'normalized', media: { width: 1920, height: 1080, fps: FPS, frameCount: FRAMES },
+    source: { kind: 'model', name: 'large-bench', runId: 'large-1' }, tracks };
+}
+
+export const suite: Suite = {
+  name: 'editor',
+  async run(): Promise<Row[]> {
+    if (!HAS_CHROMIUM) return [{ note: `skipped: ${CHROMIUM} is absent (apt-get install -y chromium)` }];
+    const webDir = await buildEditor();
+    const server = await startTestServer('sqlite', { SIGHTLINE_WEB_DIR: webDir });
+    const browser = await launchChromium();
+    try {
+      const org = await seedOrg(server.store, { width: 1920, height: 1080, fps: FPS, frameCount: FRAMES });
+      const validated = validateRun(largeRun(org.recording.mediaKey));
+      if (!validated.ok) throw new Error(validated.detail);
+      await upsertRun(server.store.db, org.orgId, org.recording, validated);
+      const login = await fetch(`${server.url}/login`, {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: `viewer-${org.name.slice(4)}`, password: 'correct horse battery' }),
+      }).then((r) => r.json() as Promise<{ data: unknown }>);
+      const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+      await context.addInitScript((s) => sessionStorage.setItem('sightline.session', s), JSON.stringify(login.data));
+      const page = await context.newPage();
+      const t0 = Date.now();
+      await page.goto(`${server.url}/#/recording/${encodeURIComponent(org.recording.mediaKey)}`);
+      await page.locator('.layer[data-run-id="large-1"]').waitFor({ timeout: 120_000 });
+      await page.waitForFunction(() => (window.__sightline?.drawn ?? 0) > 0);
+      const loadMs = Date.now() - t0;
+      const rows: Row[] = [];
+      for (const trail of [0, 10]) {
+        await page.locator('.trail input').fill(String(trail));
+        await page.keyboard.press('Escape');
+        const timeline = (await page.locator('canvas.timeline').boundingBox())!;
+        await page.mouse.click(timeline.x + 1, timeline.y + 5);
+        await page.waitForFunction(() => window.__sightline?.frame === 0);
+        await page.evaluate(() => { window.__sightline!.drawTimes.length = 0; });
+        await page.locator('button.play').click();
+        await page.waitForTimeout(PLAY_MS);
+        await page.locator('button.play').click();
+        const times = await page.evaluate(() => [...window.__sightline!.drawTimes]);
+        // Each frame drawn on demand, then one pixel read back: that waits for the rasterisation too.
+        const flushed = await page.evaluate((frames) => {
+          const ctx = document.querySelector<HTMLCanvasElement>('canvas.overlay')!.getContext('2d')!;
+          const out: number[] = [];
+          for (let f = 0; f < frames; f += 2) {
+            const t = performance.now();
+            window.__sightline!.seek(f);
+            ctx.getImageData(0, 0, 1, 1);
+            out.push(performance.now() - t);
+          }
+          return out;
+        }, FRAMES);
+        rows.push({
+          layer: `${TRACKS} tracks × ${BOXES} boxes`, trail: `${trail} frames`, 'boxes per frame (avg)': Math.round((TRACKS * BOXES) / FRAMES),
+          'draws': times.length, 'draw median ms': fmt(median(times), 2), 'draw p99 ms': fmt(percentile(times, 99), 2),
+          'draw + raster median ms': fmt(median(flushed), 2), 'draw + raster p99 ms': fmt(percentile(flushed, 99), 2),
+          [`frames drawn per second (clip is ${FPS} fps)`]: fmt((times.length * 1000) / PLAY_MS, 1),
+          'open + index (ms)': loadMs,
+        });
+      }
+      return rows;
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  },
+};

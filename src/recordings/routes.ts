@@ -1,0 +1,165 @@
+// The recordings registry over HTTP: register (also from pipeline upload events), list, read, delete, and region search.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { principalOf, requireReader, requireRecordingWriter } from '../auth/authenticate.js';
+import { listRunSummaries, summaryForApi } from '../detections/queries.js';
+import { ApiError } from '../http/problem.js';
+import { searchRecordings } from '../search/queries.js';
+import { parseLimit, validateSearchBody } from '../search/request.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import {
+  deleteRecording, findRecording, listRecordingsPage, recordingForApi, registerRecording, type NewRecording, type Registration,
+} from './queries.js';
+import { parseTimestamp, validateRecordingBody, validateUploadEvent } from './validate.js';
+
+const secured = [{ bearer: [] }];
+const acceptAnything = () => () => true;
+const tags = ['recordings'];
+
+function sendJson(reply: FastifyReply, status: number, value: unknown) {
+  return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(value));
+}
+
+function requireJson(request: FastifyRequest) {
+  if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
+    throw new ApiError(415, 'unsupported_media_type', 'Send the body as application/json');
+  }
+}
+
+function registrationResult(reg: Registration, input: NewRecording) {
+  switch (reg.outcome) {
+    case 'created': return { status: 201, recording: reg.recording };
+    case 'existing': return { status: 200, recording: reg.recording };
+    case 'conflict':
+      throw new ApiError(409, 'recording_conflict', `A recording with mediaKey "${input.mediaKey}" exists with other values (${reg.fields.join(', ')})`, {
+        mediaKey: input.mediaKey, fields: reg.fields,
+      });
+    case 'analysis_id_taken':
+      throw new ApiError(409, 'recording_conflict', `The analysisId "${input.analysisId}" belongs to another recording`, { fields: ['analysisId'] });
+  }
+}
+
+/** The id or mediaKey after /recordings/: URL-encoded (%2F) or as plain path segments. */
+function recordingRef(request: FastifyRequest): string {
+  const raw = (request.params as Record<string, string>)['*'] ?? '';
+  if (raw === '') throw new ApiError(404, 'recording_not_found', 'Name the recording: /recordings/{id or mediaKey}');
+  return raw;
+}
+
+const booleanParam = (value: unknown, field: string): boolean | undefined => {
+  if (value === undefined || value === '') return undefined;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new ApiError(400, 'invalid_field', `${field} must be true or false`, { field });
+};
+
+const listParam = (value: unknown): string[] | undefined => {
+  if (value === undefined) return undefined;
+  const parts = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean);
+  return parts.length > 0 ? parts : undefined;
+};
+
+export async function recordingRoutes(app: FastifyInstance): Promise<void> {
+  const db = app.store.db;
+
+  app.post('/recordings', {
+    onRequest: requireRecordingWriter,
+    validatorCompiler: acceptAnything,
+    schema: {
+      tags, security: secured, summary: 'Register a recording (idempotent on mediaKey)',
+      description: '201 registered; 200 the same body again; 409 `recording_conflict` when the mediaKey exists with other values. '
+        + 'startTimestamp (Unix seconds) defaults to the time in the key, `<dir>/<unixSeconds>_….mp4`.',
+    },
+  }, async (request, reply) => {
+    requireJson(request);
+    const input = validateRecordingBody(request.body);
+    const { status, recording } = registrationResult(await registerRecording(db, principalOf(request).orgId, input), input);
+    if (status === 201) request.log.info({ mediaKey: recording.mediaKey }, 'recording registered');
+    return sendJson(reply, status, { data: recordingForApi(recording) });
+  });
+
+  app.post('/recordings/events', {
+    onRequest: requireRecordingWriter,
+    validatorCompiler: acceptAnything,
+    schema: {
+      tags, security: secured, summary: "Register a recording from the storage pipeline's upload event",
+      description: '`{ source, payload: { key, fileSize, metadata: { "event-timestamp", productid } } }`: key → mediaKey, event-timestamp → start, '
+        + 'productid → deviceKey, source → provider. 201 registered, 200 already known (left unchanged), 200 `ignored` for keys that are not recordings.',
+    },
+  }, async (request, reply) => {
+    requireJson(request);
+    const event = validateUploadEvent(request.body);
+    if (event.kind === 'ignored') return sendJson(reply, 200, { data: { ignored: true, key: event.key, reason: event.reason } });
+    const reg = await registerRecording(db, principalOf(request).orgId, event.recording, { compare: false });
+    const { status, recording } = registrationResult(reg, event.recording);
+    if (status === 201) request.log.info({ mediaKey: recording.mediaKey, source: recording.provider }, 'recording registered from event');
+    return sendJson(reply, status, { data: recordingForApi(recording) });
+  });
+
+  app.post('/recordings/search', {
+    onRequest: requireReader,
+    validatorCompiler: acceptAnything,
+    schema: {
+      tags, security: secured, summary: 'Recordings with a detection centroid inside a region, newest first',
+      description: 'region: `{ points: [{x,y}…], width, height }` (canvas pixels; without width/height the points are normalized) or `{ x, y, w, h }` (normalized). '
+        + 'Optional labels, from/to (start time, Unix seconds), limit (1–500, default 50), cursor.',
+    },
+  }, async (request, reply) => {
+    requireJson(request);
+    const search = validateSearchBody(request.body);
+    const page = await searchRecordings(db, principalOf(request).orgId, search);
+    return sendJson(reply, 200, { data: page });
+  });
+
+  app.get('/recordings', {
+    onRequest: requireReader,
+    schema: {
+      tags, security: secured, summary: 'List recordings, newest first',
+      description: 'Filters: device, from, to (start time), hasDetections, label (repeat or comma-separate: any of). Cursor pagination: limit (1–500), cursor.',
+    },
+  }, async (request, reply) => {
+    const q = request.query as Record<string, unknown>;
+    const timeParam = (field: 'from' | 'to') => {
+      if (q[field] === undefined || q[field] === '') return undefined;
+      const t = parseTimestamp(q[field]);
+      if (t === undefined) throw new ApiError(400, 'invalid_field', `${field} must be Unix seconds or an ISO-8601 date`, { field });
+      return t;
+    };
+    const limit = parseLimit(q.limit);
+    const device = typeof q.device === 'string' && q.device !== '' ? q.device : undefined;
+    const rows = await listRecordingsPage(db, principalOf(request).orgId, {
+      device, from: timeParam('from'), to: timeParam('to'), hasDetections: booleanParam(q.hasDetections, 'hasDetections'),
+      labels: listParam(q.label), after: decodeCursor(q.cursor), limit: limit + 1,
+    });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const nextCursor = rows.length > limit && last ? encodeCursor({ start: last.startTimestamp, id: last.id }) : null;
+    return sendJson(reply, 200, {
+      data: { recordings: page.map((r) => ({ ...recordingForApi(r), runCount: r.runCount })), nextCursor },
+    });
+  });
+
+  app.get('/recordings/*', {
+    onRequest: requireReader,
+    schema: { tags, security: secured, summary: 'One recording with its runs (by id or mediaKey, %2F-encoded or as path segments)' },
+  }, async (request, reply) => {
+    const orgId = principalOf(request).orgId;
+    const ref = recordingRef(request);
+    const recording = await findRecording(db, orgId, ref);
+    if (!recording) throw new ApiError(404, 'recording_not_found', `No recording "${ref}"`);
+    const runs = await listRunSummaries(db, orgId, recording.id);
+    return sendJson(reply, 200, { data: { ...recordingForApi(recording), runs: runs.map(summaryForApi) } });
+  });
+
+  app.delete('/recordings/*', {
+    onRequest: requireRecordingWriter,
+    schema: { tags, security: secured, summary: 'Delete a recording with its runs and centroids' },
+  }, async (request, reply) => {
+    const orgId = principalOf(request).orgId;
+    const ref = recordingRef(request);
+    const recording = await findRecording(db, orgId, ref);
+    const runsDeleted = recording && await deleteRecording(db, orgId, recording.id);
+    if (!recording || runsDeleted === undefined) throw new ApiError(404, 'recording_not_found', `No recording "${ref}"`);
+    request.log.info({ mediaKey: recording.mediaKey, runsDeleted }, 'recording deleted');
+    return sendJson(reply, 200, { data: { id: recording.id, mediaKey: recording.mediaKey, deleted: true, runsDeleted } });
+  });
+}

@@ -1,0 +1,102 @@
+// Pure checks of the registry's inputs: POST /recordings bodies, pipeline upload events, list filters.
+import { ApiError } from '../http/problem.js';
+import { startFromMediaKey } from './media-key.js';
+import type { NewRecording } from './queries.js';
+
+const MAX_KEY_BYTES = 1024;
+const MAX_TEXT_BYTES = 256;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+const fieldError = (field: string, detail: string) => new ApiError(400, 'invalid_field', detail, { field });
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function checkMediaKey(value: unknown, field = 'mediaKey'): string {
+  if (value === undefined || value === null || value === '') throw new ApiError(400, 'media_key_missing', `${field} is required`, { field });
+  if (typeof value !== 'string') throw fieldError(field, `${field} must be a string`);
+  if (Buffer.byteLength(value) > MAX_KEY_BYTES) throw fieldError(field, `${field} is longer than ${MAX_KEY_BYTES} bytes`);
+  if (CONTROL.test(value)) throw fieldError(field, `${field} contains a control character`);
+  return value;
+}
+
+function optionalText(body: Record<string, unknown>, field: string, maxBytes = MAX_TEXT_BYTES): string | null | undefined {
+  const v = body[field];
+  if (v === undefined || v === null) return v as undefined | null;
+  if (typeof v !== 'string' || v === '' || Buffer.byteLength(v) > maxBytes || CONTROL.test(v)) {
+    throw fieldError(field, `${field} must be a non-empty string of at most ${maxBytes} bytes without control characters`);
+  }
+  return v;
+}
+
+function optionalNumber(body: Record<string, unknown>, field: string, integer: boolean, positive: boolean): number | null | undefined {
+  const v = body[field];
+  if (v === undefined || v === null) return v as undefined | null;
+  const ok = typeof v === 'number' && Number.isFinite(v) && (integer ? Number.isSafeInteger(v) : true) && (positive ? v > 0 : v >= 0);
+  if (!ok) throw fieldError(field, `${field} must be ${integer ? 'an integer' : 'a number'} ${positive ? '> 0' : '≥ 0'}`);
+  return v as number;
+}
+
+/** A POST /recordings body; startTimestamp falls back to the time in the mediaKey's file name. */
+export function validateRecordingBody(body: unknown): NewRecording {
+  if (!isObject(body)) throw new ApiError(400, 'invalid_body', 'The body must be a JSON object');
+  const mediaKey = checkMediaKey(body.mediaKey);
+  const analysisId = optionalText(body, 'analysisId', 128) ?? undefined;
+  const explicitStart = optionalNumber(body, 'startTimestamp', true, false) ?? undefined;
+  const startTimestamp = explicitStart ?? startFromMediaKey(mediaKey);
+  if (startTimestamp === undefined) {
+    throw fieldError('startTimestamp', 'startTimestamp (Unix seconds) is required: the mediaKey carries no start time (<dir>/<unixSeconds>_….mp4)');
+  }
+  return {
+    mediaKey, analysisId, startTimestamp,
+    deviceKey: optionalText(body, 'deviceKey'), provider: optionalText(body, 'provider'),
+    width: optionalNumber(body, 'width', false, true), height: optionalNumber(body, 'height', false, true),
+    fps: optionalNumber(body, 'fps', false, true), frameCount: optionalNumber(body, 'frameCount', true, false),
+    durationMs: optionalNumber(body, 'durationMs', false, false),
+  };
+}
+
+/** Unix seconds from a number or text: seconds, milliseconds (13+ digits) or an ISO-8601 date. */
+export function parseTimestamp(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) {
+    return Math.floor(value >= 1e11 ? value / 1000 : value);
+  }
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return parseTimestamp(Number(text));
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) || ms < 0 ? undefined : Math.floor(ms / 1000);
+}
+
+export type UploadEvent = { kind: 'recording'; recording: NewRecording } | { kind: 'ignored'; key: string; reason: string };
+
+/** The storage pipeline's upload event: `{ source, payload: { key, fileSize, metadata: { event-timestamp, productid } } }`. */
+export function validateUploadEvent(body: unknown): UploadEvent {
+  if (!isObject(body)) throw new ApiError(400, 'invalid_body', 'The body must be a JSON object');
+  if (!isObject(body.payload)) throw fieldError('payload', 'payload must be an object with the uploaded object\'s key');
+  const payload = body.payload;
+  const key = checkMediaKey(payload.key, 'payload.key');
+  if (!/\.mp4$/i.test(key) || /_redacted\.mp4$/i.test(key)) {
+    return { kind: 'ignored', key, reason: 'not_a_recording' };
+  }
+  const source = body.source;
+  if (source !== undefined && source !== null && (typeof source !== 'string' || source === '' || Buffer.byteLength(source) > MAX_TEXT_BYTES)) {
+    throw fieldError('source', 'source must be the provider name');
+  }
+  const metadata = isObject(payload.metadata) ? payload.metadata : {};
+  const stamp = metadata['event-timestamp'];
+  let startTimestamp: number | undefined;
+  if (stamp !== undefined && stamp !== null && stamp !== '') {
+    startTimestamp = parseTimestamp(stamp);
+    if (startTimestamp === undefined) throw fieldError('payload.metadata.event-timestamp', 'event-timestamp must be Unix seconds, milliseconds or an ISO-8601 date');
+  }
+  startTimestamp ??= startFromMediaKey(key);
+  if (startTimestamp === undefined) {
+    throw fieldError('payload.metadata.event-timestamp', 'event-timestamp is required: the key carries no start time');
+  }
+  const product = metadata.productid;
+  const deviceKey = typeof product === 'string' && product !== '' ? product : typeof product === 'number' ? String(product) : null;
+  if (deviceKey !== null && (Buffer.byteLength(deviceKey) > MAX_TEXT_BYTES || CONTROL.test(deviceKey))) {
+    throw fieldError('payload.metadata.productid', 'productid is too long or contains a control character');
+  }
+  return { kind: 'recording', recording: { mediaKey: key, startTimestamp, deviceKey, provider: typeof source === 'string' ? source : null } };
+}

@@ -1,0 +1,39 @@
+// Keeps the per-recording, per-label cell masks (recording_label_cells) equal to the union of its
+// run_centroids masks. Called inside the run's own transaction, after its centroids changed.
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { ANY_LABEL, union, EMPTY_MASK, type CellMask } from './grid.js';
+
+// Kysely<any>: the migration backfill calls this too, with an untyped handle.
+type AnyDb = Kysely<any>;
+
+export function isPostgres(db: AnyDb): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * Rewrites the recording's aggregate rows from its runs' centroid rows. On PostgreSQL a transaction-scoped
+ * advisory lock per recording serialises concurrent writers of the same recording, so that under
+ * READ COMMITTED the last one to finish reads everyone's committed centroids.
+ */
+export async function refreshRecordingCells(db: AnyDb, recordingId: string): Promise<void> {
+  if (isPostgres(db)) await sql`select pg_advisory_xact_lock(hashtext(${`recording-cells:${recordingId}`}))`.execute(db);
+  const recording = await db.selectFrom('recordings').select(['org_id', 'start_timestamp'])
+    .where('id', '=', recordingId).executeTakeFirst() as { org_id: string; start_timestamp: number } | undefined;
+  await db.deleteFrom('recording_label_cells').where('recording_id', '=', recordingId).execute();
+  if (!recording) return;
+  const parts = await db.selectFrom('run_centroids').select(['label', 'cells_lo', 'cells_hi', 'count'])
+    .where('recording_id', '=', recordingId).execute() as Array<{ label: string; cells_lo: number; cells_hi: number; count: number }>;
+  if (parts.length === 0) return;
+  const byLabel = new Map<string, { mask: CellMask; n: number }>();
+  for (const p of parts) {
+    const mask = { lo: Number(p.cells_lo), hi: Number(p.cells_hi) };
+    for (const label of [ANY_LABEL, p.label]) {
+      const a = byLabel.get(label) ?? { mask: EMPTY_MASK, n: 0 };
+      byLabel.set(label, { mask: union(a.mask, mask), n: a.n + Number(p.count) });
+    }
+  }
+  await db.insertInto('recording_label_cells').values([...byLabel].map(([label, a]) => ({
+    recording_id: recordingId, org_id: recording.org_id, label, start_timestamp: Number(recording.start_timestamp),
+    cells_lo: a.mask.lo, cells_hi: a.mask.hi, centroid_count: a.n,
+  }))).execute();
+}

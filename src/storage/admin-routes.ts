@@ -1,0 +1,61 @@
+// The admin HTTP API for providers and accounts: owners and admins of the organisation, by Bearer token.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { principalOf, requireReader } from '../auth/authenticate.js';
+import { isAdministrator } from '../auth/roles.js';
+import { ApiError } from '../http/problem.js';
+import { accountsOf, changeAccount, createAccount, createProvider, enableProvider, providersOf, rotateAccount } from './admin.js';
+
+const secured = [{ bearer: [] }];
+const acceptAnything = () => () => true;
+
+async function requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  await requireReader(request, reply);
+  const { role } = principalOf(request);
+  if (!isAdministrator(role)) throw new ApiError(403, 'forbidden', `The role "${role}" cannot administer storage`);
+}
+
+function objectBody(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, 'invalid_body', 'The body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+export async function storageAdminRoutes(app: FastifyInstance): Promise<void> {
+  const opts = (summary: string, description?: string) => ({
+    onRequest: requireAdmin, validatorCompiler: acceptAnything,
+    schema: { tags: ['storage admin'], summary, security: secured, ...(description ? { description } : {}) },
+  });
+  const org = (request: FastifyRequest) => principalOf(request).orgId;
+  const nameParam = (request: FastifyRequest) => (request.params as { name: string }).name;
+
+  app.get('/api/storage/admin/providers', opts('List the providers (credentials are never returned)'),
+    async (request) => ({ data: await providersOf(app.store, org(request)) }));
+
+  app.post('/api/storage/admin/providers', opts('Create a provider', 'Body: { name, type: fs|s3|azure|gcs, config, enabled? }. Credentials are encrypted at rest and never returned.'),
+    async (request, reply) => {
+      reply.code(201);
+      return { data: await createProvider(app.store, app.config, org(request), objectBody(request.body)) };
+    });
+
+  app.patch('/api/storage/admin/providers/:name', opts('Enable or disable a provider', 'Body: { enabled }'), async (request) => {
+    const body = objectBody(request.body);
+    if (typeof body.enabled !== 'boolean' || Object.keys(body).length !== 1) throw new ApiError(400, 'invalid_provider', 'The body must be { "enabled": true|false }');
+    return { data: await enableProvider(app.store, org(request), nameParam(request), body.enabled) };
+  });
+
+  app.get('/api/storage/admin/accounts', opts('List the accounts (secrets are never returned)'),
+    async (request) => ({ data: await accountsOf(app.store, org(request)) }));
+
+  app.post('/api/storage/admin/accounts', opts('Create an account; its secretAccessKey is shown only in this answer',
+    'Body: { name, defaultProvider, providers?, directories? (default ["*"]) }'), async (request, reply) => {
+    reply.code(201).header('Cache-Control', 'no-store');
+    return { data: await createAccount(app.store, org(request), objectBody(request.body)) };
+  });
+
+  app.patch('/api/storage/admin/accounts/:name', opts('Change an account: enabled, defaultProvider, providers, directories'),
+    async (request) => ({ data: await changeAccount(app.store, org(request), nameParam(request), objectBody(request.body)) }));
+
+  app.post('/api/storage/admin/accounts/:name/rotate', opts('Issue a new secret; the old one stops working at once'), async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    return { data: await rotateAccount(app.store, org(request), nameParam(request)) };
+  });
+}

@@ -1,0 +1,61 @@
+// Turning (account, provider, filename, lifetime) into the URL a client gets, in either signing mode.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../http/problem.js';
+import { directoryAllowed } from './filename.js';
+import { findProviders, type Account } from './queries.js';
+import { providerFromRow } from './registry.js';
+import { signingKeys } from './signing-keys.js';
+import { signedUrl } from './url-token.js';
+import type { StorageProvider } from './providers/types.js';
+
+/** The named providers if all are bound to the account and enabled; 401 provider_not_allowed naming the others. */
+export async function providersFor(app: FastifyInstance, account: Account, names: string[]): Promise<Map<string, StorageProvider>> {
+  const unique = [...new Set(names)];
+  const unbound = unique.filter((n) => !account.providers.includes(n));
+  const rows = await findProviders(app.store.db, account.orgId, unique.filter((n) => !unbound.includes(n)));
+  const usable = new Map(rows.filter((r) => r.enabled === 1).map((r) => [r.name, r]));
+  const refused = unique.filter((n) => !usable.has(n));
+  if (refused.length > 0) {
+    throw new ApiError(401, 'provider_not_allowed', `The account may not use provider${refused.length > 1 ? 's' : ''} ${refused.map((n) => `"${n}"`).join(', ')}`,
+      { provider: refused[0], providers: refused });
+  }
+  const out = new Map<string, StorageProvider>();
+  for (const [name, row] of usable) out.set(name, providerFromRow(app.config, row));
+  return out;
+}
+
+export function assertDirectories(account: Account, filenames: string[]): void {
+  const denied = filenames.filter((f) => !directoryAllowed(account.directories, f));
+  if (denied.length > 0) {
+    throw new ApiError(403, 'directory_not_allowed', `The account may not use ${denied.length > 1 ? 'these files' : `"${denied[0]}"`}: outside its directories`,
+      { filenames: denied, directories: account.directories });
+  }
+}
+
+export function publicBaseUrl(request: FastifyRequest): string {
+  return request.server.config.storage.publicUrl ?? `${request.protocol}://${request.host}`;
+}
+
+export interface Issuer { (provider: StorageProvider, filename: string, seconds: number): string }
+
+/** One issuer per request: the signing key and base URL are resolved once for a whole bulk call. */
+export function issuerFor(app: FastifyInstance, account: Account, baseUrl: () => string): Issuer {
+  const config = app.config;
+  const now = Date.now();
+  const nowSeconds = Math.floor(now / 1000);
+  let key: string | undefined;
+  let base: string | undefined;
+  return (provider, filename, seconds) => {
+    const expiresAt = nowSeconds + seconds;
+    if (!config.storage.signing) {
+      const native = provider.nativeUrl(filename, expiresAt, now);
+      if (native !== undefined) return native;
+    }
+    key ??= signingKeys(config)[0];
+    if (key === undefined) {
+      throw new ApiError(502, 'provider_error', `Provider "${provider.name}" needs service-signed URLs but STORAGE_URL_SIGNING_KEY is not set`, { provider: provider.name });
+    }
+    base ??= baseUrl();
+    return signedUrl(base, key, { account: account.name, provider: provider.name, filename, expiresAt });
+  };
+}

@@ -1,0 +1,59 @@
+// Reading from a cloud backend through a short-lived presigned URL of its own: one code path for S3, Azure and GCS,
+// with conditional and range headers forwarded and the backend's answer mapped onto the spec's codes.
+import { Readable } from 'node:stream';
+import { ApiError } from '../../http/problem.js';
+import type { ReadRequest, ReadResponse } from './types.js';
+
+const PASSED_HEADERS = ['content-type', 'content-length', 'etag', 'last-modified', 'content-range'] as const;
+
+export async function readThroughUrl(providerName: string, url: string, request: ReadRequest, timeoutMs: number): Promise<ReadResponse> {
+  const headers: Record<string, string> = {};
+  if (request.range) headers.range = request.range;
+  if (request.ifRange) headers['if-range'] = request.ifRange;
+  if (request.ifNoneMatch) headers['if-none-match'] = request.ifNoneMatch;
+  if (request.ifModifiedSince) headers['if-modified-since'] = request.ifModifiedSince;
+
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => { timedOut = true; controller.abort(); }, timeoutMs);
+  const onClientGone = () => controller.abort();
+  request.signal.addEventListener('abort', onClientGone, { once: true });
+  let response: Response;
+  try {
+    response = await fetch(url, { method: request.method, headers, signal: controller.signal, redirect: 'manual' });
+  } catch (err) {
+    request.signal.removeEventListener('abort', onClientGone);
+    if (timedOut) throw new ApiError(504, 'provider_timeout', `Provider "${providerName}" did not answer within ${timeoutMs} ms`, { provider: providerName });
+    if (request.signal.aborted) throw err;
+    throw new ApiError(502, 'provider_unavailable', `Provider "${providerName}" cannot be reached`, { provider: providerName });
+  } finally {
+    clearTimeout(timer);
+  }
+
+  const status = response.status;
+  if (status === 200 || status === 206 || status === 304) {
+    const out: Record<string, string> = {};
+    for (const name of PASSED_HEADERS) {
+      const v = response.headers.get(name);
+      if (v !== null) out[name] = v;
+    }
+    if (request.method === 'HEAD' || status === 304 || !response.body) {
+      await response.body?.cancel().catch(() => {});
+      request.signal.removeEventListener('abort', onClientGone);
+      return { status, headers: out };
+    }
+    const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
+    body.once('close', () => request.signal.removeEventListener('abort', onClientGone));
+    return { status, headers: out, body };
+  }
+  await response.body?.cancel().catch(() => {});
+  request.signal.removeEventListener('abort', onClientGone);
+  if (status === 404) throw new ApiError(404, 'object_not_found', 'No such object', { provider: providerName });
+  if (status === 416) {
+    const range = response.headers.get('content-range');
+    throw new ApiError(416, 'range_not_satisfiable', 'The requested range is outside the object', { provider: providerName },
+      range ? { 'Content-Range': range } : {});
+  }
+  if (status >= 500) throw new ApiError(502, 'provider_unavailable', `Provider "${providerName}" answered with a server error (${status})`, { provider: providerName });
+  throw new ApiError(502, 'provider_error', `Provider "${providerName}" refused the request (${status}); check its configuration and credentials`, { provider: providerName });
+}

@@ -1,0 +1,106 @@
+// The public service-signed routes: stream (GET), headers only (HEAD), and a JSON verdict (validate).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../http/problem.js';
+import { SignedQuery, ValidateResult } from './api-schemas.js';
+import { directoryAllowed } from './filename.js';
+import { findAccountByName, findProviders, toAccount, type Account } from './queries.js';
+import { providerFromRow } from './registry.js';
+import { signingKeys } from './signing-keys.js';
+import { parseSignedQuery, verifyToken, type SignedTuple } from './url-token.js';
+import type { StorageProvider } from './providers/types.js';
+
+const acceptAnything = () => () => true;
+
+type Verdict =
+  | { ok: true; tuple: SignedTuple; account: Account; provider: StorageProvider }
+  | { ok: false; reason: 'malformed' | 'bad_signature' | 'expired' | 'account_disabled'; error: ApiError; tuple?: SignedTuple; partial: Record<string, string | null> };
+
+async function verify(request: FastifyRequest): Promise<Verdict> {
+  const parsed = parseSignedQuery(request.query as Record<string, unknown>);
+  if (!parsed.ok) {
+    const { account, provider, filename } = parsed.partial;
+    return { ok: false, reason: 'malformed', error: new ApiError(400, 'invalid_signed_url', parsed.detail), partial: { account, provider, filename } };
+  }
+  const { tuple } = parsed;
+  const partial = { account: tuple.account, provider: tuple.provider, filename: tuple.filename };
+  if (!verifyToken(signingKeys(request.server.config), tuple, parsed.token)) {
+    return { ok: false, reason: 'bad_signature', error: new ApiError(403, 'bad_signature', 'The URL signature is not valid'), partial };
+  }
+  if (Date.now() > tuple.expiresAt * 1000) {
+    return { ok: false, reason: 'expired', tuple, partial, error: new ApiError(403, 'url_expired', `The URL expired at ${new Date(tuple.expiresAt * 1000).toISOString()}`) };
+  }
+  const db = request.server.store.db;
+  const row = await findAccountByName(db, tuple.account);
+  if (!row || row.enabled !== 1) {
+    return { ok: false, reason: 'account_disabled', tuple, partial, error: new ApiError(401, 'invalid_credentials', 'The account of this URL is disabled') };
+  }
+  const account = toAccount(row);
+  const providerRow = account.providers.includes(tuple.provider) ? (await findProviders(db, account.orgId, [tuple.provider]))[0] : undefined;
+  if (!providerRow || providerRow.enabled !== 1) {
+    return { ok: false, reason: 'account_disabled', tuple, partial, error: new ApiError(401, 'provider_not_allowed', `The account may no longer use provider "${tuple.provider}"`, { provider: tuple.provider }) };
+  }
+  if (!directoryAllowed(account.directories, tuple.filename)) {
+    return { ok: false, reason: 'account_disabled', tuple, partial, error: new ApiError(403, 'directory_not_allowed', 'The account may no longer use this file') };
+  }
+  return { ok: true, tuple, account, provider: providerFromRow(request.server.config, providerRow) };
+}
+
+function conditionalHeaders(request: FastifyRequest) {
+  const h = request.headers;
+  const one = (v: string | string[] | undefined) => (typeof v === 'string' ? v : undefined);
+  return { range: one(h.range), ifRange: one(h['if-range']), ifNoneMatch: one(h['if-none-match']), ifModifiedSince: one(h['if-modified-since']) };
+}
+
+async function serve(request: FastifyRequest, reply: FastifyReply, method: 'GET' | 'HEAD') {
+  const verdict = await verify(request);
+  if (!verdict.ok) throw verdict.error;
+  const { tuple, provider } = verdict;
+  const controller = new AbortController();
+  reply.raw.once('close', () => { if (!reply.raw.writableFinished) controller.abort(); });
+  const result = await provider.read(tuple.filename, { method, signal: controller.signal, ...conditionalHeaders(request) });
+  const secondsLeft = Math.max(0, tuple.expiresAt - Math.floor(Date.now() / 1000));
+  reply.code(result.status).headers(result.headers);
+  reply.header('accept-ranges', 'bytes');
+  reply.header('cache-control', `private, max-age=${secondsLeft}`);
+  reply.header('x-content-type-options', 'nosniff');
+  return result.body ? reply.send(result.body) : reply.send();
+}
+
+export async function signedRoutes(app: FastifyInstance): Promise<void> {
+  const docs = (summary: string) => ({
+    tags: ['storage'], summary, querystring: SignedQuery,
+    description: 'No headers needed: the query carries the authorisation. Errors: 400 invalid_signed_url, 403 bad_signature / url_expired, '
+      + '401 when the account is disabled or lost the provider, 404 object_not_found, 416 range_not_satisfiable, 502/504 provider failures.',
+  });
+
+  app.get('/api/storage/signed', {
+    exposeHeadRoute: false, compress: false, validatorCompiler: acceptAnything,
+    schema: docs('Stream the object of a service-signed URL (Range and conditional requests supported)'),
+  }, (request, reply) => serve(request, reply, 'GET'));
+
+  app.head('/api/storage/signed', {
+    compress: false, validatorCompiler: acceptAnything,
+    schema: docs('Validate a service-signed URL and answer the object headers without a body'),
+  }, (request, reply) => serve(request, reply, 'HEAD'));
+
+  app.get('/api/storage/signed/validate', {
+    validatorCompiler: acceptAnything,
+    schema: { tags: ['storage'], summary: 'Whether a service-signed URL is valid, and when it expires; never streams', querystring: SignedQuery, response: { 200: ValidateResult } },
+  }, async (request, reply) => {
+    const verdict = await verify(request);
+    const tuple = verdict.ok ? verdict.tuple : verdict.tuple;
+    const now = Math.floor(Date.now() / 1000);
+    reply.header('Cache-Control', 'no-store');
+    return {
+      data: {
+        valid: verdict.ok,
+        reason: verdict.ok ? null : verdict.reason,
+        expiresAt: tuple ? new Date(tuple.expiresAt * 1000).toISOString() : null,
+        expiresIn: tuple ? Math.max(0, tuple.expiresAt - now) : null,
+        account: verdict.ok ? tuple!.account : verdict.partial.account ?? null,
+        provider: verdict.ok ? tuple!.provider : verdict.partial.provider ?? null,
+        filename: verdict.ok ? tuple!.filename : verdict.partial.filename ?? null,
+      },
+    };
+  });
+}

@@ -1,0 +1,66 @@
+// Service-signed URLs: the canonical string, the HMAC token, and parsing of the query. Pure.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { filenameProblem } from './filename.js';
+
+const VERSION = 'sightline-url-v1';
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+const EXPIRY = /^\d{1,12}$/;
+
+export interface SignedTuple { account: string; provider: string; filename: string; expiresAt: number }
+
+/** A JSON array is unambiguous: no two different tuples serialise to the same text. */
+export function canonicalString(t: SignedTuple): string {
+  return JSON.stringify([VERSION, t.account, t.provider, t.filename, t.expiresAt]);
+}
+
+export function signToken(key: string, t: SignedTuple): string {
+  return createHmac('sha256', key).update(canonicalString(t)).digest('base64url');
+}
+
+/**
+ * True when any of the keys produced the token; every key is tried, each in constant time. The encoded strings are
+ * compared (not the decoded bytes), so the unused low bits of the last character cannot make a second valid token.
+ */
+export function verifyToken(keys: readonly string[], t: SignedTuple, token: string): boolean {
+  if (!TOKEN.test(token)) return false;
+  const given = Buffer.from(token, 'latin1');
+  const canonical = canonicalString(t);
+  let ok = false;
+  for (const key of keys) {
+    const expected = Buffer.from(createHmac('sha256', key).update(canonical).digest('base64url'), 'latin1');
+    if (timingSafeEqual(expected, given)) ok = true;
+  }
+  return ok;
+}
+
+export function signedUrl(baseUrl: string, key: string, t: SignedTuple): string {
+  const s = signToken(key, t);
+  return `${baseUrl.replace(/\/+$/, '')}/api/storage/signed?a=${encodeURIComponent(t.account)}&p=${encodeURIComponent(t.provider)}`
+    + `&f=${encodeURIComponent(t.filename)}&e=${t.expiresAt}&s=${s}`;
+}
+
+export type ParsedSignedQuery =
+  | { ok: true; tuple: SignedTuple; token: string }
+  | { ok: false; detail: string; partial: { account: string | null; provider: string | null; filename: string | null; expiresAt: number | null } };
+
+function single(query: Record<string, unknown>, name: string): string | undefined {
+  const v = query[name];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+export function parseSignedQuery(query: Record<string, unknown>): ParsedSignedQuery {
+  const a = single(query, 'a');
+  const p = single(query, 'p');
+  const f = single(query, 'f');
+  const e = single(query, 'e');
+  const s = single(query, 's');
+  const expiresAt = e !== undefined && EXPIRY.test(e) ? Number(e) : null;
+  const partial = { account: a ?? null, provider: p ?? null, filename: f ?? null, expiresAt };
+  const missing = (['a', 'p', 'f', 'e', 's'] as const).filter((n) => single(query, n) === undefined);
+  if (missing.length > 0) return { ok: false, detail: `Missing or repeated query parameter: ${missing.join(', ')}`, partial };
+  if (expiresAt === null) return { ok: false, detail: 'e must be the expiry in Unix seconds', partial };
+  if (!TOKEN.test(s!)) return { ok: false, detail: 's is not a well-formed token', partial };
+  const bad = filenameProblem(f!);
+  if (bad) return { ok: false, detail: `f is not a valid filename: ${bad}`, partial };
+  return { ok: true, tuple: { account: a!, provider: p!, filename: f!, expiresAt }, token: s! };
+}

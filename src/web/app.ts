@@ -1,0 +1,60 @@
+// The shell: sign-in, then the recordings list, region search or one recording's editor (hash routes).
+import { h } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { ApiProblem, request, type RequestOptions } from './api.js';
+import { go, route } from './format.js';
+import { loadSession, saveSession, type Session } from './session.js';
+import { SignIn } from './views/sign-in.js';
+import { Recordings } from './views/recordings.js';
+import { RegionSearch } from './views/region-search.js';
+import { EditorView } from './views/editor-view.js';
+
+export type Call = <T>(path: string, options?: RequestOptions) => Promise<T>;
+
+export function App() {
+  const [session, setSession] = useState<Session | undefined>(loadSession);
+  const [notice, setNotice] = useState<string | undefined>();
+  const [where, setWhere] = useState(route);
+
+  useEffect(() => {
+    const onHash = () => setWhere(route());
+    addEventListener('hashchange', onHash);
+    return () => removeEventListener('hashchange', onHash);
+  }, []);
+
+  const signOut = async (message?: string) => {
+    const token = session?.token;
+    saveSession(undefined);
+    setSession(undefined);
+    setNotice(message);
+    if (token && !message) await request('/logout', token, { method: 'POST', body: {} }).catch(() => {});
+  };
+
+  if (!session) {
+    return h(SignIn, { notice, onSignedIn: (s) => { saveSession(s); setNotice(undefined); setSession(s); } });
+  }
+
+  const call: Call = async <T,>(path: string, options?: RequestOptions) => {
+    try {
+      return await request<T>(path, session.token, options);
+    } catch (err) {
+      if (err instanceof ApiProblem && err.status === 401) void signOut('Your session has ended. Sign in again.');
+      throw err;
+    }
+  };
+
+  let view;
+  if (where.name === 'recording' && where.arg) view = h(EditorView, { key: where.arg, call, session, mediaKey: where.arg });
+  else if (where.name === 'search') view = h(RegionSearch, { call });
+  else view = h(Recordings, { call });
+
+  return h('div', { class: 'shell' },
+    h('header', null,
+      h('a', { class: 'brand', href: '#/recordings' }, 'Sightline'),
+      h('nav', null,
+        h('a', { href: '#/recordings', class: where.name === 'recordings' ? 'active' : '' }, 'Recordings'),
+        h('a', { href: '#/search', class: where.name === 'search' ? 'active' : '' }, 'Region search')),
+      h('span', { class: 'who' }, `${session.user.username} · ${session.user.organisation.name} · ${session.user.role}`),
+      h('button', { class: 'signout', onClick: () => { void signOut(); go('recordings'); } }, 'Sign out')),
+    view);
+}

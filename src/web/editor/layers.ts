@@ -1,0 +1,71 @@
+// One layer per run: its boxes indexed by frame, and how it is shown (visibility, opacity, colours, threshold).
+import type { Run, Track } from '../types.js';
+import { buildFrameIndex, type FrameIndex } from './frame-index.js';
+import { labelSlot, paletteSlot } from './palette.js';
+
+export type ColorBy = 'label' | 'track';
+
+export interface Layer {
+  runId: string;
+  run: Run;
+  /** The run's tracks; corrections edit them in place. */
+  tracks: Track[];
+  index: FrameIndex;
+  visible: boolean;
+  opacity: number;
+  colorBy: ColorBy;
+  threshold: number;
+  edited: boolean;
+  /** Palette slot per track, by label and by track id. */
+  slotByLabel: Uint8Array;
+  slotByTrack: Uint8Array;
+}
+
+export function layerName(run: Pick<Run, 'source' | 'name' | 'runId'>): string {
+  return run.source.name || run.name || run.runId;
+}
+
+export function trackLabel(track: Track): string {
+  return track.label ?? track.boxes[0]?.label ?? 'object';
+}
+
+export function makeLayer(run: Run): Layer {
+  const tracks = run.tracks;
+  const layer: Layer = {
+    runId: run.runId, run, tracks, index: buildFrameIndex(tracks),
+    visible: true, opacity: 1, colorBy: 'label', threshold: 0, edited: false,
+    slotByLabel: new Uint8Array(0), slotByTrack: new Uint8Array(0),
+  };
+  recolor(layer);
+  return layer;
+}
+
+export function recolor(layer: Layer): void {
+  layer.slotByLabel = Uint8Array.from(layer.tracks, (t) => labelSlot(trackLabel(t)));
+  layer.slotByTrack = Uint8Array.from(layer.tracks, (t) => paletteSlot(`track:${t.id}`));
+}
+
+/** After a structural edit (a box or track deleted): rebuild what is derived from the tracks. */
+export function reindex(layer: Layer): void {
+  layer.index = buildFrameIndex(layer.tracks);
+  recolor(layer);
+}
+
+export interface LayerGroup { name: string; layers: Layer[] }
+
+/** Sibling runs of one source.name together; groups and runs keep the API's order (oldest first). */
+export function groupLayers(layers: readonly Layer[]): LayerGroup[] {
+  const groups = new Map<string, LayerGroup>();
+  for (const layer of layers) {
+    const name = layerName(layer.run);
+    let group = groups.get(name);
+    if (!group) groups.set(name, (group = { name, layers: [] }));
+    group.layers.push(layer);
+  }
+  return [...groups.values()];
+}
+
+/** Boxes actually stored in a layer now (after corrections). */
+export function boxCount(layer: Layer): number {
+  return layer.index.start[layer.index.frames] ?? 0;
+}

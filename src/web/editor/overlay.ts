@@ -1,0 +1,114 @@
+// Draws one frame of every visible layer. Boxes of a colour go into one path (one fill and one stroke per
+// colour and layer), which keeps thousands of boxes per frame cheap.
+import type { Layer } from './layers.js';
+import { PALETTE } from './palette.js';
+
+export interface BoxRef { layer: Layer; i: number }
+
+export interface DrawOptions {
+  frame: number;
+  /** Trail length in frames (0: none). */
+  trail: number;
+  hover?: BoxRef | undefined;
+  selected?: BoxRef | undefined;
+}
+
+const shown = (layer: Layer, i: number) => !(layer.index.conf[i]! < layer.threshold);
+
+export function drawOverlay(ctx: CanvasRenderingContext2D, layers: readonly Layer[], opts: DrawOptions): number {
+  const { width: W, height: H } = ctx.canvas;
+  ctx.clearRect(0, 0, W, H);
+  const f = opts.frame;
+  let drawn = 0;
+  const line = Math.max(1.5, W / 400);
+  for (const layer of layers) {
+    if (!layer.visible || layer.opacity <= 0) continue;
+    const { index } = layer;
+    if (f < 0 || f >= index.frames) continue;
+    const from = index.start[f]!;
+    const to = index.start[f + 1]!;
+    if (from === to) continue;
+    const slots = layer.colorBy === 'label' ? layer.slotByLabel : layer.slotByTrack;
+    ctx.globalAlpha = layer.opacity;
+    ctx.lineWidth = line;
+    for (let s = 0; s < PALETTE.length; s++) {
+      let any = false;
+      ctx.beginPath();
+      for (let i = from; i < to; i++) {
+        if (slots[index.track[i]!] !== s || !shown(layer, i)) continue;
+        ctx.rect(index.x[i]! * W, index.y[i]! * H, index.w[i]! * W, index.h[i]! * H);
+        any = true;
+        drawn++;
+      }
+      if (!any) continue;
+      ctx.fillStyle = `${PALETTE[s]}26`;
+      ctx.fill();
+      ctx.strokeStyle = PALETTE[s]!;
+      ctx.stroke();
+      if (opts.trail > 0) drawTrails(ctx, layer, from, to, s, f - opts.trail, W, H);
+    }
+  }
+  ctx.globalAlpha = 1;
+  for (const [ref, color] of [[opts.hover, '#ffffff'], [opts.selected, '#ffff00']] as const) {
+    if (!ref || !ref.layer.visible) continue;
+    const { index } = ref.layer;
+    ctx.lineWidth = line * 1.5;
+    ctx.strokeStyle = color;
+    ctx.strokeRect(index.x[ref.i]! * W, index.y[ref.i]! * H, index.w[ref.i]! * W, index.h[ref.i]! * H);
+    if (ref === opts.selected) drawHandles(ctx, ref, W, H);
+  }
+  return drawn;
+}
+
+function drawTrails(ctx: CanvasRenderingContext2D, layer: Layer, from: number, to: number, slot: number, oldest: number, W: number, H: number) {
+  const { index, tracks } = layer;
+  const slots = layer.colorBy === 'label' ? layer.slotByLabel : layer.slotByTrack;
+  ctx.beginPath();
+  for (let i = from; i < to; i++) {
+    if (slots[index.track[i]!] !== slot || !shown(layer, i)) continue;
+    const boxes = tracks[index.track[i]!]!.boxes;
+    let k = index.slot[i]!;
+    ctx.moveTo((index.x[i]! + index.w[i]! / 2) * W, (index.y[i]! + index.h[i]! / 2) * H);
+    while (--k >= 0 && boxes[k]!.frame >= oldest) {
+      const b = boxes[k]!;
+      ctx.lineTo((b.x + b.w / 2) * W, (b.y + b.h / 2) * H);
+    }
+  }
+  ctx.strokeStyle = PALETTE[slot]!;
+  ctx.stroke();
+}
+
+export const HANDLE = 6;
+
+function drawHandles(ctx: CanvasRenderingContext2D, ref: BoxRef, W: number, H: number) {
+  const { index } = ref.layer;
+  ctx.fillStyle = '#ffff00';
+  for (const [cx, cy] of corners(index.x[ref.i]! * W, index.y[ref.i]! * H, index.w[ref.i]! * W, index.h[ref.i]! * H)) {
+    ctx.fillRect(cx - HANDLE / 2, cy - HANDLE / 2, HANDLE, HANDLE);
+  }
+}
+
+export function corners(x: number, y: number, w: number, h: number): Array<[number, number]> {
+  return [[x, y], [x + w, y], [x, y + h], [x + w, y + h]];
+}
+
+/** The topmost shown box under a point (canvas pixels): the last layer drawn wins. */
+export function hitTest(layers: readonly Layer[], frame: number, px: number, py: number, W: number, H: number): BoxRef | undefined {
+  const nx = px / W;
+  const ny = py / H;
+  for (let l = layers.length - 1; l >= 0; l--) {
+    const layer = layers[l]!;
+    const { index } = layer;
+    if (!layer.visible || frame < 0 || frame >= index.frames) continue;
+    let best: number | undefined;
+    let bestArea = Infinity;
+    for (let i = index.start[frame]!; i < index.start[frame + 1]!; i++) {
+      if (!shown(layer, i)) continue;
+      const x = index.x[i]!; const y = index.y[i]!; const w = index.w[i]!; const h = index.h[i]!;
+      // The smallest box under the point, so a box inside a larger one can still be picked.
+      if (nx >= x && nx <= x + w && ny >= y && ny <= y + h && w * h < bestArea) { best = i; bestArea = w * h; }
+    }
+    if (best !== undefined) return { layer, i: best };
+  }
+  return undefined;
+}

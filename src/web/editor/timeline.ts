@@ -1,0 +1,75 @@
+// The timeline under the video: per-frame detection counts on top, each track's presence (Gantt) below,
+// and the playhead. The static part is drawn once into an offscreen canvas; a frame change only blits it.
+import { countsPerFrame, presence } from './frame-index.js';
+import type { Layer } from './layers.js';
+import { PALETTE } from './palette.js';
+
+export const COUNTS_HEIGHT = 28;
+
+export class Timeline {
+  private background: HTMLCanvasElement = document.createElement('canvas');
+  counts = new Uint32Array(0);
+
+  constructor(private readonly canvas: HTMLCanvasElement, public frames: number) {}
+
+  /** Re-renders counts and presence bars; call when layers, visibility, thresholds or boxes change. */
+  rebuild(layers: readonly Layer[]): void {
+    const { width: W, height: H } = this.canvas;
+    this.background.width = W;
+    this.background.height = H;
+    const ctx = this.background.getContext('2d')!;
+    ctx.fillStyle = '#1c1c1e';
+    ctx.fillRect(0, 0, W, H);
+    const frames = Math.max(1, this.frames);
+    this.counts = new Uint32Array(frames);
+    const visible = layers.filter((l) => l.visible);
+    for (const layer of visible) countsPerFrame(layer.index, layer.threshold, this.counts);
+    let max = 1;
+    for (const c of this.counts) if (c > max) max = c;
+    const fw = W / frames;
+    ctx.fillStyle = '#8e8e93';
+    for (let f = 0; f < frames; f++) {
+      const c = this.counts[f]!;
+      if (c === 0) continue;
+      const h = Math.max(1, (c / max) * (COUNTS_HEIGHT - 4));
+      ctx.fillRect(f * fw, COUNTS_HEIGHT - h, Math.max(1, fw), h);
+    }
+    const rows = visible.reduce((n, l) => n + l.tracks.length, 0);
+    const area = H - COUNTS_HEIGHT - 2;
+    if (rows === 0 || area <= 0) return;
+    const rowH = area / rows;
+    let row = 0;
+    for (const layer of visible) {
+      const slots = layer.colorBy === 'label' ? layer.slotByLabel : layer.slotByTrack;
+      ctx.globalAlpha = Math.max(0.3, layer.opacity);
+      layer.tracks.forEach((track, ti) => {
+        ctx.fillStyle = PALETTE[slots[ti]!]!;
+        const y = COUNTS_HEIGHT + 2 + row * rowH;
+        for (const [a, b] of presence(track)) ctx.fillRect(a * fw, y, Math.max(1, (b - a + 1) * fw), Math.max(1, rowH - (rowH > 3 ? 1 : 0)));
+        row++;
+      });
+    }
+    ctx.globalAlpha = 1;
+  }
+
+  draw(frame: number): void {
+    const ctx = this.canvas.getContext('2d')!;
+    ctx.drawImage(this.background, 0, 0);
+    const x = ((frame + 0.5) / Math.max(1, this.frames)) * this.canvas.width;
+    ctx.fillStyle = '#ffffff';
+    ctx.fillRect(Math.round(x) - 1, 0, 2, this.canvas.height);
+  }
+
+  /** The frame under a horizontal position in CSS pixels. */
+  frameAt(offsetX: number): number {
+    const width = this.canvas.clientWidth || this.canvas.width;
+    const f = Math.floor((offsetX / width) * this.frames);
+    return Math.min(this.frames - 1, Math.max(0, f));
+  }
+
+  /** The nearest frame before/after `frame` that shows a detection, or undefined. */
+  neighbour(frame: number, direction: 1 | -1): number | undefined {
+    for (let f = frame + direction; f >= 0 && f < this.counts.length; f += direction) if (this.counts[f]! > 0) return f;
+    return undefined;
+  }
+}

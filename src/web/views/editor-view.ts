@@ -1,0 +1,332 @@
+// One recording: the video (or a blank canvas of its size), every run drawn over it as a layer, the
+// timeline, and corrections. Per-frame work (drawing, the frame read-out) bypasses Preact: only panels re-render.
+import { h } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiProblem, inWords } from '../api.js';
+import type { Call } from '../app.js';
+import { when } from '../format.js';
+import { canWrite, type Session } from '../session.js';
+import type { RecordingAssets, Run } from '../types.js';
+import { correctedRunBody, deleteBox, deleteTrack, moveBox, resizeBox, type Corner, type SaveMode } from '../editor/corrections.js';
+import { layerName, makeLayer, trackLabel, type Layer } from '../editor/layers.js';
+import { corners, drawOverlay, hitTest, HANDLE, type BoxRef } from '../editor/overlay.js';
+import { ClockPlayer, VideoPlayer, type Player } from '../editor/player.js';
+import { Timeline } from '../editor/timeline.js';
+import { LayersPanel } from './layers-panel.js';
+
+interface Drag { kind: 'move' | 'resize'; corner: Corner; dx: number; dy: number; moved: boolean }
+
+interface Engine {
+  layers: Layer[];
+  player?: Player;
+  timeline?: Timeline;
+  frame: number;
+  frames: number;
+  fps: number;
+  trail: number;
+  hover?: BoxRef | undefined;
+  selected?: BoxRef | undefined;
+  drag?: Drag | undefined;
+  drawTimes: number[];
+  drawn: number;
+}
+
+/** Read by the browser tests and the frame-time bench. */
+declare global { interface Window { __sightline?: { frame: number; frames: number; drawn: number; drawTimes: number[]; playing: boolean; seek(frame: number): void } } }
+
+export function EditorView(props: { call: Call; session: Session; mediaKey: string }) {
+  const { call, mediaKey } = props;
+  const writer = canWrite(props.session);
+  const [info, setInfo] = useState<RecordingAssets | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [message, setMessage] = useState<string | undefined>();
+  const [noVideo, setNoVideo] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [, setTick] = useState(0);
+  const [inspect, setInspect] = useState<BoxRef | undefined>();
+  const [redacted, setRedacted] = useState(false);
+  const bump = () => setTick((t) => t + 1);
+
+  const engine = useRef<Engine>({ layers: [], frame: 0, frames: 1, fps: 25, trail: 10, drawTimes: [], drawn: 0 }).current;
+  const overlay = useRef<HTMLCanvasElement>(null);
+  const timelineCanvas = useRef<HTMLCanvasElement>(null);
+  const video = useRef<HTMLVideoElement>(null);
+  const slider = useRef<HTMLInputElement>(null);
+  const readout = useRef<HTMLSpanElement>(null);
+  const playButton = useRef<HTMLButtonElement>(null);
+
+  // ——— loading ———
+  useEffect(() => {
+    let live = true;
+    Promise.all([
+      call<{ data: RecordingAssets }>(`/recordings/${encodeURIComponent(mediaKey)}/assets`),
+      call<{ data: { runs: Run[] } }>(`/detections?mediaKey=${encodeURIComponent(mediaKey)}&include=tracks`),
+    ]).then(([assets, runs]) => {
+      if (!live) return;
+      engine.layers = runs.data.runs.map(makeLayer);
+      const rec = assets.data.recording;
+      const media = runs.data.runs.find((r) => r.media)?.media ?? {};
+      engine.fps = rec.fps ?? media.fps ?? 25;
+      const fromRuns = Math.max(0, ...engine.layers.map((l) => l.index.frames));
+      engine.frames = Math.max(1, rec.frameCount ?? media.frameCount ?? (rec.durationMs ? Math.round((rec.durationMs / 1000) * engine.fps) : 0), fromRuns);
+      setNoVideo(!assets.data.assets);
+      setInfo(assets.data);
+    }, (err) => { if (live) setError(inWords(err)); });
+    return () => { live = false; };
+  }, [mediaKey]);
+
+  const size = (() => {
+    const rec = info?.recording;
+    const media = engine.layers.find((l) => l.run.media)?.run.media;
+    return { width: rec?.width ?? media?.width ?? 640, height: rec?.height ?? media?.height ?? 360 };
+  })();
+
+  // ——— drawing ———
+  function redraw() {
+    const canvas = overlay.current;
+    if (!canvas) return;
+    const t0 = performance.now();
+    engine.drawn = drawOverlay(canvas.getContext('2d')!, engine.layers, { frame: engine.frame, trail: engine.trail, hover: engine.hover, selected: engine.selected });
+    const dt = performance.now() - t0;
+    engine.drawTimes.push(dt);
+    if (engine.drawTimes.length > 2000) engine.drawTimes.splice(0, 1000);
+    engine.timeline?.draw(engine.frame);
+    if (slider.current) slider.current.value = String(engine.frame);
+    if (readout.current) readout.current.textContent = `Frame ${engine.frame} / ${engine.frames - 1} · ${(engine.frame / engine.fps).toFixed(2)} s`;
+    if (playButton.current) playButton.current.textContent = engine.player?.playing ? 'Pause' : 'Play';
+    window.__sightline = {
+      frame: engine.frame, frames: engine.frames, drawn: engine.drawn, drawTimes: engine.drawTimes, playing: engine.player?.playing ?? false,
+      seek: (f: number) => engine.player?.seek(f),
+    };
+  }
+
+  function layersChanged(structural: boolean) {
+    if (structural) engine.timeline?.rebuild(engine.layers);
+    if (engine.selected && !engine.selected.layer.visible) engine.selected = undefined;
+    redraw();
+    bump();
+  }
+
+  // ——— player and timeline, once the stage exists ———
+  useEffect(() => {
+    if (!info || !timelineCanvas.current) return;
+    const tl = timelineCanvas.current;
+    const fit = () => {
+      tl.width = Math.max(200, Math.round(tl.clientWidth * (devicePixelRatio || 1)));
+      tl.height = 150;
+      engine.timeline?.rebuild(engine.layers);
+      redraw();
+    };
+    engine.timeline = new Timeline(tl, engine.frames);
+    const player: Player = !noVideo && video.current ? new VideoPlayer(video.current, engine.fps, engine.frames) : new ClockPlayer(engine.fps, engine.frames);
+    engine.player = player;
+    player.onFrame((f) => {
+      if (f !== engine.frame) { engine.hover = undefined; engine.selected = undefined; engine.drag = undefined; }
+      engine.frame = f;
+      redraw();
+    });
+    fit();
+    addEventListener('resize', fit);
+    return () => { removeEventListener('resize', fit); player.destroy(); engine.player = undefined; };
+  }, [info, noVideo]);
+
+  // ——— keyboard ———
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement;
+      if (t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || (t.tagName === 'INPUT' && !['range', 'checkbox'].includes((t as HTMLInputElement).type))) return;
+      const p = engine.player;
+      if (!p) return;
+      let handled = true;
+      if (e.key === ' ') { if (p.playing) p.pause(); else p.play(); redraw(); }
+      else if (e.key === ',') { p.pause(); p.seek(engine.frame - 1); }
+      else if (e.key === '.') { p.pause(); p.seek(engine.frame + 1); }
+      else if (e.key === '[' || e.key === ']') {
+        const f = engine.timeline?.neighbour(engine.frame, e.key === ']' ? 1 : -1);
+        p.pause();
+        if (f !== undefined) p.seek(f);
+      } else if ((e.key === 'Delete' || e.key === 'Backspace') && engine.selected && writer) removeSelectedBox();
+      else handled = false;
+      // Also keeps a focused button or checkbox from acting on the same key.
+      if (handled) e.preventDefault();
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, [info]);
+
+  // ——— pointer: hover, select, move, resize ———
+  const toCanvas = (e: MouseEvent) => {
+    const c = overlay.current!;
+    const r = c.getBoundingClientRect();
+    return { px: ((e.clientX - r.left) / r.width) * c.width, py: ((e.clientY - r.top) / r.height) * c.height, W: c.width, H: c.height, scale: c.width / r.width };
+  };
+
+  function onDown(e: MouseEvent) {
+    const { px, py, W, H, scale } = toCanvas(e);
+    const sel = engine.selected;
+    if (sel && writer) {
+      const ix = sel.layer.index;
+      const hit = corners(ix.x[sel.i]! * W, ix.y[sel.i]! * H, ix.w[sel.i]! * W, ix.h[sel.i]! * H)
+        .findIndex(([cx, cy]) => Math.abs(cx - px) <= HANDLE * scale && Math.abs(cy - py) <= HANDLE * scale);
+      if (hit >= 0) { engine.drag = { kind: 'resize', corner: hit as Corner, dx: 0, dy: 0, moved: false }; return; }
+    }
+    const ref = hitTest(engine.layers, engine.frame, px, py, W, H);
+    engine.selected = ref;
+    setInspect(ref);
+    if (ref) {
+      engine.player?.pause();
+      const ix = ref.layer.index;
+      if (writer) engine.drag = { kind: 'move', corner: 0, dx: px / W - ix.x[ref.i]!, dy: py / H - ix.y[ref.i]!, moved: false };
+    }
+    redraw();
+  }
+
+  function onMove(e: MouseEvent) {
+    const { px, py, W, H } = toCanvas(e);
+    const drag = engine.drag;
+    const sel = engine.selected;
+    if (drag && sel && e.buttons & 1) {
+      if (drag.kind === 'move') moveBox(sel.layer, sel.i, px / W - drag.dx, py / H - drag.dy);
+      else resizeBox(sel.layer, sel.i, drag.corner, px / W, py / H);
+      drag.moved = true;
+      redraw();
+      return;
+    }
+    const ref = hitTest(engine.layers, engine.frame, px, py, W, H);
+    if (ref?.layer !== engine.hover?.layer || ref?.i !== engine.hover?.i) {
+      engine.hover = ref;
+      if (!engine.selected) setInspect(ref);
+      redraw();
+    }
+  }
+
+  function onUp() {
+    if (engine.drag?.moved) bump();
+    engine.drag = undefined;
+  }
+
+  function removeSelectedBox() {
+    const sel = engine.selected;
+    if (!sel) return;
+    deleteBox(sel.layer, sel.i);
+    engine.selected = undefined; engine.hover = undefined;
+    setInspect(undefined);
+    layersChanged(true);
+  }
+
+  function removeSelectedTrack() {
+    const sel = engine.selected;
+    if (!sel) return;
+    deleteTrack(sel.layer, sel.layer.index.track[sel.i]!);
+    engine.selected = undefined; engine.hover = undefined;
+    setInspect(undefined);
+    layersChanged(true);
+  }
+
+  // ——— saving and deleting layers ———
+  async function fetchRun(runId: string): Promise<Run> {
+    return (await call<{ data: Run }>(`/detections/${encodeURIComponent(runId)}?mediaKey=${encodeURIComponent(mediaKey)}`)).data;
+  }
+
+  function replaceLayer(old: Layer, run: Run) {
+    const fresh = makeLayer(run);
+    Object.assign(fresh, { visible: old.visible, opacity: old.opacity, colorBy: old.colorBy, threshold: old.threshold });
+    engine.layers = engine.layers.map((l) => (l === old ? fresh : l));
+  }
+
+  async function save(layer: Layer, mode: SaveMode) {
+    if (layer.tracks.length === 0) { setMessage('Every track of this layer was deleted: delete the layer instead.'); return; }
+    setBusy(true);
+    setMessage(undefined);
+    try {
+      const res = await call<{ runId: string; boxesStored: number; rejected: unknown[] }>('/detections', { method: 'POST', body: correctedRunBody(layer, mode, props.session.user.username) });
+      engine.selected = undefined; engine.hover = undefined; setInspect(undefined);
+      if (mode === 'replace') {
+        replaceLayer(layer, await fetchRun(layer.runId));
+      } else {
+        // The original layer goes back to what the server holds; the corrections live in the new one.
+        replaceLayer(layer, await fetchRun(layer.runId));
+        engine.layers = [...engine.layers, makeLayer(await fetchRun(res.runId))];
+      }
+      setMessage(`Saved ${res.boxesStored} boxes ${mode === 'replace' ? `into ${layer.runId}` : `as the new layer ${res.runId}`}${res.rejected.length ? ` (${res.rejected.length} rejected)` : ''}.`);
+      layersChanged(true);
+    } catch (err) {
+      setMessage(`Not saved: ${inWords(err)}`);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function remove(layer: Layer) {
+    if (!confirm(`Delete the layer "${layerName(layer.run)}" (${layer.runId})? This cannot be undone.`)) return;
+    setBusy(true);
+    try {
+      await call(`/detections/${encodeURIComponent(layer.runId)}?mediaKey=${encodeURIComponent(mediaKey)}`, { method: 'DELETE' });
+      engine.layers = engine.layers.filter((l) => l !== layer);
+      engine.selected = undefined; engine.hover = undefined; setInspect(undefined);
+      setMessage(`Deleted the layer ${layer.runId}.`);
+      layersChanged(true);
+    } catch (err) {
+      if (err instanceof ApiProblem && err.code === 'run_not_found') { engine.layers = engine.layers.filter((l) => l !== layer); layersChanged(true); }
+      setMessage(`Not deleted: ${inWords(err)}`);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (error) return h('main', { class: 'editor' }, h('p', { class: 'error', role: 'alert' }, error), h('a', { href: '#/recordings' }, '← Recordings'));
+  if (!info) return h('main', { class: 'editor' }, h('p', { class: 'muted' }, 'Loading…'));
+
+  const rec = info.recording;
+  const inspected = inspect && describe(inspect, engine.frame);
+  return h('main', { class: 'editor' },
+    h('div', { class: 'stage-column' },
+      h('div', { class: 'title' },
+        h('a', { href: '#/recordings' }, '← Recordings'),
+        h('h1', null, rec.mediaKey),
+        h('span', { class: 'muted' }, `${rec.deviceKey ?? 'no device'} · ${when(rec.startTimestamp)} · ${size.width}×${size.height} · ${engine.fps} fps`)),
+      h('div', { class: 'stage', style: { aspectRatio: `${size.width} / ${size.height}` } },
+        !noVideo && info.assets
+          ? h('video', { ref: video, class: 'video', src: redacted ? info.assets.redacted : info.assets.video, poster: info.assets.thumbnail, muted: true, playsInline: true, preload: 'auto',
+            onLoadedMetadata: () => engine.player?.seek(engine.frame), onError: () => setNoVideo(true) })
+          : h('div', { class: 'blank', title: 'No video: a blank canvas of the recording\'s size' }),
+        h('canvas', { ref: overlay, class: 'overlay', width: size.width, height: size.height, onMouseDown: onDown, onMouseMove: onMove, onMouseUp: onUp, onMouseLeave: onUp })),
+      h('div', { class: 'transport' },
+        h('button', { ref: playButton, class: 'play', onClick: () => { const p = engine.player; if (!p) return; if (p.playing) p.pause(); else p.play(); redraw(); } }, 'Play'),
+        h('input', { ref: slider, class: 'frame-slider', type: 'range', min: 0, max: engine.frames - 1, step: 1, value: engine.frame, 'aria-label': 'Frame',
+          onInput: (e: Event) => { engine.player?.pause(); engine.player?.seek(Number((e.target as HTMLInputElement).value)); } }),
+        h('span', { ref: readout, class: 'frame-readout' }),
+        !noVideo && info.assets ? h('label', { class: 'redacted' }, h('input', { type: 'checkbox', checked: redacted, onChange: (e: Event) => setRedacted((e.target as HTMLInputElement).checked) }), ' Redacted copy') : null,
+        h('label', { class: 'trail' }, 'Trail', h('input', { type: 'number', min: 0, max: 250, value: engine.trail, onInput: (e: Event) => { engine.trail = Math.max(0, Number((e.target as HTMLInputElement).value) || 0); redraw(); } }), 'frames')),
+      h('canvas', { ref: timelineCanvas, class: 'timeline', height: 150, title: 'Click to seek', onClick: (e: MouseEvent) => {
+        const tl = engine.timeline; if (!tl) return;
+        const r = (e.currentTarget as HTMLCanvasElement).getBoundingClientRect();
+        engine.player?.pause();
+        engine.player?.seek(tl.frameAt(e.clientX - r.left));
+      } }),
+      h('p', { class: 'keys muted small' }, 'Space play/pause · , . frame step · [ ] previous/next detection · click a box to select, drag to move, drag a corner to resize, Delete removes it'),
+      noVideo ? h('p', { class: 'muted small no-video' }, info.assetsUnavailable === 'storage_not_configured'
+        ? 'No video: the server has no storage account for the editor (EDITOR_STORAGE_ACCOUNT). Boxes play over a blank frame.'
+        : 'The video could not be loaded. Boxes play over a blank frame.') : null,
+      message ? h('p', { class: 'message', role: 'status' }, message) : null),
+    h('div', { class: 'side' },
+      h('section', { class: 'inspect' },
+        h('h2', null, engine.selected ? 'Selected box' : 'Box under the pointer'),
+        inspected ? h('dl', null,
+          ...Object.entries(inspected).flatMap(([k, v]) => [h('dt', null, k), h('dd', { 'data-field': k }, v)])) : h('p', { class: 'muted small' }, 'Hover or click a box.'),
+        engine.selected && writer ? h('div', { class: 'actions' },
+          h('button', { class: 'delete-box', onClick: removeSelectedBox }, 'Delete box'),
+          h('button', { class: 'delete-track', onClick: removeSelectedTrack }, 'Delete track')) : null),
+      h(LayersPanel, { layers: engine.layers, canWrite: writer, busy, onChange: layersChanged, onSave: (l, m) => void save(l, m), onDelete: (l) => void remove(l) })));
+}
+
+function describe(ref: BoxRef, frame: number): Record<string, string> {
+  const { layer, i } = ref;
+  const track = layer.tracks[layer.index.track[i]!];
+  if (!track) return {};
+  const conf = layer.index.conf[i]!;
+  return {
+    layer: layerName(layer.run), track: track.id, label: track.boxes[layer.index.slot[i]!]?.label ?? trackLabel(track),
+    confidence: Number.isNaN(conf) ? '—' : conf.toFixed(3), frame: String(frame),
+  };
+}

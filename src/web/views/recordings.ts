@@ -1,0 +1,98 @@
+// The recordings list: thumbnail, device, start time, number of runs, labels; filters; newest first.
+import { h } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { inWords } from '../api.js';
+import type { Call } from '../app.js';
+import { go, when } from '../format.js';
+import type { RecordingAssets, RecordingInfo } from '../types.js';
+
+export interface ListedRecording extends RecordingInfo { runCount?: number }
+interface Page { recordings: ListedRecording[]; nextCursor: string | null }
+interface SearchHit { mediaKey: string; matches: Array<{ runId: string; label: string; count: number }> }
+
+/** GET /recordings answers `{ data: { recordings, nextCursor } }`; a bare array is accepted too. */
+function asPage(data: unknown): Page {
+  if (Array.isArray(data)) return { recordings: data as ListedRecording[], nextCursor: null };
+  const d = data as Partial<Page>;
+  return { recordings: d.recordings ?? [], nextCursor: d.nextCursor ?? null };
+}
+
+const dateToUnix = (v: string, end: boolean) => (v ? Math.floor(Date.parse(`${v}T${end ? '23:59:59' : '00:00:00'}Z`) / 1000) : undefined);
+
+export function Thumbnail(props: { call: Call; id: string }) {
+  const [src, setSrc] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    props.call<{ data: RecordingAssets }>(`/recordings/${encodeURIComponent(props.id)}/assets`)
+      .then((r) => { if (live) setSrc(r.data.assets?.thumbnail ?? null); }, () => {});
+    return () => { live = false; };
+  }, [props.id]);
+  return src ? h('img', { class: 'thumb', src, alt: '', loading: 'lazy', onError: () => setSrc(null) }) : h('div', { class: 'thumb blank' });
+}
+
+export function Recordings(props: { call: Call }) {
+  const [filters, setFilters] = useState({ device: '', from: '', to: '', label: '', hasDetections: '' });
+  const [page, setPage] = useState<Page | undefined>();
+  const [labels, setLabels] = useState<Map<string, string[]>>(new Map());
+  const [cursors, setCursors] = useState<string[]>([]);
+  const [error, setError] = useState<string | undefined>();
+
+  async function load(cursor?: string) {
+    const q = new URLSearchParams({ limit: '25' });
+    if (filters.device) q.set('device', filters.device);
+    const from = dateToUnix(filters.from, false); const to = dateToUnix(filters.to, true);
+    if (from !== undefined) q.set('from', String(from));
+    if (to !== undefined) q.set('to', String(to));
+    if (filters.label) q.set('label', filters.label);
+    if (filters.hasDetections) q.set('hasDetections', filters.hasDetections);
+    if (cursor) q.set('cursor', cursor);
+    try {
+      setError(undefined);
+      const res = asPage((await props.call<{ data: unknown }>(`/recordings?${q}`)).data);
+      setPage(res);
+      void loadLabels(res.recordings);
+    } catch (err) {
+      setError(inWords(err));
+    }
+  }
+
+  // Labels per recording: one full-frame region search over the page's time span (the list has no labels).
+  async function loadLabels(recordings: ListedRecording[]) {
+    if (recordings.length === 0) return;
+    const starts = recordings.map((r) => r.startTimestamp);
+    try {
+      const res = await props.call<{ data: { recordings: SearchHit[] } }>('/recordings/search', {
+        method: 'POST', body: { region: { x: 0, y: 0, w: 1, h: 1 }, from: Math.min(...starts), to: Math.max(...starts), limit: 100 },
+      });
+      setLabels(new Map(res.data.recordings.map((r) => [r.mediaKey, [...new Set(r.matches.map((m) => m.label))].sort()])));
+    } catch {
+      setLabels(new Map());
+    }
+  }
+
+  useEffect(() => { void load(); }, []);
+
+  const field = (name: keyof typeof filters, label: string, type = 'text') => h('label', null, label,
+    h('input', { name, type, value: filters[name], onInput: (e: Event) => setFilters({ ...filters, [name]: (e.target as HTMLInputElement).value }) }));
+
+  return h('main', { class: 'recordings' },
+    h('form', { class: 'filters', onSubmit: (e: Event) => { e.preventDefault(); setCursors([]); void load(); } },
+      field('device', 'Device'), field('from', 'From', 'date'), field('to', 'To', 'date'), field('label', 'Label'),
+      h('label', null, 'Detections', h('select', { name: 'hasDetections', value: filters.hasDetections, onChange: (e: Event) => setFilters({ ...filters, hasDetections: (e.target as HTMLSelectElement).value }) },
+        h('option', { value: '' }, 'any'), h('option', { value: 'true' }, 'with runs'), h('option', { value: 'false' }, 'without runs'))),
+      h('button', { type: 'submit' }, 'Filter')),
+    error ? h('p', { class: 'error', role: 'alert' }, error) : null,
+    page && page.recordings.length === 0 ? h('p', { class: 'empty' }, 'No recordings match.') : null,
+    page ? h('table', { class: 'list' },
+      h('thead', null, h('tr', null, ['', 'Recording', 'Device', 'Start', 'Runs', 'Labels'].map((c) => h('th', null, c)))),
+      h('tbody', null, page.recordings.map((r) => h('tr', { key: r.id, class: 'recording-row', 'data-media-key': r.mediaKey, onClick: () => go('recording', r.mediaKey) },
+        h('td', null, h(Thumbnail, { call: props.call, id: r.id })),
+        h('td', null, h('a', { href: `#/recording/${encodeURIComponent(r.mediaKey)}` }, r.mediaKey)),
+        h('td', null, r.deviceKey ?? '—'),
+        h('td', null, when(r.startTimestamp)),
+        h('td', { class: 'runs' }, r.runCount ?? '—'),
+        h('td', { class: 'labels' }, (labels.get(r.mediaKey) ?? []).join(', ') || '—'))))) : null,
+    h('div', { class: 'pager' },
+      cursors.length > 0 ? h('button', { onClick: () => { const prev = cursors.slice(0, -1); setCursors(prev); void load(prev[prev.length - 1]); } }, '← Newer') : null,
+      page?.nextCursor ? h('button', { onClick: () => { const next = [...cursors, page.nextCursor!]; setCursors(next); void load(page.nextCursor!); } }, 'Older →') : null));
+}

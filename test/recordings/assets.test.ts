@@ -1,0 +1,130 @@
+// GET /recordings/{id}/assets: the editor's signed URLs, signed with the server's storage account; without
+// one (or when signing fails) the recording's info comes back with assets: null.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount, createProvider } from '../../src/storage/admin.js';
+import { insertRecording } from '../../src/recordings/queries.js';
+import { assetNames } from '../../src/recordings/assets-route.js';
+import { DIALECTS } from '../support/store.js';
+import { bearer, getJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
+
+const STORAGE_ENV = { STORAGE_URL_SIGNING_KEY: 'assets-test-signing-key-0123456789abcdef', SIGHTLINE_MASTER_KEY: 'assets-test-master-key-0123456789' };
+const assetsUrl = (server: TestServer, idOrKey: string) => `${server.url}/recordings/${encodeURIComponent(idOrKey)}/assets`;
+
+describe('assetNames', () => {
+  it('derives thumbnail, sprite and redacted copy by the naming convention', () => {
+    expect(assetNames('alice/1700000000_6-967003_cam1_200-200-400-400_24_769.mp4')).toEqual({
+      video: 'alice/1700000000_6-967003_cam1_200-200-400-400_24_769.mp4',
+      thumbnail: 'alice/1700000000_6-967003_cam1_200-200-400-400_24_769_thumbnail.jpg',
+      sprite: 'alice/1700000000_6-967003_cam1_200-200-400-400_24_769_sprite.jpg',
+      redacted: 'alice/1700000000_6-967003_cam1_200-200-400-400_24_769_redacted.mp4',
+    });
+  });
+});
+
+describe.each(DIALECTS)('GET /recordings/{id}/assets without a storage account (%s)', (dialect) => {
+  let server: TestServer;
+  let org: SeededOrg;
+  let other: SeededOrg;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    [org, other] = [await seedOrg(server.store), await seedOrg(server.store)];
+  });
+  afterAll(() => server?.close());
+
+  it('answers 401 unauthorized without a token', async () => {
+    const res = await getJson(assetsUrl(server, org.recording.id));
+    expect(res.status).toBe(401);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expect(res.body.code).toBe('unauthorized');
+  });
+
+  it('answers the recording with assets: null, by id and by mediaKey, for any member', async () => {
+    for (const ref of [org.recording.id, org.recording.mediaKey]) {
+      const res = await getJson(assetsUrl(server, ref), bearer(org.sessions.viewer));
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('private, no-store');
+      expect(res.body.data).toEqual({
+        recording: {
+          id: org.recording.id, mediaKey: org.recording.mediaKey, analysisId: org.recording.analysisId, startTimestamp: 1_700_000_000,
+          deviceKey: null, provider: null, width: 1000, height: 500, fps: 25, frameCount: 1000, durationMs: null,
+        },
+        assets: null, expiresAt: null, assetsUnavailable: 'storage_not_configured',
+      });
+    }
+  });
+
+  it("answers 404 recording_not_found for an unknown recording and another organisation's", async () => {
+    for (const ref of ['no-such-recording', other.recording.id, other.recording.mediaKey]) {
+      const res = await getJson(assetsUrl(server, ref), bearer(org.token));
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(res.body.code).toBe('recording_not_found');
+    }
+  });
+});
+
+describe.each(DIALECTS)('GET /recordings/{id}/assets with EDITOR_STORAGE_ACCOUNT (%s)', (dialect) => {
+  let server: TestServer;
+  let org: SeededOrg;
+  let root: string;
+  let secret: string;
+  const account = `editor-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect, { ...STORAGE_ENV, EDITOR_STORAGE_ACCOUNT: account, EDITOR_URI_EXPIRY_TIME: '30m' });
+    org = await seedOrg(server.store);
+    root = path.join(server.config.dataDir, 'media');
+    fs.mkdirSync(root, { recursive: true });
+    await createProvider(server.store, server.config, org.orgId, { name: 'disk', type: 'fs', config: { root } });
+    await createProvider(server.store, server.config, org.orgId, { name: 'other-disk', type: 'fs', config: { root } });
+    secret = (await createAccount(server.store, org.orgId, { name: account, defaultProvider: 'disk', providers: ['disk'], directories: ['*'] })).secretAccessKey;
+    for (const [kind, name] of Object.entries(assetNames(org.recording.mediaKey))) {
+      const file = path.join(root, ...name.split('/'));
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, `${kind} bytes`);
+    }
+  });
+  afterAll(() => server?.close());
+
+  it('returns working signed URLs for the video, thumbnail, sprite and redacted copy, and no secret', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const res = await getJson(assetsUrl(server, org.recording.mediaKey), bearer(org.sessions.viewer));
+    expect(res.status).toBe(200);
+    const { assets, expiresAt, assetsUnavailable } = res.body.data;
+    expect(assetsUnavailable).toBeNull();
+    expect(Object.keys(assets).sort()).toEqual(['redacted', 'sprite', 'thumbnail', 'video']);
+    const expires = Date.parse(expiresAt) / 1000;
+    expect(expires).toBeGreaterThanOrEqual(before + 1800);
+    expect(expires).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 1800);
+    for (const kind of ['video', 'thumbnail', 'sprite', 'redacted'] as const) {
+      const url = new URL(assets[kind], server.url);
+      expect(url.searchParams.get('f')).toBe(assetNames(org.recording.mediaKey)[kind]);
+      const file = await fetch(url);
+      expect(file.status).toBe(200);
+      expect(await file.text()).toBe(`${kind} bytes`);
+    }
+    expect(JSON.stringify(res.body)).not.toContain(secret);
+  });
+
+  it("uses the recording's own provider, and degrades to assets: null when the account may not use it", async () => {
+    const rec = await insertRecording(server.store.db, org.orgId, { mediaKey: `elsewhere/1700000100_cam2.mp4`, startTimestamp: 1_700_000_100, provider: 'other-disk' });
+    const res = await getJson(assetsUrl(server, rec.id), bearer(org.token));
+    expect(res.status).toBe(200);
+    expect(res.body.data.recording.mediaKey).toBe('elsewhere/1700000100_cam2.mp4');
+    expect(res.body.data.assets).toBeNull();
+    expect(res.body.data.assetsUnavailable).toBe('provider_not_allowed');
+  });
+
+  it('degrades to assets: null when the account belongs to another organisation', async () => {
+    const stranger = await seedOrg(server.store);
+    const res = await getJson(assetsUrl(server, stranger.recording.id), bearer(stranger.token));
+    expect(res.status).toBe(200);
+    expect(res.body.data.recording.id).toBe(stranger.recording.id);
+    expect(res.body.data.assets).toBeNull();
+    expect(res.body.data.assetsUnavailable).toBe('invalid_credentials');
+  });
+});

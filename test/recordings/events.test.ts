@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../support/store.js';
+import { bearer, getJson, postJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
+
+// An upload event as the storage pipeline emits it.
+const uploadEvent = (key: string, metadata: Record<string, unknown> = {}) => ({
+  source: 'minio-eu',
+  payload: {
+    key,
+    fileSize: 18_734_112,
+    metadata: {
+      'event-timestamp': '1700001234',
+      productid: '6-967003',
+      'content-type': 'video/mp4',
+      duration: '24',
+      ...metadata,
+    },
+  },
+});
+
+describe.each(DIALECTS)('pipeline upload events on %s', (dialect) => {
+  let server: TestServer;
+  let org: SeededOrg;
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    org = await seedOrg(server.store);
+  });
+  afterAll(async () => { await server.close(); });
+
+  const post = (body: unknown, token = org.token) => postJson(`${server.url}/recordings/events`, body, bearer(token));
+
+  it('registers the recording from a real event body, idempotently', async () => {
+    const key = 'alice/1700001200_6-967003_cam1_200-200-400-400_24_769.mp4';
+    const first = await post(uploadEvent(key));
+    expect(first.status).toBe(201);
+    expect(first.body.data).toMatchObject({ mediaKey: key, startTimestamp: 1_700_001_234, deviceKey: '6-967003', provider: 'minio-eu' });
+    const again = await post(uploadEvent(key));
+    expect(again.status).toBe(200);
+    expect(again.body.data).toEqual(first.body.data);
+    // A redelivered event with other metadata leaves the registered recording as it was.
+    const later = await post(uploadEvent(key, { 'event-timestamp': '1700009999' }));
+    expect(later.status).toBe(200);
+    expect(later.body.data.startTimestamp).toBe(1_700_001_234);
+    const read = await getJson(`${server.url}/recordings/${encodeURIComponent(key)}`, bearer(org.sessions.viewer));
+    expect(read.body.data).toMatchObject({ mediaKey: key, deviceKey: '6-967003', provider: 'minio-eu', runs: [] });
+  });
+
+  it('accepts millisecond and ISO timestamps, and falls back to the time in the key', async () => {
+    expect((await post(uploadEvent('ts/a.mp4', { 'event-timestamp': 1_700_002_000_123 }))).body.data.startTimestamp).toBe(1_700_002_000);
+    expect((await post(uploadEvent('ts/b.mp4', { 'event-timestamp': '2023-11-14T22:13:20Z' }))).body.data.startTimestamp).toBe(1_700_000_000);
+    expect((await post(uploadEvent('ts/1700003000_c.mp4', { 'event-timestamp': undefined }))).body.data.startTimestamp).toBe(1_700_003_000);
+    expect((await post(uploadEvent('ts/d.mp4', { 'event-timestamp': undefined }))).body).toMatchObject({ status: 400, code: 'invalid_field' });
+    expect((await post(uploadEvent('ts/e.mp4', { 'event-timestamp': 'soon' }))).body).toMatchObject({ status: 400, code: 'invalid_field' });
+  });
+
+  it('ignores uploads that are not recordings', async () => {
+    for (const key of ['alice/1700001200_x_redacted.mp4', 'alice/1700001200_x_thumbnail.jpg', 'alice/1700001200_x_sprite.jpg']) {
+      const res = await post(uploadEvent(key));
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({ ignored: true, key, reason: 'not_a_recording' });
+      expect((await getJson(`${server.url}/recordings/${encodeURIComponent(key)}`, bearer(org.token))).status).toBe(404);
+    }
+  });
+
+  it('rejects malformed events and callers without write access', async () => {
+    expect((await post({ source: 'x' })).body).toMatchObject({ status: 400, code: 'invalid_field', field: 'payload' });
+    expect((await post({ source: 'x', payload: {} })).body).toMatchObject({ status: 400, code: 'media_key_missing' });
+    expect((await post('event')).body).toMatchObject({ status: 400, code: 'invalid_body' });
+    expect((await post(uploadEvent('roles/1700001200_v.mp4'), org.sessions.viewer)).status).toBe(403);
+    expect((await postJson(`${server.url}/recordings/events`, uploadEvent('roles/1700001200_v.mp4'))).status).toBe(401);
+  });
+});

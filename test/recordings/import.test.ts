@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertProvider } from '../../src/storage/queries.js';
+import { newProviderRow } from '../../src/storage/registry.js';
+import { runCli } from '../support/cli.js';
+import { DIALECTS } from '../support/store.js';
+import { bearer, getJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
+
+describe.each(DIALECTS)('admin recording import on %s', (dialect) => {
+  let server: TestServer;
+  let org: SeededOrg;
+  let root: string;
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    org = await seedOrg(server.store);
+    root = path.join(server.testStore.location.dataDir, 'bucket');
+    // 1000 recordings over 10 user directories, each with the assets the pipeline writes beside it.
+    for (let i = 0; i < 1000; i++) {
+      const dir = path.join(root, `user${i % 10}`);
+      fs.mkdirSync(dir, { recursive: true });
+      const base = `${1_700_000_000 + i}_6-967003_cam${i % 4}_24_769`;
+      fs.writeFileSync(path.join(dir, `${base}.mp4`), 'x');
+      if (i % 3 === 0) {
+        fs.writeFileSync(path.join(dir, `${base}_redacted.mp4`), 'x');
+        fs.writeFileSync(path.join(dir, `${base}_thumbnail.jpg`), 'x');
+      }
+    }
+    // A file without a time in its name falls back to its modification time.
+    fs.writeFileSync(path.join(root, 'user0', 'untimed.mp4'), 'x');
+    const when = new Date('2024-01-02T03:04:05Z');
+    fs.utimesSync(path.join(root, 'user0', 'untimed.mp4'), when, when);
+    await insertProvider(server.store.db, newProviderRow(server.config, org.orgId, 'disk', 'fs', { settings: { root } }));
+  });
+  afterAll(async () => { await server.close(); });
+
+  it('registers every .mp4 but not the redacted copies, and is idempotent', async () => {
+    const first = await runCli(['admin', 'recording', 'import', '--org', org.name, '--provider', 'disk', '--json'], server.testStore.location);
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ found: 1001, created: 1001, existing: 0, failed: 0 });
+    const count = await server.store.db.selectFrom('recordings').select((eb) => eb.fn.countAll().as('n')).where('org_id', '=', org.orgId).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(1002); // with the seeded recording
+    const one = await getJson(`${server.url}/recordings/${encodeURIComponent('user7/1700000007_6-967003_cam3_24_769.mp4')}`, bearer(org.token));
+    expect(one.body.data).toMatchObject({ startTimestamp: 1_700_000_007, provider: 'disk' });
+    const untimed = await getJson(`${server.url}/recordings/user0/untimed.mp4`, bearer(org.token));
+    expect(untimed.body.data.startTimestamp).toBe(Math.floor(Date.parse('2024-01-02T03:04:05Z') / 1000));
+    expect((await getJson(`${server.url}/recordings/${encodeURIComponent('user0/1700000000_6-967003_cam0_24_769_redacted.mp4')}`, bearer(org.token))).status).toBe(404);
+
+    const again = await runCli(['admin', 'recording', 'import', '--org', org.name, '--provider', 'disk', '--prefix', 'user3'], server.testStore.location);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/100 recording files, 0 registered, 100 already registered, 0 failed/);
+  });
+
+  it('fails clearly for an unknown provider', async () => {
+    const res = await runCli(['admin', 'recording', 'import', '--org', org.name, '--provider', 'nope'], server.testStore.location);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/no storage provider named "nope"/);
+  });
+});

@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { buildApp } from '../../src/http/app.js';
+import { createProvider } from '../../src/storage/admin.js';
+import { DIALECTS, createTestStore, type TestStore } from '../support/store.js';
+import { bearer, getJson, postJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
+import { SIGNING_KEY, STORAGE_ENV } from './helpers.js';
+
+async function patchJson(url: string, body: unknown, headers: Record<string, string>) {
+  const res = await fetch(url, { method: 'PATCH', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return { status: res.status, body: await res.json() as any };
+}
+
+describe.each(DIALECTS)('storage admin HTTP API on %s', (dialect) => {
+  let server: TestServer;
+  let org: SeededOrg;
+  let admin: Record<string, string>;
+  beforeAll(async () => {
+    server = await startTestServer(dialect, STORAGE_ENV);
+    org = await seedOrg(server.store);
+    admin = bearer(org.sessions.admin);
+  });
+  afterAll(async () => { await server.close(); });
+
+  it('creates providers, returns no credential, and keeps them encrypted at rest', async () => {
+    const s3 = await postJson(`${server.url}/api/storage/admin/providers`, {
+      name: 'aws', type: 's3', config: { bucket: 'media-bucket', region: 'eu-west-1', accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'very-secret-value' },
+    }, admin);
+    expect(s3.status).toBe(201);
+    expect(s3.body.data).toMatchObject({ name: 'aws', type: 's3', enabled: true, hasCredentials: true, config: { bucket: 'media-bucket', region: 'eu-west-1' } });
+    expect(JSON.stringify(s3.body)).not.toMatch(/very-secret-value|AKIAEXAMPLE/);
+    const row = await server.store.db.selectFrom('storage_providers').selectAll().where('org_id', '=', org.orgId).where('name', '=', 'aws').executeTakeFirstOrThrow();
+    expect(`${row.settings}${row.secret}`).not.toMatch(/very-secret-value|AKIAEXAMPLE/);
+    const fsp = await postJson(`${server.url}/api/storage/admin/providers`, { name: 'disk', type: 'fs', config: {} }, admin);
+    expect(fsp.status).toBe(201);
+    const list = await getJson(`${server.url}/api/storage/admin/providers`, admin);
+    expect(list.body.data.map((p: { name: string }) => p.name)).toEqual(['aws', 'disk']);
+    expect(JSON.stringify(list.body)).not.toMatch(/very-secret-value|AKIAEXAMPLE/);
+  });
+
+  it('rejects bad providers with 400 invalid_provider and duplicates with 409', async () => {
+    const cases = [
+      { name: 'x', type: 'ftp' }, { name: '', type: 'fs' }, { name: 'y', type: 's3', config: { bucket: 'b-1' } },
+      { name: 'z', type: 'fs', config: { root: 1 } }, { name: 'w', type: 'azure', config: { account: 'a', container: 'c', accountKey: 'x', extra: 1 } },
+    ];
+    for (const body of cases) {
+      const res = await postJson(`${server.url}/api/storage/admin/providers`, body, admin);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.code).toBe('invalid_provider');
+    }
+    const dup = await postJson(`${server.url}/api/storage/admin/providers`, { name: 'disk', type: 'fs' }, admin);
+    expect(dup.status).toBe(409);
+    expect(dup.body.code).toBe('provider_exists');
+  });
+
+  it('creates an account whose secret is shown once, and which then signs URLs', async () => {
+    const created = await postJson(`${server.url}/api/storage/admin/accounts`, { name: `ops-${dialect}`, defaultProvider: 'disk', providers: ['aws'], directories: ['alice'] }, admin);
+    expect(created.status).toBe(201);
+    const a = created.body.data;
+    expect(a).toMatchObject({ name: `ops-${dialect}`, defaultProvider: 'disk', providers: ['disk', 'aws'], directories: ['alice'], enabled: true });
+    expect(a.accessKey).toMatch(/^SLAK[A-Z2-7]{20}$/);
+    expect(Buffer.from(a.secretAccessKey, 'base64url').length).toBeGreaterThanOrEqual(32);
+    const list = await getJson(`${server.url}/api/storage/admin/accounts`, admin);
+    expect(list.body.data).toHaveLength(1);
+    expect(JSON.stringify(list.body)).not.toContain(a.secretAccessKey);
+    const row = await server.store.db.selectFrom('storage_accounts').selectAll().where('name', '=', a.name).executeTakeFirstOrThrow();
+    expect(JSON.stringify(row)).not.toContain(a.secretAccessKey);
+
+    const headers = { 'x-service-storage-accesskey': a.accessKey, 'x-service-storage-secretaccesskey': a.secretAccessKey, 'x-service-storage-filename': 'alice/x.mp4', 'x-service-storage-provider': 'aws' };
+    expect((await getJson(`${server.url}/api/storage`, headers)).status).toBe(200);
+
+    const rotated = await postJson(`${server.url}/api/storage/admin/accounts/${a.name}/rotate`, {}, admin);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.data.accessKey).toBe(a.accessKey);
+    expect((await getJson(`${server.url}/api/storage`, headers)).body.code).toBe('invalid_credentials');
+    expect((await getJson(`${server.url}/api/storage`, { ...headers, 'x-service-storage-secretaccesskey': rotated.body.data.secretAccessKey })).status).toBe(200);
+
+    const disabled = await patchJson(`${server.url}/api/storage/admin/accounts/${a.name}`, { enabled: false }, admin);
+    expect(disabled.body.data.enabled).toBe(false);
+    expect((await getJson(`${server.url}/api/storage`, { ...headers, 'x-service-storage-secretaccesskey': rotated.body.data.secretAccessKey })).status).toBe(401);
+  });
+
+  it('refuses unknown providers, bad directories and duplicate names', async () => {
+    const unknown = await postJson(`${server.url}/api/storage/admin/accounts`, { name: 'u1', defaultProvider: 'nope' }, admin);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ code: 'unknown_provider', providers: ['nope'] });
+    for (const directories of [[], ['a/b'], ['..'], ['*', 'a'], 'alice']) {
+      const res = await postJson(`${server.url}/api/storage/admin/accounts`, { name: 'u2', defaultProvider: 'disk', directories }, admin);
+      expect(res.status, JSON.stringify(directories)).toBe(400);
+      expect(res.body.code).toBe('invalid_account');
+    }
+    const dup = await postJson(`${server.url}/api/storage/admin/accounts`, { name: `ops-${dialect}`, defaultProvider: 'disk' }, admin);
+    expect(dup.status).toBe(409);
+  });
+
+  it('is for owners and admins of the organisation only', async () => {
+    expect((await getJson(`${server.url}/api/storage/admin/accounts`)).status).toBe(401);
+    for (const role of ['editor', 'viewer'] as const) {
+      expect((await getJson(`${server.url}/api/storage/admin/accounts`, bearer(org.sessions[role]))).status).toBe(403);
+    }
+    expect((await getJson(`${server.url}/api/storage/admin/accounts`, bearer(org.token))).status).toBe(403);
+    const other = await seedOrg(server.store);
+    const theirs = await getJson(`${server.url}/api/storage/admin/accounts`, bearer(other.sessions.owner));
+    expect(theirs.body.data).toEqual([]);
+    expect((await getJson(`${server.url}/api/storage/admin/providers`, bearer(other.sessions.owner))).body.data).toEqual([]);
+    const patch = await patchJson(`${server.url}/api/storage/admin/accounts/ops-${dialect}`, { enabled: true }, bearer(other.sessions.owner));
+    expect(patch.status).toBe(404);
+  });
+});
+
+describe.each(DIALECTS)('signing key at startup on %s', (dialect) => {
+  let ts: TestStore;
+  beforeAll(async () => { ts = await createTestStore(dialect); });
+  afterAll(async () => { await ts.destroy(); });
+
+  it('refuses to start with STORAGE_SIGNING=true and no key, or once an fs provider exists without one', async () => {
+    const noKey = loadConfig({ data: ts.location.dataDir }, { STORAGE_SIGNING: 'true' });
+    await expect(buildApp({ config: noKey, store: ts.store, logger: false })).rejects.toThrow(/STORAGE_URL_SIGNING_KEY/);
+    const withKey = loadConfig({ data: ts.location.dataDir }, { STORAGE_URL_SIGNING_KEY: SIGNING_KEY });
+    const org = await seedOrg(ts.store);
+    await createProvider(ts.store, withKey, org.orgId, { name: 'disk', type: 'fs' });
+    const plain = loadConfig({ data: ts.location.dataDir }, {});
+    await expect(buildApp({ config: plain, store: ts.store, logger: false })).rejects.toThrow(/fs storage provider/);
+    const ok = await buildApp({ config: withKey, store: ts.store, logger: false });
+    await ok.close();
+    await expect(createProvider(ts.store, plain, org.orgId, { name: 'disk2', type: 'fs' })).rejects.toThrow(/STORAGE_URL_SIGNING_KEY/);
+  });
+});

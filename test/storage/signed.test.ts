@@ -1,0 +1,291 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../support/store.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { changeAccount, enableProvider } from '../../src/storage/admin.js';
+import { signedUrl } from '../../src/storage/url-token.js';
+import { SIGNING_KEY, STORAGE_ENV, getUrl, seedStorage, writeObject, type StorageFixture } from './helpers.js';
+
+/** An upstream standing in for an unreachable or failing backend: it answers what the test tells it to. */
+function upstream(handler: http.RequestListener) {
+  const server = http.createServer(handler);
+  return new Promise<{ url: string; close(): Promise<void> }>((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) });
+    });
+  });
+}
+
+describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
+  let server: TestServer;
+  let fx: StorageFixture;
+  const video = Buffer.alloc(300_000);
+  for (let i = 0; i < video.length; i++) video[i] = i % 251;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect, { ...STORAGE_ENV, STORAGE_SIGNING: 'true', STORAGE_PROVIDER_TIMEOUT_MS: '300' });
+    fx = await seedStorage(server);
+    writeObject(fx.root, 'alice/1700000000_cam1.mp4', video);
+    writeObject(fx.root, 'alice/notes.txt', 'hello');
+  });
+  afterAll(async () => { await server.close(); });
+
+  async function urlFor(filename: string, provider = 'disk', expiry?: string): Promise<string> {
+    const res = await getUrl(server, fx.headers({
+      'x-service-storage-filename': filename, 'x-service-storage-provider': provider, ...(expiry ? { 'x-service-storage-uriexpirytime': expiry } : {}),
+    }));
+    expect(res.status).toBe(200);
+    return res.body.data;
+  }
+
+  it('streams the object with its headers', async () => {
+    const res = await fetch(await urlFor('alice/1700000000_cam1.mp4', 'disk', '1h'));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('video/mp4');
+    expect(res.headers.get('content-length')).toBe(String(video.length));
+    expect(res.headers.get('accept-ranges')).toBe('bytes');
+    expect(res.headers.get('etag')).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
+    expect(res.headers.get('last-modified')).toMatch(/GMT$/);
+    const maxAge = Number(/^private, max-age=(\d+)$/.exec(res.headers.get('cache-control') ?? '')?.[1]);
+    expect(maxAge).toBeGreaterThan(3590);
+    expect(maxAge).toBeLessThanOrEqual(3600);
+    expect(Buffer.from(await res.arrayBuffer()).equals(video)).toBe(true);
+  });
+
+  it('answers a single range with 206 and Content-Range, suffix and open ranges too', async () => {
+    const url = await urlFor('alice/1700000000_cam1.mp4');
+    const cases: Array<[string, number, number]> = [['bytes=100-199', 100, 199], ['bytes=299990-', 299_990, 299_999], ['bytes=-10', 299_990, 299_999], ['bytes=0-999999', 0, 299_999]];
+    for (const [range, start, end] of cases) {
+      const res = await fetch(url, { headers: { range } });
+      expect(res.status, range).toBe(206);
+      expect(res.headers.get('content-range')).toBe(`bytes ${start}-${end}/300000`);
+      expect(res.headers.get('content-length')).toBe(String(end - start + 1));
+      expect(Buffer.from(await res.arrayBuffer()).equals(video.subarray(start, end + 1))).toBe(true);
+    }
+  });
+
+  it('answers 416 range_not_satisfiable for a range past the end', async () => {
+    const res = await fetch(await urlFor('alice/notes.txt'), { headers: { range: 'bytes=10-20' } });
+    expect(res.status).toBe(416);
+    expect(res.headers.get('content-range')).toBe('bytes */5');
+    expect((await res.json()).code).toBe('range_not_satisfiable');
+  });
+
+  it('answers 304 to If-None-Match and If-Modified-Since', async () => {
+    const url = await urlFor('alice/notes.txt');
+    const first = await fetch(url);
+    await first.arrayBuffer();
+    const etag = first.headers.get('etag')!;
+    const byTag = await fetch(url, { headers: { 'if-none-match': etag } });
+    expect(byTag.status).toBe(304);
+    expect(byTag.headers.get('etag')).toBe(etag);
+    const byDate = await fetch(url, { headers: { 'if-modified-since': first.headers.get('last-modified')! } });
+    expect(byDate.status).toBe(304);
+    const changed = await fetch(url, { headers: { 'if-none-match': '"other"' } });
+    expect(changed.status).toBe(200);
+    expect(await changed.text()).toBe('hello');
+  });
+
+  it('answers HEAD with the same headers and no body', async () => {
+    const res = await fetch(await urlFor('alice/1700000000_cam1.mp4'), { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-length')).toBe(String(video.length));
+    expect(res.headers.get('content-type')).toBe('video/mp4');
+    expect(res.headers.get('accept-ranges')).toBe('bytes');
+    expect((await res.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  it('answers 404 object_not_found for a missing object (GET and HEAD)', async () => {
+    const url = await urlFor('alice/missing.mp4');
+    const res = await fetch(url);
+    expect(res.status).toBe(404);
+    expect((await res.json()).code).toBe('object_not_found');
+    expect((await fetch(url, { method: 'HEAD' })).status).toBe(404);
+  });
+
+  it('never leaves the root through a symbolic link, on the last segment or a directory', async () => {
+    const outside = path.join(server.config.dataDir, 'outside');
+    fs.mkdirSync(outside, { recursive: true });
+    fs.writeFileSync(path.join(outside, 'secret.txt'), 'top secret');
+    fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(fx.root, 'alice', 'link.txt'));
+    fs.symlinkSync(outside, path.join(fx.root, 'escape'));
+    for (const key of ['alice/link.txt', 'escape/secret.txt']) {
+      const res = await fetch(await urlFor(key));
+      expect(res.status, key).toBe(404);
+      expect(await res.text()).not.toContain('top secret');
+    }
+  });
+
+  it('answers 403 bad_signature for a tampered URL and 400 invalid_signed_url for a malformed one', async () => {
+    const url = new URL(await urlFor('alice/notes.txt'));
+    for (const [param, value] of [['f', 'alice/other.txt'], ['e', String(Number(url.searchParams.get('e')) + 1)], ['a', 'someone'], ['p', 's3']]) {
+      const t = new URL(url);
+      t.searchParams.set(param!, value!);
+      const res = await fetch(t);
+      expect(res.status, param).toBe(403);
+      expect((await res.json()).code).toBe('bad_signature');
+    }
+    const other = new URL(url);
+    other.searchParams.set('s', signedUrl('http://x', 'another-key', { account: fx.account.name, provider: 'disk', filename: 'alice/notes.txt', expiresAt: Number(url.searchParams.get('e')) }).split('s=').pop()!);
+    expect((await fetch(other)).status).toBe(403);
+    for (const drop of ['a', 'p', 'f', 'e', 's']) {
+      const t = new URL(url);
+      t.searchParams.delete(drop);
+      const res = await fetch(t);
+      expect(res.status, drop).toBe(400);
+      expect((await res.json()).code).toBe('invalid_signed_url');
+    }
+    const badE = new URL(url);
+    badE.searchParams.set('e', 'tomorrow');
+    expect((await fetch(badE)).status).toBe(400);
+  });
+
+  it('answers 403 url_expired after e, while a second (rotated-out) key still verifies', async () => {
+    const past = Math.floor(Date.now() / 1000) - 1;
+    const expired = signedUrl(server.url, SIGNING_KEY, { account: fx.account.name, provider: 'disk', filename: 'alice/notes.txt', expiresAt: past });
+    const res = await fetch(expired);
+    expect(res.status).toBe(403);
+    expect((await res.json()).code).toBe('url_expired');
+    const validate = await (await fetch(expired.replace('/signed?', '/signed/validate?'))).json();
+    expect(validate.data).toMatchObject({ valid: false, reason: 'expired', expiresIn: 0, filename: 'alice/notes.txt' });
+  });
+
+  it('kills URLs of a disabled account or of a provider the account lost', async () => {
+    const url = await urlFor('alice/notes.txt');
+    await changeAccount(server.store, fx.orgId, fx.account.name, { enabled: false });
+    try {
+      expect((await fetch(url)).status).toBe(401);
+      const v = await (await fetch(url.replace('/signed?', '/signed/validate?'))).json();
+      expect(v.data).toMatchObject({ valid: false, reason: 'account_disabled' });
+    } finally {
+      await changeAccount(server.store, fx.orgId, fx.account.name, { enabled: true });
+    }
+    expect((await fetch(url)).status).toBe(200);
+    await changeAccount(server.store, fx.orgId, fx.account.name, { providers: ['s3'], defaultProvider: 's3' });
+    try {
+      const res = await fetch(url);
+      expect(res.status).toBe(401);
+      expect((await res.json()).code).toBe('provider_not_allowed');
+    } finally {
+      await changeAccount(server.store, fx.orgId, fx.account.name, { providers: ['disk', 's3'], defaultProvider: 'disk' });
+    }
+  });
+
+  it('validates without streaming', async () => {
+    const url = await urlFor('alice/1700000000_cam1.mp4', 'disk', '10m');
+    const res = await fetch(url.replace('/signed?', '/signed/validate?'));
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.data).toMatchObject({ valid: true, reason: null, account: fx.account.name, provider: 'disk', filename: 'alice/1700000000_cam1.mp4' });
+    expect(body.data.expiresIn).toBeGreaterThan(590);
+    expect(body.data.expiresIn).toBeLessThanOrEqual(600);
+    expect(Date.parse(body.data.expiresAt)).toBeGreaterThan(Date.now());
+    const tampered = await (await fetch(url.replace('/signed?', '/signed/validate?').replace(/s=[^&]+/, `s=${'A'.repeat(43)}`))).json();
+    expect(tampered.data).toMatchObject({ valid: false, reason: 'bad_signature', expiresAt: null });
+    const malformed = await (await fetch(`${server.url}/api/storage/signed/validate?a=x`)).json();
+    expect(malformed.data).toMatchObject({ valid: false, reason: 'malformed', account: 'x', provider: null, filename: null, expiresAt: null, expiresIn: null });
+  });
+
+  describe('through a remote backend', () => {
+    it('forwards range and conditionals to the backend over a presigned request and streams its answer', async () => {
+      const seen: http.IncomingHttpHeaders[] = [];
+      const paths: string[] = [];
+      const up = await upstream((req, res) => {
+        seen.push(req.headers);
+        paths.push(req.url!);
+        res.writeHead(206, { 'content-type': 'image/jpeg', 'content-length': '3', etag: '"abc"', 'content-range': 'bytes 0-2/10', 'last-modified': new Date(0).toUTCString() });
+        res.end('abc');
+      });
+      const fx2 = await seedStorage(server, { s3Endpoint: up.url });
+      try {
+        const url = (await getUrl(server, fx2.headers({ 'x-service-storage-filename': 'bob/t.jpg', 'x-service-storage-provider': 's3' }))).body.data;
+        const res = await fetch(url, { headers: { range: 'bytes=0-2' } });
+        expect(res.status).toBe(206);
+        expect(res.headers.get('content-range')).toBe('bytes 0-2/10');
+        expect(res.headers.get('content-type')).toBe('image/jpeg');
+        expect(await res.text()).toBe('abc');
+        expect(seen[0]!.range).toBe('bytes=0-2');
+        expect(paths[0]).toMatch(/^\/media-bucket\/bob\/t\.jpg\?X-Amz-Algorithm=AWS4-HMAC-SHA256&/);
+      } finally {
+        await up.close();
+      }
+    });
+
+    it('maps backend failures: 5xx → 502 provider_unavailable, 403 → 502 provider_error, 404 → object_not_found, silence → 504', async () => {
+      let mode = 500;
+      const up = await upstream((_req, res) => {
+        if (mode === 0) return; // never answers
+        res.writeHead(mode, { 'content-type': 'application/xml' });
+        res.end('<Error><Code>Whatever</Code></Error>');
+      });
+      const fx2 = await seedStorage(server, { s3Endpoint: up.url });
+      try {
+        const url = (await getUrl(server, fx2.headers({ 'x-service-storage-filename': 'bob/t.jpg', 'x-service-storage-provider': 's3' }))).body.data;
+        for (const [m, status, code] of [[500, 502, 'provider_unavailable'], [503, 502, 'provider_unavailable'], [403, 502, 'provider_error'], [404, 404, 'object_not_found'], [0, 504, 'provider_timeout']] as const) {
+          mode = m;
+          const res = await fetch(url);
+          expect(res.status, String(m)).toBe(status);
+          const body = await res.json();
+          expect(body.code).toBe(code);
+          expect(JSON.stringify(body)).not.toContain('wJalrXUtnFEMI');
+          expect(JSON.stringify(body)).not.toContain('AKIDEXAMPLE');
+        }
+        // The service keeps serving other providers meanwhile.
+        expect((await fetch(await urlFor('alice/notes.txt'))).status).toBe(200);
+      } finally {
+        await up.close();
+      }
+    });
+
+    it('answers 502 provider_unavailable when the backend cannot be reached', async () => {
+      const up = await upstream(() => {});
+      const dead = up.url;
+      await up.close();
+      const fx2 = await seedStorage(server, { s3Endpoint: dead });
+      const url = (await getUrl(server, fx2.headers({ 'x-service-storage-filename': 'bob/t.jpg', 'x-service-storage-provider': 's3' }))).body.data;
+      const res = await fetch(url);
+      expect(res.status).toBe(502);
+      expect(await res.json()).toMatchObject({ code: 'provider_unavailable', provider: 's3' });
+    });
+
+    it('stops reading from the backend when the client disconnects', async () => {
+      let closed!: () => void;
+      const upstreamClosed = new Promise<void>((r) => { closed = r; });
+      const up = await upstream((req, res) => {
+        res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(1 << 30) });
+        const chunk = Buffer.alloc(64 * 1024);
+        const pump = () => { while (res.write(chunk)); };
+        res.on('drain', pump);
+        pump();
+        req.socket.once('close', () => closed());
+      });
+      const fx2 = await seedStorage(server, { s3Endpoint: up.url });
+      try {
+        const url = (await getUrl(server, fx2.headers({ 'x-service-storage-filename': 'bob/big.mp4', 'x-service-storage-provider': 's3' }))).body.data;
+        const controller = new AbortController();
+        const res = await fetch(url, { signal: controller.signal });
+        const reader = res.body!.getReader();
+        await reader.read();
+        controller.abort();
+        await upstreamClosed;
+      } finally {
+        await up.close();
+      }
+    });
+  });
+
+  it('answers 401 provider_not_allowed once a provider is disabled', async () => {
+    const url = await urlFor('alice/notes.txt');
+    await enableProvider(server.store, fx.orgId, 'disk', false);
+    try {
+      expect((await fetch(url)).status).toBe(401);
+      const res = await getUrl(server, fx.headers({ 'x-service-storage-filename': 'alice/notes.txt', 'x-service-storage-provider': 'disk' }));
+      expect(res.body.code).toBe('provider_not_allowed');
+    } finally {
+      await enableProvider(server.store, fx.orgId, 'disk', true);
+    }
+  });
+});

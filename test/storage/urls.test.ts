@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../support/store.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { STORAGE_ENV, bulk, getUrl, seedStorage, type StorageFixture } from './helpers.js';
+import { changeAccount } from '../../src/storage/admin.js';
+
+describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (dialect) => {
+  let server: TestServer;
+  let fx: StorageFixture;
+  beforeAll(async () => {
+    server = await startTestServer(dialect, { ...STORAGE_ENV, STORAGE_PUBLIC_URL: 'https://media.example.com' });
+    fx = await seedStorage(server);
+  });
+  afterAll(async () => { await server.close(); });
+
+  const single = (filename: string, provider = 'disk', extra: Record<string, string> = {}) =>
+    getUrl(server, fx.headers({ 'x-service-storage-filename': filename, 'x-service-storage-provider': provider, ...extra }));
+
+  it('answers a service-signed URL for the fs provider, with the default lifetime', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const res = await single('alice/1700000000_cam1.mp4');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const url = new URL(res.body.data);
+    expect(url.origin + url.pathname).toBe('https://media.example.com/api/storage/signed');
+    expect(url.searchParams.get('a')).toBe(fx.account.name);
+    expect(url.searchParams.get('p')).toBe('disk');
+    expect(url.searchParams.get('f')).toBe('alice/1700000000_cam1.mp4');
+    const e = Number(url.searchParams.get('e'));
+    expect(e - before).toBeGreaterThanOrEqual(86_400);
+    expect(e - before).toBeLessThanOrEqual(86_401);
+    expect(url.searchParams.get('s')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('answers an S3 SigV4 presigned URL for the s3 provider with the requested lifetime', async () => {
+    const res = await single('alice/a b+c.mp4', 's3', { 'x-service-storage-uriexpirytime': '1h30m' });
+    expect(res.status).toBe(200);
+    const url = new URL(res.body.data);
+    expect(url.host).toBe('media-bucket.s3.eu-west-1.amazonaws.com');
+    expect(url.pathname).toBe('/alice/a%20b%2Bc.mp4');
+    expect(url.searchParams.get('X-Amz-Expires')).toBe('5400');
+    expect(url.searchParams.get('X-Amz-Credential')).toMatch(/^AKIDEXAMPLE\/\d{8}\/eu-west-1\/s3\/aws4_request$/);
+    expect(url.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('accepts the expiry as plain seconds and as each duration unit', async () => {
+    for (const [value, seconds] of [['90', 90], ['90s', 90], ['30m', 1800], ['24h', 86_400], ['7d', 604_800], ['1', 1]] as const) {
+      const res = await single('alice/x.mp4', 's3', { 'x-service-storage-uriexpirytime': value });
+      expect(res.status, value).toBe(200);
+      expect(new URL(res.body.data).searchParams.get('X-Amz-Expires')).toBe(String(seconds));
+    }
+  });
+
+  it('rejects an expiry out of bounds or unparsable with 400 invalid_expiry', async () => {
+    for (const value of ['0', '604801', '8d', 'soon', '1.5', '-5', '1h-']) {
+      const res = await single('alice/x.mp4', 'disk', { 'x-service-storage-uriexpirytime': value });
+      expect(res.status, value).toBe(400);
+      expect(res.body.code, value).toBe('invalid_expiry');
+    }
+  });
+
+  it('answers 400 missing_header naming each missing or empty required header', async () => {
+    const full = fx.headers({ 'x-service-storage-filename': 'alice/x.mp4', 'x-service-storage-provider': 'disk' });
+    for (const [name, display] of [['x-service-storage-filename', 'X-Service-Storage-FileName'], ['x-service-storage-provider', 'X-Service-Storage-Provider'],
+      ['x-service-storage-accesskey', 'X-Service-Storage-AccessKey'], ['x-service-storage-secretaccesskey', 'X-Service-Storage-SecretAccessKey']]) {
+      const without = { ...full };
+      delete without[name as keyof typeof without];
+      const missing = await getUrl(server, without);
+      expect(missing.status).toBe(400);
+      expect(missing.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(missing.body).toMatchObject({ code: 'missing_header', header: display });
+      const empty = await getUrl(server, { ...full, [name]: '' });
+      expect(empty.body).toMatchObject({ code: 'missing_header', header: display });
+    }
+  });
+
+  it('answers one 401 invalid_credentials for an unknown key, a wrong secret and a disabled account', async () => {
+    const base = { 'x-service-storage-filename': 'alice/x.mp4', 'x-service-storage-provider': 'disk' };
+    const unknown = await getUrl(server, { ...fx.headers(base), 'x-service-storage-accesskey': 'SLAKNOPE' });
+    const wrong = await getUrl(server, { ...fx.headers(base), 'x-service-storage-secretaccesskey': `${fx.account.secretAccessKey}x` });
+    for (const res of [unknown, wrong]) {
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe('invalid_credentials');
+      expect(JSON.stringify(res.body)).not.toContain(fx.account.secretAccessKey);
+    }
+    expect(unknown.body.detail).toBe(wrong.body.detail);
+    await changeAccount(server.store, fx.orgId, fx.account.name, { enabled: false });
+    try {
+      const disabled = await single('alice/x.mp4');
+      expect(disabled.status).toBe(401);
+      expect(disabled.body.code).toBe('invalid_credentials');
+      expect(disabled.body.detail).toBe(wrong.body.detail);
+    } finally {
+      await changeAccount(server.store, fx.orgId, fx.account.name, { enabled: true });
+    }
+  });
+
+  it('answers 401 provider_not_allowed for a provider not bound to the account', async () => {
+    const res = await single('alice/x.mp4', 'elsewhere');
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ code: 'provider_not_allowed', provider: 'elsewhere' });
+  });
+
+  it('answers 400 invalid_filename for every malformed key', async () => {
+    const bad = ['/abs.mp4', 'a\\b.mp4', 'a//b.mp4', 'a/./b.mp4', 'a/../b.mp4', '..', 'dir/', 'x'.repeat(1025)];
+    for (const name of bad) {
+      const res = await single(name);
+      expect(res.status, name).toBe(400);
+      expect(res.body.code, name).toBe('invalid_filename');
+    }
+    const longest = await single(`a/${'x'.repeat(1022)}`);
+    expect(longest.status).toBe(200);
+  });
+
+  it('takes UTF-8 filenames from the header bytes, verbatim and case-sensitive', async () => {
+    // fetch only sends latin1 header strings; this is how UTF-8 bytes travel in a header.
+    const utf8 = Buffer.from('alice/Café_Ünïcode.mp4', 'utf8').toString('latin1');
+    const res = await single(utf8);
+    expect(res.status).toBe(200);
+    expect(new URL(res.body.data).searchParams.get('f')).toBe('alice/Café_Ünïcode.mp4');
+    const upper = await single('ALICE/X.MP4');
+    expect(new URL(upper.body.data).searchParams.get('f')).toBe('ALICE/X.MP4');
+  });
+
+  describe('bulk', () => {
+    it('answers data as a JSON string mapping filename to URL, default provider and per-element overrides', async () => {
+      const base = 'alice/1700000000_cam1';
+      const res = await bulk(server, fx.headers(), [
+        { filename: `${base}.mp4` },
+        { filename: `${base}_thumbnail.jpg`, uriExpiryTime: 600 },
+        { filename: `${base}_sprite.jpg`, provider: 's3', uriExpiryTime: '2h' },
+        { filename: `${base}_redacted.mp4`, provider: 'disk' },
+      ]);
+      expect(res.status).toBe(200);
+      expect(typeof res.body.data).toBe('string');
+      const map = JSON.parse(res.body.data);
+      expect(Object.keys(map)).toEqual([`${base}.mp4`, `${base}_thumbnail.jpg`, `${base}_sprite.jpg`, `${base}_redacted.mp4`]);
+      expect(new URL(map[`${base}.mp4`]).searchParams.get('p')).toBe('disk');
+      const thumbE = Number(new URL(map[`${base}_thumbnail.jpg`]).searchParams.get('e'));
+      expect(thumbE - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(600);
+      expect(new URL(map[`${base}_sprite.jpg`]).searchParams.get('X-Amz-Expires')).toBe('7200');
+    });
+
+    it('answers 200 with an empty map for an empty array', async () => {
+      const res = await bulk(server, fx.headers(), []);
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.body.data)).toEqual({});
+    });
+
+    it('lets the last duplicate win', async () => {
+      const res = await bulk(server, fx.headers(), [{ filename: 'alice/d.mp4', provider: 'disk' }, { filename: 'alice/d.mp4', provider: 's3' }]);
+      expect(res.status).toBe(200);
+      const map = JSON.parse(res.body.data);
+      expect(Object.keys(map)).toEqual(['alice/d.mp4']);
+      expect(map['alice/d.mp4']).toContain('X-Amz-Signature');
+    });
+
+    it('keeps a "__proto__" filename as an ordinary key', async () => {
+      const res = await bulk(server, fx.headers(), [{ filename: '__proto__' }]);
+      expect(Object.keys(JSON.parse(res.body.data))).toEqual(['__proto__']);
+    });
+
+    it('lists every bad element by index and reason, and issues nothing', async () => {
+      const res = await bulk(server, fx.headers(), [
+        { filename: 'alice/ok.mp4' }, { filename: '/abs' }, { provider: 'disk' }, 'text', { filename: 'a/b', uriExpiryTime: '8d' },
+        { filename: 'a/b', fileName: 'typo' }, { filename: 'a/b', uriExpiryTime: 1.5 }, { filename: 'a/b', provider: 7 },
+      ]);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('invalid_bulk_request');
+      expect([...new Set(res.body.errors.map((e: { index: number }) => e.index))]).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      for (const e of res.body.errors) expect(typeof e.reason).toBe('string');
+      expect(res.body.data).toBeUndefined();
+    });
+
+    it('rejects a non-array body and more than 1000 elements with invalid_bulk_request', async () => {
+      const obj = await bulk(server, fx.headers(), { filename: 'a/b' });
+      expect(obj.status).toBe(400);
+      expect(obj.body.code).toBe('invalid_bulk_request');
+      const many = await bulk(server, fx.headers(), Array.from({ length: 1001 }, (_, i) => ({ filename: `a/${i}.jpg` })));
+      expect(many.status).toBe(400);
+      expect(many.body.code).toBe('invalid_bulk_request');
+      const max = await bulk(server, fx.headers(), Array.from({ length: 1000 }, (_, i) => ({ filename: `a/${i}.jpg` })));
+      expect(max.status).toBe(200);
+      expect(Object.keys(JSON.parse(max.body.data))).toHaveLength(1000);
+    });
+
+    it('answers malformed_json, unsupported_media_type and payload_too_large', async () => {
+      const malformed = await bulk(server, fx.headers(), '[{"filename":');
+      expect(malformed.status).toBe(400);
+      expect(malformed.body.code).toBe('malformed_json');
+      const text = await bulk(server, fx.headers(), '[]', 'text/plain');
+      expect(text.status).toBe(415);
+      expect(text.body.code).toBe('unsupported_media_type');
+      const huge = await bulk(server, fx.headers(), JSON.stringify([{ filename: 'x'.repeat(5 * 1024 * 1024) }]));
+      expect(huge.status).toBe(413);
+      expect(huge.body.code).toBe('payload_too_large');
+    });
+
+    it('checks credentials before anything else, and names an unbound provider', async () => {
+      const noSecret = await bulk(server, { 'x-service-storage-accesskey': fx.account.accessKey }, []);
+      expect(noSecret.body).toMatchObject({ code: 'missing_header', header: 'X-Service-Storage-SecretAccessKey' });
+      const wrong = await bulk(server, { ...fx.headers(), 'x-service-storage-secretaccesskey': 'nope' }, '[{');
+      expect(wrong.status).toBe(401);
+      expect(wrong.body.code).toBe('invalid_credentials');
+      const unbound = await bulk(server, fx.headers(), [{ filename: 'a/b' }, { filename: 'a/c', provider: 'gcs-main' }]);
+      expect(unbound.status).toBe(401);
+      expect(unbound.body).toMatchObject({ code: 'provider_not_allowed', provider: 'gcs-main' });
+      expect(unbound.body.detail).toContain('gcs-main');
+    });
+  });
+});
+
+describe.each(DIALECTS)('directories and signing mode on %s', (dialect) => {
+  let server: TestServer;
+  let fx: StorageFixture;
+  beforeAll(async () => {
+    server = await startTestServer(dialect, { ...STORAGE_ENV, STORAGE_SIGNING: 'true', DEFAULT_URI_EXPIRY_TIME: '30m' });
+    fx = await seedStorage(server, { directories: ['alice', 'bob'] });
+  });
+  afterAll(async () => { await server.close(); });
+
+  it('answers 403 directory_not_allowed outside the account directories, single and bulk', async () => {
+    const ok = await getUrl(server, fx.headers({ 'x-service-storage-filename': 'bob/x.mp4', 'x-service-storage-provider': 'disk' }));
+    expect(ok.status).toBe(200);
+    for (const name of ['carol/x.mp4', 'x.mp4', 'alicex/y.mp4']) {
+      const res = await getUrl(server, fx.headers({ 'x-service-storage-filename': name, 'x-service-storage-provider': 'disk' }));
+      expect(res.status, name).toBe(403);
+      expect(res.body.code).toBe('directory_not_allowed');
+    }
+    const b = await bulk(server, fx.headers(), [{ filename: 'alice/a.mp4' }, { filename: 'carol/b.mp4' }]);
+    expect(b.status).toBe(403);
+    expect(b.body).toMatchObject({ code: 'directory_not_allowed', filenames: ['carol/b.mp4'] });
+  });
+
+  it('signs every provider through the service when STORAGE_SIGNING=true, from the request host without STORAGE_PUBLIC_URL', async () => {
+    const res = await getUrl(server, fx.headers({ 'x-service-storage-filename': 'alice/x.mp4', 'x-service-storage-provider': 's3' }));
+    expect(res.status).toBe(200);
+    const url = new URL(res.body.data);
+    expect(`${url.origin}${url.pathname}`).toBe(`${server.url}/api/storage/signed`);
+    expect(url.searchParams.get('p')).toBe('s3');
+    const e = Number(url.searchParams.get('e')) - Math.floor(Date.now() / 1000);
+    expect(e).toBeGreaterThan(1790);
+    expect(e).toBeLessThanOrEqual(1800);
+  });
+});

@@ -1,0 +1,57 @@
+// Browser-test plumbing: the editor built into a temporary folder, Debian's Chromium driven by
+// playwright-core (never a downloaded browser), and a server seeded with the demo recording and runs.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { upsertRun } from '../../src/detections/queries.js';
+import { validateRun } from '../../src/detections/validate-run.js';
+import type { DialectName } from '../../src/db/store.js';
+import { DEMO_MEDIA, demoRuns } from '../../src/cli/demo-data.js';
+import { seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const HAS_CHROMIUM = fs.existsSync(CHROMIUM);
+export const NO_CHROMIUM_MESSAGE = `browser tests skipped: ${CHROMIUM} is absent (install it with: apt-get install -y chromium)`;
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+let built: Promise<string> | undefined;
+
+/** Builds the editor once per test file into a temporary folder (so a stale dist/ is never what is tested). */
+export function buildEditor(): Promise<string> {
+  built ??= (async () => {
+    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-web-'));
+    const { build } = await import('vite');
+    await build({ configFile: path.join(root, 'vite.config.ts'), logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+    return outDir;
+  })();
+  return built;
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export const PASSWORD = 'correct horse battery';
+
+export interface EditorFixture { server: TestServer; org: SeededOrg; mediaKey: string; username: (role: string) => string }
+
+/** A server serving the freshly built editor, with one organisation holding the demo recording and its two runs. */
+export async function startEditorServer(dialect: DialectName, env: Record<string, string> = {}): Promise<EditorFixture> {
+  const webDir = await buildEditor();
+  const server = await startTestServer(dialect, { SIGHTLINE_WEB_DIR: webDir, ...env });
+  const org = await seedOrg(server.store, { ...DEMO_MEDIA, durationMs: 10_000, deviceKey: 'cam1' });
+  const mediaKey = org.recording.mediaKey;
+  for (const body of demoRuns(mediaKey)) {
+    const run = validateRun(body);
+    if (!run.ok) throw new Error(run.detail);
+    await upsertRun(server.store.db, org.orgId, org.recording, run);
+  }
+  const suffix = org.name.slice('org-'.length);
+  return { server, org, mediaKey, username: (role) => `${role}-${suffix}` };
+}
