@@ -22,6 +22,8 @@ export interface DemoCredentials {
 /** Extra first-start steps of other domains (the storage demo adds a provider, files and an account). */
 export type DemoSeeder = (store: Store, config: Config, credentials: DemoCredentials) => Promise<void>;
 export const demoSeeders: DemoSeeder[] = [];
+/** The storage account the demo's storage seeder creates and the demo editor signs with. */
+export const DEMO_STORAGE_ACCOUNT = 'demo-storage';
 /** Lines other domains add to the printed quick reference. */
 export type DemoPrinter = (url: string, credentials: DemoCredentials) => string[];
 export const demoPrinters: DemoPrinter[] = [];
@@ -49,6 +51,8 @@ export const demoCommands: CommandTable = {
   demo: {
     usage: 'demo [--port 8080] [--data ./data]',
     async run({ config }) {
+      // The editor signs the demo recording's video through the demo's storage account.
+      config.editor.storageAccount ??= DEMO_STORAGE_ACCOUNT;
       const server = await startServer(config, { level: 'warn' });
       closeOnSignals(server, config.shutdownGraceMs);
       const file = path.join(config.dataDir, 'demo-credentials.json');
