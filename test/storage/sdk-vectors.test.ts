@@ -15,11 +15,12 @@ import { AzureProvider, AZURE_SAS_VERSION } from '../../src/storage/providers/az
 import { GcsProvider } from '../../src/storage/providers/gcs.js';
 
 const AWS = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' };
+const bytes = (d: string | ArrayBuffer | ArrayBufferView) => (typeof d === 'string' ? Buffer.from(d) : ArrayBuffer.isView(d) ? Buffer.from(d.buffer, d.byteOffset, d.byteLength) : Buffer.from(d));
 /** The SDK's checksum constructor contract, on node:crypto. */
 class Sha256 {
   private hash;
-  constructor(secret?: string | Uint8Array) { this.hash = secret ? createHmac('sha256', secret) : createHash('sha256'); }
-  update(data: string | Uint8Array | ArrayBuffer | ArrayBufferView) { this.hash.update(typeof data === "string" ? data : Buffer.from(data as Uint8Array)); }
+  constructor(secret?: string | ArrayBuffer | ArrayBufferView) { this.hash = secret ? createHmac('sha256', bytes(secret)) : createHash('sha256'); }
+  update(data: string | ArrayBuffer | ArrayBufferView) { this.hash.update(bytes(data)); }
   async digest() { return new Uint8Array(this.hash.digest()); }
 }
 

@@ -1,0 +1,117 @@
+// Real backends: native S3 URLs downloaded from an S3-compatible server process, the same objects streamed through
+// service-signed URLs, and a provider that is down while the others keep serving.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../support/store.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { freePort } from '../support/cli.js';
+import { createAccount, createProvider } from '../../src/storage/admin.js';
+import { uploadFile } from '../../src/storage/upload.js';
+import { STORAGE_ENV, getUrl, seedStorage, unique, writeObject, type StorageFixture } from './helpers.js';
+import { S3RVER_KEYS, startS3rver, type S3Server } from './s3rver.js';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const video = Buffer.alloc(200_000);
+for (let i = 0; i < video.length; i++) video[i] = (i * 7) % 256;
+
+async function seedS3(server: TestServer, s3: S3Server, fx: StorageFixture) {
+  const name = unique('minio');
+  await createProvider(server.store, server.config, fx.orgId, {
+    name, type: 's3', config: { bucket: s3.bucket, region: 'us-east-1', endpoint: s3.endpoint, pathStyle: true, ...S3RVER_KEYS },
+  });
+  const local = path.join(server.config.dataDir, `${name}.mp4`);
+  fs.writeFileSync(local, video);
+  await uploadFile(server.store, server.config, fx.orgId, name, local, 'alice/1700000000_cam1.mp4');
+  const account = await createAccount(server.store, fx.orgId, { name: unique('acct'), defaultProvider: name, providers: ['disk'] });
+  const headers = (filename: string, provider = name) => ({
+    'x-service-storage-accesskey': account.accessKey, 'x-service-storage-secretaccesskey': account.secretAccessKey,
+    'x-service-storage-filename': filename, 'x-service-storage-provider': provider,
+  });
+  return { name, headers };
+}
+
+describe.each(DIALECTS)('native S3 URLs against s3rver on %s', (dialect) => {
+  let server: TestServer;
+  let s3: S3Server;
+  let fx: StorageFixture;
+  beforeAll(async () => {
+    [server, s3] = await Promise.all([startTestServer(dialect, STORAGE_ENV), startS3rver()]);
+    fx = await seedStorage(server);
+  });
+  afterAll(async () => { await Promise.all([server.close(), s3.close()]); });
+
+  it('downloads the object, whole and by Range, straight from the backend', async () => {
+    const { headers } = await seedS3(server, s3, fx);
+    const res = await getUrl(server, headers('alice/1700000000_cam1.mp4'));
+    expect(res.status).toBe(200);
+    const url: string = res.body.data;
+    expect(url.startsWith(`${s3.endpoint}/${s3.bucket}/alice/1700000000_cam1.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&`)).toBe(true);
+    const whole = await fetch(url);
+    expect(whole.status).toBe(200);
+    expect(Buffer.from(await whole.arrayBuffer()).equals(video)).toBe(true);
+    const part = await fetch(url, { headers: { range: 'bytes=1000-1999' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe('bytes 1000-1999/200000');
+    expect(Buffer.from(await part.arrayBuffer()).equals(video.subarray(1000, 2000))).toBe(true);
+    const missing = await fetch((await getUrl(server, headers('alice/none.mp4'))).body.data);
+    expect(missing.status).toBe(404);
+  });
+});
+
+describe.each(DIALECTS)('service-signed URLs over s3rver, and a provider that is down, on %s', (dialect) => {
+  let server: TestServer;
+  let s3: S3Server;
+  let fx: StorageFixture;
+  beforeAll(async () => {
+    [server, s3] = await Promise.all([startTestServer(dialect, { ...STORAGE_ENV, STORAGE_SIGNING: 'true', STORAGE_PROVIDER_TIMEOUT_MS: '2000' }), startS3rver()]);
+    fx = await seedStorage(server);
+    writeObject(fx.root, 'alice/notes.txt', 'still here');
+  });
+  afterAll(async () => { await Promise.all([server.close(), s3.close()]); });
+
+  it('streams the S3 object through the service with Range, ETag and 304', async () => {
+    const { headers } = await seedS3(server, s3, fx);
+    const url: string = (await getUrl(server, headers('alice/1700000000_cam1.mp4'))).body.data;
+    expect(url.startsWith(`${server.url}/api/storage/signed?`)).toBe(true);
+    const whole = await fetch(url);
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('content-length')).toBe('200000');
+    expect(whole.headers.get('cache-control')).toMatch(/^private, max-age=\d+$/);
+    const etag = whole.headers.get('etag')!;
+    expect(Buffer.from(await whole.arrayBuffer()).equals(video)).toBe(true);
+    // (s3rver answers suffix ranges such as bytes=-100 wrongly, so an open range stands in.)
+    const part = await fetch(url, { headers: { range: 'bytes=199900-' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe('bytes 199900-199999/200000');
+    expect(Buffer.from(await part.arrayBuffer()).equals(video.subarray(-100))).toBe(true);
+    const unsatisfiable = await fetch(url, { headers: { range: 'bytes=300000-' } });
+    expect(unsatisfiable.status).toBe(416);
+    expect((await unsatisfiable.json()).code).toBe('range_not_satisfiable');
+    expect((await fetch(url, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    const head = await fetch(url, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe('200000');
+  });
+
+  it('answers 502 provider_unavailable for an S3 endpoint on a closed port, without a credential, while fs keeps serving', async () => {
+    const port = await freePort();
+    const name = unique('down');
+    await createProvider(server.store, server.config, fx.orgId, {
+      name, type: 's3', config: { bucket: 'media-bucket', endpoint: `http://127.0.0.1:${port}`, pathStyle: true, accessKeyId: 'AKIDDOWN', secretAccessKey: 'down-secret-value' },
+    });
+    const account = await createAccount(server.store, fx.orgId, { name: unique('acct'), defaultProvider: name, providers: ['disk'] });
+    const h = (filename: string, provider: string) => ({
+      'x-service-storage-accesskey': account.accessKey, 'x-service-storage-secretaccesskey': account.secretAccessKey,
+      'x-service-storage-filename': filename, 'x-service-storage-provider': provider,
+    });
+    const downUrl: string = (await getUrl(server, h('alice/x.mp4', name))).body.data;
+    const fsUrl: string = (await getUrl(server, h('alice/notes.txt', 'disk'))).body.data;
+    const [down, up] = await Promise.all([fetch(downUrl), fetch(fsUrl)]);
+    expect(down.status).toBe(502);
+    const body = await down.json();
+    expect(body).toMatchObject({ code: 'provider_unavailable', provider: name });
+    expect(JSON.stringify(body)).not.toMatch(/down-secret-value|AKIDDOWN/);
+    expect(up.status).toBe(200);
+    expect(await up.text()).toBe('still here');
+  });
+});

@@ -1,0 +1,131 @@
+// The storage admin CLI exactly as the issue names it, against a real server process and a real S3-compatible server.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, createTestStore, type TestStore } from '../support/store.js';
+import { postJson } from '../support/server.js';
+import { exited, runCli, spawnServer } from '../support/cli.js';
+import { MASTER_KEY, SIGNING_KEY } from './helpers.js';
+import { S3RVER_KEYS, startS3rver, type S3Server } from './s3rver.js';
+
+describe.each(DIALECTS)('storage CLI on %s', (dialect) => {
+  let ts: TestStore;
+  let s3: S3Server;
+  const env = { STORAGE_URL_SIGNING_KEY: SIGNING_KEY, SIGHTLINE_MASTER_KEY: MASTER_KEY };
+  const json = async (...args: string[]) => {
+    const r = await runCli([...args, '--json'], ts.location, env);
+    expect(r.stderr, r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    return JSON.parse(lines[0]!);
+  };
+  beforeAll(async () => { [ts, s3] = await Promise.all([createTestStore(dialect), startS3rver()]); });
+  afterAll(async () => { await Promise.all([ts.destroy(), s3.close()]); });
+
+  it('creates providers and accounts without an organisation, uploads with storage put, and a server honours them', async () => {
+    const root = path.join(ts.location.dataDir, 'files');
+    expect(await json('admin', 'provider', 'create', '--name', 'disk', '--type', 'fs', '--root', root)).toMatchObject({ name: 'disk', type: 'fs', enabled: true });
+    const minio = await json('admin', 'provider', 'create', '--name', 'minio', '--type', 's3', '--bucket', s3.bucket, '--region', 'us-east-1',
+      '--endpoint', s3.endpoint, '--path-style', '--access-key-id', S3RVER_KEYS.accessKeyId, '--secret-access-key', S3RVER_KEYS.secretAccessKey);
+    expect(minio).toMatchObject({ name: 'minio', type: 's3', hasCredentials: true, config: { bucket: s3.bucket, endpoint: s3.endpoint, pathStyle: true } });
+    const list = await json('admin', 'provider', 'list');
+    expect(list.providers.map((p: { name: string }) => p.name)).toEqual(['disk', 'minio']);
+    const readable = await runCli(['admin', 'provider', 'list'], ts.location, env);
+    expect(readable.stdout).toContain('minio\ts3\tenabled');
+    for (const out of [JSON.stringify(list), JSON.stringify(minio), readable.stdout]) expect(out).not.toContain(S3RVER_KEYS.secretAccessKey + '"');
+
+    const account = await json('admin', 'account', 'create', '--name', 'web', '--provider', 'disk', '--provider', 'minio', '--directory', 'alice');
+    expect(Object.keys(account).sort()).toEqual(['accessKey', 'defaultProvider', 'name', 'providers', 'secretAccessKey']);
+    expect(account).toMatchObject({ name: 'web', defaultProvider: 'disk', providers: ['disk', 'minio'] });
+    const accounts = await json('admin', 'account', 'list');
+    expect(accounts.accounts[0]).toMatchObject({ name: 'web', directories: ['alice'], enabled: true });
+    expect(JSON.stringify(accounts)).not.toContain(account.secretAccessKey);
+
+    const local = path.join(ts.location.dataDir, 'clip.mp4');
+    fs.writeFileSync(local, 'video bytes, through the fs provider');
+    expect(await json('storage', 'put', '--provider', 'disk', '--file', local, '--key', 'alice/clip.mp4')).toMatchObject({ provider: 'disk', key: 'alice/clip.mp4', size: 36 });
+    fs.writeFileSync(local, 'video bytes, through s3');
+    expect(await json('storage', 'put', '--provider', 'minio', '--file', local, '--key', 'alice/clip.mp4')).toMatchObject({ provider: 'minio', size: 23 });
+
+    const server = await spawnServer(ts.location, env);
+    try {
+      const headers = { 'x-service-storage-accesskey': account.accessKey, 'x-service-storage-secretaccesskey': account.secretAccessKey };
+      const res = await postJson(`${server.url}/api/storage/bulk`, [{ filename: 'alice/clip.mp4' }], headers);
+      expect(res.status).toBe(200);
+      const url = JSON.parse(res.body.data)['alice/clip.mp4'];
+      expect(await (await fetch(url)).text()).toBe('video bytes, through the fs provider');
+      const native = await (await fetch(`${server.url}/api/storage`, { headers: { ...headers, 'x-service-storage-filename': 'alice/clip.mp4', 'x-service-storage-provider': 'minio' } })).json();
+      expect(native.data.startsWith(`${s3.endpoint}/${s3.bucket}/alice/clip.mp4?X-Amz-Algorithm=`)).toBe(true);
+      expect(await (await fetch(native.data)).text()).toBe('video bytes, through s3');
+
+      const rotated = await json('admin', 'account', 'rotate', '--name', 'web');
+      expect(rotated).toMatchObject({ name: 'web', accessKey: account.accessKey });
+      expect((await postJson(`${server.url}/api/storage/bulk`, [], headers)).status).toBe(401);
+      expect((await postJson(`${server.url}/api/storage/bulk`, [], { ...headers, 'x-service-storage-secretaccesskey': rotated.secretAccessKey })).status).toBe(200);
+      expect(await json('admin', 'account', 'disable', '--name', 'web')).toEqual({ name: 'web', enabled: false });
+      expect((await fetch(url)).status).toBe(401);
+      expect((await postJson(`${server.url}/api/storage/bulk`, [], { ...headers, 'x-service-storage-secretaccesskey': rotated.secretAccessKey })).status).toBe(401);
+    } finally {
+      server.child.kill('SIGTERM');
+      await exited(server.child);
+    }
+  });
+
+  it('takes azure and gcs providers with their own flags and never prints their secrets', async () => {
+    const accountKey = Buffer.alloc(64, 9).toString('base64');
+    const az = await json('admin', 'provider', 'create', '--name', 'blob', '--type', 'azure', '--account', 'acct', '--container', 'videos', '--account-key', accountKey);
+    expect(az).toMatchObject({ type: 'azure', config: { account: 'acct', container: 'videos' } });
+    const keyFile = path.join(import.meta.dirname, 'fixtures', 'gcs-conformance-key.json');
+    const gcs = await json('admin', 'provider', 'create', '--name', 'gcs', '--type', 'gcs', '--bucket', 'media', '--service-account-key', keyFile);
+    expect(gcs).toMatchObject({ type: 'gcs', config: { bucket: 'media', clientEmail: 'test-iam-credentials@dummy-project-id.iam.gserviceaccount.com' } });
+    const all = JSON.stringify(await json('admin', 'provider', 'list'));
+    expect(all).not.toContain(accountKey);
+    expect(all).not.toContain('PRIVATE KEY');
+  });
+
+  it('fails with a non-zero exit and a clear message on bad input, and knows no old command names', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['admin', 'provider', 'create', '--name', 'x', '--type', 's3', '--bucket', 'vids'], /accessKeyId is required/],
+      [['admin', 'provider', 'create', '--name', 'x', '--type', 'ftp'], /--type must be one of fs, s3, azure, gcs/],
+      [['admin', 'provider', 'create', '--name', 'x', '--type', 'fs', '--bucket', 'b'], /--bucket does not apply to --type fs/],
+      [['admin', 'provider', 'create', '--name', 'disk', '--type', 'fs'], /already exists/],
+      [['admin', 'provider', 'create', '--type', 'fs'], /--name is required/],
+      [['admin', 'account', 'create', '--name', 'a2'], /--provider is required/],
+      [['admin', 'account', 'create', '--name', 'a2', '--provider', 'nope'], /No provider named "nope"/],
+      [['admin', 'account', 'create', '--name', 'a2', '--provider', 'disk', '--directory', 'a/b'], /directory/],
+      [['admin', 'account', 'disable', '--name', 'ghost'], /No account named "ghost"/],
+      [['admin', 'account', 'rotate', '--name', 'ghost'], /No account named "ghost"/],
+      [['storage', 'put', '--provider', 'disk', '--file', '/nonexistent/file', '--key', 'alice/x'], /Cannot read/],
+      [['storage', 'put', '--provider', 'disk', '--file', '/etc/hostname', '--key', '../escape'], /invalid|".." path segment/],
+      [['storage', 'put', '--provider', 'ghost', '--file', '/etc/hostname', '--key', 'alice/x'], /No provider named "ghost"/],
+      [['admin', 'provider', 'list', '--org', 'no-such-org'], /no-such-org/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runCli(args, ts.location, env);
+      expect(r.code, args.join(' ')).not.toBe(0);
+      expect(r.stderr, args.join(' ')).toMatch(message);
+      expect(r.stdout).toBe('');
+    }
+    for (const old of [['admin', 'storage-provider', 'list'], ['admin', 'storage-account', 'list']]) {
+      const r = await runCli(old, ts.location, env);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('unknown command');
+    }
+  });
+
+  it('keeps organisation-owned providers and accounts apart when --org is given', async () => {
+    await json('admin', 'org', 'create', '--name', 'media');
+    const root = path.join(ts.location.dataDir, 'org-files');
+    await json('admin', 'provider', 'create', '--org', 'media', '--name', 'disk', '--type', 'fs', '--root', root);
+    expect((await json('admin', 'provider', 'list', '--org', 'media')).providers.map((p: { name: string }) => p.name)).toEqual(['disk']);
+    const acct = await json('admin', 'account', 'create', '--org', 'media', '--name', 'media-web', '--provider', 'disk');
+    expect(acct.providers).toEqual(['disk']);
+    expect((await json('admin', 'account', 'list')).accounts.map((a: { name: string }) => a.name)).toEqual(['web']);
+    expect((await json('admin', 'account', 'list', '--org', 'media')).accounts.map((a: { name: string }) => a.name)).toEqual(['media-web']);
+    // Account names are unique across the service: a signed URL names its account by `a` alone.
+    const dup = await runCli(['admin', 'account', 'create', '--name', 'media-web', '--provider', 'disk'], ts.location, env);
+    expect(dup.code).toBe(1);
+    expect(dup.stderr).toContain('already exists');
+  });
+});
