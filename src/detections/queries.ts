@@ -4,7 +4,7 @@ import type { Database, RunsTable } from '../db/schema.js';
 import type { Recording } from '../recordings/queries.js';
 import { newId } from '../util/ids.js';
 import { computeCentroids, encodePoints } from './centroids.js';
-import { refreshRecordingCells } from '../search/cell-index.js';
+import { mergeRecordingCells, refreshRecordingCells } from '../search/cell-index.js';
 import { cellMasksOfPoints } from '../search/grid.js';
 import { decodeBoxes, encodeBoxes, tracksForApi } from './run-codec.js';
 import type { TrackHeader } from './run-types.js';
@@ -53,23 +53,28 @@ export async function upsertRun(db: Db, orgId: string, recording: Recording, run
       })))
       .returning(['id', 'version'])
       .executeTakeFirstOrThrow();
-    await replaceCentroids(trx, stored.id, recording, centroids);
-    return { created: stored.version === 1, runPk: stored.id };
+    const created = stored.version === 1;
+    await replaceCentroids(trx, stored.id, recording, centroids, created);
+    return { created, runPk: stored.id };
   });
 }
 
-async function replaceCentroids(trx: Transaction<Database>, runPk: string, recording: Recording, centroids: ReturnType<typeof computeCentroids>) {
-  await trx.deleteFrom('run_centroids').where('run_pk', '=', runPk).execute();
-  if (centroids.length > 0) {
-    await trx.insertInto('run_centroids').values(centroids.map((c) => {
-      const cells = cellMasksOfPoints(c.points);
-      return {
-        run_pk: runPk, recording_id: recording.id, org_id: recording.orgId, label: c.label,
-        count: c.points.length / 2, points: encodePoints(c.points), cells_lo: cells.lo, cells_hi: cells.hi,
-      };
-    })).execute();
+async function replaceCentroids(trx: Transaction<Database>, runPk: string, recording: Recording, centroids: ReturnType<typeof computeCentroids>, created: boolean) {
+  // A run just created has no centroid rows yet, and can only add cells to its recording's aggregate.
+  if (!created) await trx.deleteFrom('run_centroids').where('run_pk', '=', runPk).execute();
+  const rows = centroids.map((c) => {
+    const cells = cellMasksOfPoints(c.points);
+    return {
+      run_pk: runPk, recording_id: recording.id, org_id: recording.orgId, label: c.label,
+      count: c.points.length / 2, points: encodePoints(c.points), cells_lo: cells.lo, cells_hi: cells.hi,
+    };
+  });
+  if (rows.length > 0) await trx.insertInto('run_centroids').values(rows).execute();
+  if (created) {
+    await mergeRecordingCells(trx, recording, rows.map((r) => ({ label: r.label, mask: { lo: r.cells_lo, hi: r.cells_hi }, count: r.count })));
+  } else {
+    await refreshRecordingCells(trx, recording.id);
   }
-  await refreshRecordingCells(trx, recording.id);
 }
 
 function summaryQuery(db: Db, orgId: string) {
@@ -88,10 +93,6 @@ export async function findRunsByRunId(db: Db, orgId: string, runId: string, medi
   let query = summaryQuery(db, orgId).where('runs.run_id', '=', runId);
   if (mediaKey !== undefined) query = query.where('recordings.media_key', '=', mediaKey);
   return query.orderBy('runs.created_at', 'asc').limit(50).execute();
-}
-
-export async function readRunBody(db: Db, runPk: string): Promise<{ tracks: string; boxes: Buffer } | undefined> {
-  return db.selectFrom('runs').select(['tracks', 'boxes']).where('id', '=', runPk).executeTakeFirst();
 }
 
 export async function deleteRun(db: Db, orgId: string, runPk: string): Promise<boolean> {

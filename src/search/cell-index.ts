@@ -37,3 +37,32 @@ export async function refreshRecordingCells(db: AnyDb, recordingId: string): Pro
     cells_lo: a.mask.lo, cells_hi: a.mask.hi, centroid_count: a.n,
   }))).execute();
 }
+
+export interface LabelCells { label: string; mask: CellMask; count: number }
+
+/**
+ * A new run only adds cells to its recording's aggregate, so OR-merging its masks in one upsert gives the
+ * same rows as refreshRecordingCells without reading every run of the recording. (Replacing or deleting a
+ * run may remove cells: those paths recompute.) Takes the same per-recording lock as the recompute.
+ */
+export async function mergeRecordingCells(db: AnyDb, recording: { id: string; orgId: string; startTimestamp: number }, parts: LabelCells[]): Promise<void> {
+  if (parts.length === 0) return;
+  if (isPostgres(db)) await sql`select pg_advisory_xact_lock(hashtext(${`recording-cells:${recording.id}`}))`.execute(db);
+  const byLabel = new Map<string, { mask: CellMask; n: number }>();
+  for (const p of parts) {
+    for (const label of [ANY_LABEL, p.label]) {
+      const a = byLabel.get(label) ?? { mask: EMPTY_MASK, n: 0 };
+      byLabel.set(label, { mask: union(a.mask, p.mask), n: a.n + p.count });
+    }
+  }
+  await db.insertInto('recording_label_cells').values([...byLabel].map(([label, a]) => ({
+    recording_id: recording.id, org_id: recording.orgId, label, start_timestamp: recording.startTimestamp,
+    cells_lo: a.mask.lo, cells_hi: a.mask.hi, centroid_count: a.n,
+  })))
+    .onConflict((oc) => oc.columns(['recording_id', 'label']).doUpdateSet({
+      cells_lo: sql`recording_label_cells.cells_lo | excluded.cells_lo`,
+      cells_hi: sql`recording_label_cells.cells_hi | excluded.cells_hi`,
+      centroid_count: sql`recording_label_cells.centroid_count + excluded.centroid_count`,
+    }))
+    .execute();
+}
