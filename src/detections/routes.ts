@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { principalOf, requireReader, requireWriter } from '../auth/authenticate.js';
 import { ApiError } from '../http/problem.js';
+import { sendJson } from '../http/send-json.js';
 import { resolveTarget } from '../recordings/queries.js';
 import { ByIdQuery, DetectionRunBody, ListQuery, PostResult, RunIdParams } from './api-schemas.js';
 import { MAX_BODY_BYTES } from './limits.js';
@@ -12,11 +13,6 @@ import { validateRun } from './validate-run.js';
 
 const secured = [{ bearer: [] }];
 const acceptAnything = () => () => true;
-
-/** Large bodies are serialised once, by hand, so no schema serializer walks 250 000 boxes. */
-function sendJson(reply: FastifyReply, status: number, value: unknown) {
-  return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(value));
-}
 
 async function findOneRun(request: FastifyRequest, runId: string, mediaKey: string | undefined): Promise<SummaryRow> {
   if (runId === '') throw new ApiError(400, 'run_id_missing', 'Put the runId in the path: /detections/{runId}');
