@@ -1,67 +1,164 @@
-// Storage: URL issuance (single, bulk) and streaming through a service-signed URL, on the embedded store.
+// Storage, as issue 3 lists it: URL issuance throughput against a bare Fastify route answering a constant of the
+// same size (autocannon, 32 connections, 10 s), 1000-element bulk latency, and streaming a 1 GiB file through a
+// service-signed URL against nginx serving the same file. The servers under test run as child processes.
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createOrganisation } from '../src/auth/queries.js';
+import http from 'node:http';
 import { loadConfig } from '../src/config.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { openStore } from '../src/db/store.js';
-import { buildApp } from '../src/http/app.js';
 import { createAccount, createProvider } from '../src/storage/admin.js';
-import { fmt, median, percentile, timeIt, type Row, type Suite } from './harness.js';
+import { freePort, spawnServer } from '../test/support/cli.js';
+import { fmt, median, ratio, timeIt, type Row, type Suite } from './harness.js';
+import { load, request } from './http-client.js';
+import { startBareServer, stop } from './processes.js';
 
-async function sample(n: number, fn: () => Promise<unknown>): Promise<number[]> {
-  for (let i = 0; i < 20; i++) await fn();
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) out.push(await timeIt(fn));
-  return out;
+const GIB = 1 << 30;
+const ENV = { STORAGE_URL_SIGNING_KEY: 'bench-signing-key-0123456789abcdef0123', SIGHTLINE_MASTER_KEY: 'bench-master-key-0123456789' };
+
+/** GET a URL and discard the body; resolves with the byte count. */
+function drain(url: string, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { headers }, (res) => {
+      let n = 0;
+      res.on('data', (c: Buffer) => { n += c.length; });
+      res.on('end', () => resolve(n));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+async function startNginx(root: string, dir: string): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const conf = path.join(dir, 'nginx.conf');
+  fs.writeFileSync(conf, `worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 256; }
+http {
+  access_log off;
+  sendfile on;
+  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fastcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
+  server { listen 127.0.0.1:${port}; root ${root}; }
+}
+`);
+  const child = spawn('nginx', ['-e', `${dir}/error.log`, '-p', dir, '-c', conf, '-g', 'daemon off;'], { stdio: 'inherit' });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    try { await drain(`${url}/`); return { child, url }; } catch { await new Promise((r) => setTimeout(r, 50)); }
+  }
+  throw new Error('nginx did not start');
+}
+
+async function throughputRow(operation: string, service: Awaited<ReturnType<typeof load>>, bare: Awaited<ReturnType<typeof load>>, target: string): Promise<Row> {
+  return {
+    operation, 'req/s': fmt(service.rps, 0), 'bare req/s': fmt(bare.rps, 0), ratio: ratio(service.rps, bare.rps), target,
+    'p50 ms': fmt(service.p50, 1), errors: service.errors + service.non2xx,
+  };
 }
 
 export const suite: Suite = {
   name: 'storage',
   async run(): Promise<Row[]> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-storage-'));
-    const config = loadConfig({ data: dataDir }, { STORAGE_URL_SIGNING_KEY: 'bench-key-0123456789abcdef', SIGHTLINE_MASTER_KEY: 'bench-master' });
+    const config = loadConfig({ data: dataDir }, ENV);
     const store = openStore({ dataDir });
     await migrateToLatest(store);
-    const org = await createOrganisation(store.db, 'bench');
     const root = path.join(dataDir, 'files');
-    await createProvider(store, config, org.id, { name: 'disk', type: 'fs', config: { root } });
-    await createProvider(store, config, org.id, { name: 's3', type: 's3', config: { bucket: 'bench-bucket', accessKeyId: 'AK', secretAccessKey: 'SK' } });
-    const account = await createAccount(store, org.id, { name: 'bench', defaultProvider: 'disk', providers: ['s3'] });
-    fs.mkdirSync(path.join(root, 'a'), { recursive: true });
-    const big = Buffer.alloc(64 * 1024 * 1024, 1);
-    fs.writeFileSync(path.join(root, 'a', 'big.mp4'), big);
-    const app = await buildApp({ config, store, logger: false });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-    const auth = { 'x-service-storage-accesskey': account.accessKey, 'x-service-storage-secretaccesskey': account.secretAccessKey };
-    const rows: Row[] = [];
-    const record = (operation: string, ms: number[], extra: Row = {}) =>
-      rows.push({ operation, 'median ms': fmt(median(ms), 2), 'p95 ms': fmt(percentile(ms, 95), 2), ...extra });
-
-    const single = (provider: string) => () => fetch(`${url}/api/storage`, { headers: { ...auth, 'x-service-storage-filename': 'a/x.mp4', 'x-service-storage-provider': provider } }).then((r) => r.text());
-    record('GET /api/storage (fs → service-signed)', await sample(500, single('disk')));
-    record('GET /api/storage (s3 → SigV4)', await sample(500, single('s3')));
-    for (const n of [4, 100, 1000]) {
-      const body = JSON.stringify(Array.from({ length: n }, (_, i) => ({ filename: `a/${i}.jpg`, provider: i % 2 ? 's3' : 'disk' })));
-      const ms = await sample(n === 1000 ? 50 : 200, () => fetch(`${url}/api/storage/bulk`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body }).then((r) => r.text()));
-      record(`POST /api/storage/bulk, ${n} files`, ms, { 'per file µs': fmt((median(ms) * 1000) / n, 1) });
-    }
-    const signed = JSON.parse(await (await fetch(`${url}/api/storage`, { headers: { ...auth, 'x-service-storage-filename': 'a/big.mp4', 'x-service-storage-provider': 'disk' } })).text()).data;
-    const validate = signed.replace('/signed?', '/signed/validate?');
-    record('GET /api/storage/signed/validate', await sample(500, () => fetch(validate).then((r) => r.text())));
-    record('GET /api/storage/signed, Range 1 MiB', await sample(200, () => fetch(signed, { headers: { range: 'bytes=0-1048575' } }).then((r) => r.arrayBuffer())));
-    const rssBefore = process.memoryUsage().rss;
-    const full = await sample(5, async () => {
-      const res = await fetch(signed);
-      const reader = res.body!.getReader();
-      while (!(await reader.read()).done) { /* drain */ }
-    });
-    record('GET /api/storage/signed, 64 MiB stream', full, { 'MiB/s': fmt(64 / (median(full) / 1000), 0), 'RSS growth MiB': fmt((process.memoryUsage().rss - rssBefore) / 2 ** 20, 0) });
-    await app.close();
+    fs.mkdirSync(path.join(root, 'cam'), { recursive: true });
+    const bigFile = path.join(root, 'cam', 'big.mp4');
+    // 1 GiB of real (non-sparse) bytes, so both servers read the disk the same way.
+    const chunk = Buffer.alloc(8 << 20, 0x5a);
+    const fd = fs.openSync(bigFile, 'w');
+    for (let i = 0; i < GIB / chunk.length; i++) fs.writeSync(fd, chunk);
+    fs.closeSync(fd);
+    // nginx's workers drop to an unprivileged user when started as root: let them read the file.
+    for (const dir of [dataDir, root, path.join(root, 'cam')]) fs.chmodSync(dir, 0o755);
+    fs.chmodSync(bigFile, 0o644);
+    await createProvider(store, config, null, { name: 'disk', type: 'fs', config: { root } });
+    await createProvider(store, config, null, { name: 's3', type: 's3', config: { bucket: 'bench-bucket', region: 'eu-west-1', accessKeyId: 'AKIABENCH', secretAccessKey: 'bench-secret' } });
+    const account = await createAccount(store, null, { name: 'bench', defaultProvider: 's3', providers: ['disk'] });
     await store.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    const auth = { 'x-service-storage-accesskey': account.accessKey, 'x-service-storage-secretaccesskey': account.secretAccessKey };
+    const single = { ...auth, 'x-service-storage-filename': 'cam/1700000000_cam1.mp4', 'x-service-storage-provider': 's3', 'x-service-storage-uriexpirytime': '1h' };
+    const base = 'cam/1700000000_cam1';
+    const bulk4 = JSON.stringify([`${base}.mp4`, `${base}_thumbnail.jpg`, `${base}_sprite.jpg`, `${base}_redacted.mp4`].map((filename) => ({ filename })));
+    const bulk1000 = Buffer.from(JSON.stringify(Array.from({ length: 1000 }, (_, i) => ({ filename: `cam/1700000000_cam${i}_thumbnail.jpg`, uriExpiryTime: '1h' }))));
+
+    const location = { dataDir };
+    const native = await spawnServer(location, ENV);
+    const signing = await spawnServer(location, { ...ENV, STORAGE_SIGNING: 'true', STORAGE_PUBLIC_URL: 'https://media.example.com' });
+    const rows: Row[] = [];
+    try {
+      // Each comparison: the bare route answers a constant exactly as long as the real answer.
+      const compare = async (operation: string, url: string, method: 'GET' | 'POST', headers: Record<string, string>, body: string | undefined, target: string) => {
+        const sample = await request(url, method, headers, body ? Buffer.from(body) : undefined);
+        if (sample.status !== 200) throw new Error(`${operation}: ${sample.status} ${sample.text}`);
+        const bare = await startBareServer(sample.text!);
+        try {
+          const service = await load(url, { method, headers, body, connections: 32, seconds: 10 });
+          const floor = await load(`${bare.url}/constant`, { method, headers, body, connections: 32, seconds: 10 });
+          rows.push(await throughputRow(operation, service, floor, target));
+        } finally {
+          await stop(bare.child);
+        }
+      };
+      // Context: the shared app's own floor (request id, logger, global hooks, one `select 1`) on the same server.
+      await compare('context: GET /api/health of the same app', `${native.url}/api/health`, 'GET', {}, undefined, '');
+      await compare('GET /api/storage, s3 (SigV4)', `${native.url}/api/storage`, 'GET', single, undefined, '≥ 0.7×');
+      await compare('GET /api/storage, STORAGE_SIGNING=true', `${signing.url}/api/storage`, 'GET', single, undefined, '≥ 0.7×');
+      const json = { ...auth, 'content-type': 'application/json' };
+      await compare('POST /api/storage/bulk, 4 assets (s3)', `${native.url}/api/storage/bulk`, 'POST', json, bulk4, '≥ 0.6×');
+
+      for (const [mode, server] of [['s3', native], ['STORAGE_SIGNING=true', signing]] as const) {
+        const once = () => request(`${server.url}/api/storage/bulk`, 'POST', json, bulk1000);
+        for (let i = 0; i < 20; i++) await once();
+        const ms: number[] = [];
+        for (let i = 0; i < 100; i++) ms.push(await timeIt(once));
+        rows.push({ operation: `POST /api/storage/bulk, 1000 elements, ${mode}`, 'median ms': fmt(median(ms), 2), target: '< 20 ms' });
+      }
+
+      // 1 GiB from fs through the service vs nginx serving the same file from disk.
+      const signedUrl: string = JSON.parse((await request(`${native.url}/api/storage`, 'GET', { ...single, 'x-service-storage-filename': 'cam/big.mp4', 'x-service-storage-provider': 'disk' })).text!).data;
+      const nginxDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-nginx-'));
+      const nginx = await startNginx(root, nginxDir);
+      try {
+        const stream = async (url: string) => {
+          await drain(url);
+          const ms: number[] = [];
+          for (let i = 0; i < 3; i++) {
+            let bytes = 0;
+            ms.push(await timeIt(async () => { bytes = await drain(url); }));
+            if (bytes !== GIB) throw new Error(`${url}: got ${bytes} bytes`);
+          }
+          return 1024 / (median(ms) / 1000);
+        };
+        const ours = await stream(signedUrl);
+        const theirs = await stream(`${nginx.url}/cam/big.mp4`);
+        rows.push({ operation: 'GET /api/storage/signed, 1 GiB from fs', 'MiB/s': fmt(ours, 0), 'nginx MiB/s': fmt(theirs, 0), ratio: ratio(ours, theirs), target: '≥ 0.5×' });
+        const ranged = async (url: string) => {
+          const ms: number[] = [];
+          for (let i = 0; i < 220; i++) {
+            const start = Math.floor(Math.random() * (GIB - 65536));
+            const t = await timeIt(() => drain(url, { range: `bytes=${start}-${start + 65535}` }));
+            if (i >= 20) ms.push(t);
+          }
+          return median(ms);
+        };
+        const ourRange = await ranged(signedUrl);
+        const nginxRange = await ranged(`${nginx.url}/cam/big.mp4`);
+        rows.push({ operation: 'GET /api/storage/signed, Range 64 KiB at random', 'median ms': fmt(ourRange, 2), 'nginx median ms': fmt(nginxRange, 2) });
+      } finally {
+        await stop(nginx.child);
+        fs.rmSync(nginxDir, { recursive: true, force: true });
+      }
+    } finally {
+      await stop(native.child);
+      await stop(signing.child);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
     return rows;
   },
 };

@@ -26,9 +26,13 @@ export interface RunsTable {
 }
 export interface RunCentroidsTable {
   run_pk: string; recording_id: string; org_id: string; label: string;
-  count: number; points: Buffer;
+  count: number;
+  /** float64 pairs ordered by grid row; rowK_start = index of the first point in grid row K (search/point-rows.ts). */
+  points: Buffer;
   /** Grid cells (8×8, see search/grid.ts) holding the points: rows 0–3 and rows 4–7 as 32-bit masks. */
   cells_lo: Generated<number>; cells_hi: Generated<number>;
+  row1_start: Generated<number>; row2_start: Generated<number>; row3_start: Generated<number>; row4_start: Generated<number>;
+  row5_start: Generated<number>; row6_start: Generated<number>; row7_start: Generated<number>;
 }
 /** Per recording and label ('' = every label): the union of its runs' cell masks, for region search. */
 export interface RecordingLabelCellsTable {

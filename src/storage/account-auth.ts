@@ -2,7 +2,8 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../http/problem.js';
 import { secretMatches } from './account-secret.js';
-import { findAccountByAccessKey, toAccount, type Account } from './queries.js';
+import type { Account } from './queries.js';
+import { accountByAccessKey } from './row-cache.js';
 
 export const HEADER = {
   fileName: 'X-Service-Storage-FileName',
@@ -26,10 +27,11 @@ export function requiredHeader(request: FastifyRequest, name: string): string {
 export async function authenticateAccount(request: FastifyRequest): Promise<Account> {
   const accessKey = requiredHeader(request, HEADER.accessKey);
   const secret = requiredHeader(request, HEADER.secret);
-  const row = await findAccountByAccessKey(request.server.store.db, accessKey);
+  const found = await accountByAccessKey(request.server.store, accessKey);
+  const row = found?.row;
   const ok = secretMatches(row?.secret_salt ?? DUMMY.salt, row?.secret_hash ?? DUMMY.hash, secret);
-  if (!row || !ok || row.enabled !== 1) {
+  if (!found || !ok || row!.enabled !== 1) {
     throw new ApiError(401, 'invalid_credentials', 'The access key or secret is wrong, or the account is disabled');
   }
-  return toAccount(row);
+  return found.account;
 }

@@ -10,6 +10,7 @@ import {
   setProviderEnabled, updateAccount, type Account, type Owner,
 } from './queries.js';
 import { fsRoot, newProviderRow, providerView } from './registry.js';
+import { invalidateStorageCache } from './row-cache.js';
 import { signingKeys } from './signing-keys.js';
 import { PROVIDER_TYPES } from './providers/types.js';
 
@@ -41,6 +42,7 @@ export async function createProvider(store: Store, config: Config, orgId: Owner,
   if ((await findProviders(store.db, orgId, [row.name])).length > 0) throw new ApiError(409, 'provider_exists', `A provider named "${row.name}" already exists`);
   try {
     await insertProvider(store.db, row);
+    invalidateStorageCache(store);
   } catch (err) {
     if (isUniqueViolation(err)) throw new ApiError(409, 'provider_exists', `A provider named "${row.name}" already exists`);
     throw err;
@@ -55,6 +57,7 @@ export async function providersOf(store: Store, orgId: Owner) {
 
 export async function enableProvider(store: Store, orgId: Owner, name: string, enabled: boolean) {
   const row = await setProviderEnabled(store.db, orgId, name, enabled);
+  invalidateStorageCache(store);
   if (!row) throw new ApiError(404, 'provider_not_found', `No provider named "${name}"`);
   return providerView(row);
 }
@@ -72,6 +75,7 @@ export async function createAccount(store: Store, orgId: Owner, input: Record<st
   if (await findAccountByName(store.db, checked.value.name)) throw new ApiError(409, 'account_exists', `An account named "${checked.value.name}" already exists`);
   try {
     const { account, secretAccessKey } = await insertAccount(store.db, orgId, checked.value);
+    invalidateStorageCache(store);
     return { ...accountView(account), secretAccessKey };
   } catch (err) {
     if (isUniqueViolation(err)) throw new ApiError(409, 'account_exists', `An account named "${checked.value.name}" already exists`);
@@ -103,11 +107,13 @@ export async function changeAccount(store: Store, orgId: Owner, name: string, pa
     enabled: patch.enabled as boolean | undefined, defaultProvider, providers,
     directories: patch.directories === undefined ? undefined : [...new Set(patch.directories as string[])],
   });
+  invalidateStorageCache(store);
   return accountView(updated!);
 }
 
 export async function rotateAccount(store: Store, orgId: Owner, name: string) {
   const rotated = await rotateAccountSecret(store.db, orgId, name);
+  invalidateStorageCache(store);
   if (!rotated) throw new ApiError(404, 'account_not_found', `No account named "${name}"`);
   return { ...accountView(rotated.account), secretAccessKey: rotated.secretAccessKey };
 }

@@ -1,28 +1,43 @@
-// The demo's storage: a signing key in the data folder, an fs provider with the demo recording's asset files,
-// and an account whose credentials the demo prints.
+// The demo's storage: a signing key in the data folder, a service-wide fs provider holding the demo recording and
+// its thumbnail, sprite and redacted copy (real media from assets/demo, uploaded through the provider under the
+// recording's derived names), and an account whose credentials the demo prints with a ready-to-paste bulk curl.
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { demoPrinters, demoSeeders } from '../cli/commands/demo.js';
-import { findOrganisationByName } from '../auth/queries.js';
+import { DEMO_STORAGE_ACCOUNT, demoPrinters, demoSeeders } from '../cli/commands/demo.js';
 import { createAccount, createProvider } from './admin.js';
 import { KEY_FILE, signingKeys } from './signing-keys.js';
+import { uploadFile } from './upload.js';
+
+// The demo command points the editor (EDITOR_STORAGE_ACCOUNT) at this account on every start.
+const DEMO_ACCOUNT = DEMO_STORAGE_ACCOUNT;
+const DEMO_PROVIDER = 'local';
+
+/** <package>/assets/demo, from src/storage (tsx) and dist/storage (built) alike. */
+function assetsDir(): string {
+  for (let dir = import.meta.dirname; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'package.json'))) return path.join(dir, 'assets', 'demo');
+    if (path.dirname(dir) === dir) throw new Error('the demo media (assets/demo) are missing from this installation');
+  }
+}
+
+const derived = (mediaKey: string) => {
+  const base = mediaKey.replace(/\.mp4$/, '');
+  return [
+    [mediaKey, 'sample.mp4'], [`${base}_thumbnail.jpg`, 'sample_thumbnail.jpg'],
+    [`${base}_sprite.jpg`, 'sample_sprite.jpg'], [`${base}_redacted.mp4`, 'sample_redacted.mp4'],
+  ] as const;
+};
 
 demoSeeders.push(async (store, config, credentials) => {
   if (signingKeys(config).length === 0) {
     fs.writeFileSync(path.join(config.dataDir, KEY_FILE), randomBytes(32).toString('base64url'), { mode: 0o600 });
   }
-  const org = await findOrganisationByName(store.db, credentials.organisation);
-  if (!org) return;
-  const root = path.join(config.dataDir, 'storage-demo');
-  await createProvider(store, config, org.id, { name: 'local', type: 'fs', config: { root } });
-  const base = credentials.mediaKey.replace(/\.mp4$/, '');
-  for (const name of [credentials.mediaKey, `${base}_thumbnail.jpg`, `${base}_sprite.jpg`, `${base}_redacted.mp4`]) {
-    const file = path.join(root, ...name.split('/'));
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, `demo placeholder for ${name}\n`);
+  await createProvider(store, config, null, { name: DEMO_PROVIDER, type: 'fs', config: { root: path.join(config.dataDir, 'storage-demo') } });
+  for (const [key, file] of derived(credentials.mediaKey)) {
+    await uploadFile(store, config, null, DEMO_PROVIDER, path.join(assetsDir(), file), key);
   }
-  const account = await createAccount(store, org.id, { name: 'demo-storage', defaultProvider: 'local', directories: ['demo'] });
+  const account = await createAccount(store, null, { name: DEMO_ACCOUNT, defaultProvider: DEMO_PROVIDER, directories: ['demo'] });
   credentials.storageAccessKey = account.accessKey;
   credentials.storageSecretAccessKey = account.secretAccessKey;
 });
@@ -30,9 +45,10 @@ demoSeeders.push(async (store, config, credentials) => {
 demoPrinters.push((url, c) => {
   if (typeof c.storageAccessKey !== 'string') return [];
   const auth = `-H 'X-Service-Storage-AccessKey: ${c.storageAccessKey}' -H 'X-Service-Storage-SecretAccessKey: ${String(c.storageSecretAccessKey)}'`;
-  const base = c.mediaKey.replace(/\.mp4$/, '');
+  const bulk = JSON.stringify(derived(c.mediaKey).map(([filename]) => ({ filename, uriExpiryTime: '1h' })));
   return [
-    `  curl -s ${url}/api/storage ${auth} -H 'X-Service-Storage-FileName: ${c.mediaKey}' -H 'X-Service-Storage-Provider: local'`,
-    `  curl -s ${url}/api/storage/bulk ${auth} -H 'Content-Type: application/json' -d '[{"filename":"${c.mediaKey}"},{"filename":"${base}_thumbnail.jpg","uriExpiryTime":"1h"}]'`,
+    `  # one signed URL, then all four assets of the recording in one call (data is a JSON string: parse it again)`,
+    `  curl -s ${url}/api/storage ${auth} -H 'X-Service-Storage-FileName: ${c.mediaKey}' -H 'X-Service-Storage-Provider: ${DEMO_PROVIDER}'`,
+    `  curl -s ${url}/api/storage/bulk ${auth} -H 'Content-Type: application/json' -d '${bulk}'`,
   ];
 });

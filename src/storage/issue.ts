@@ -2,7 +2,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/problem.js';
 import { directoryAllowed } from './filename.js';
-import { findProviders, type Account } from './queries.js';
+import type { Account } from './queries.js';
+import { providersNamed } from './row-cache.js';
 import { providerFromRow } from './registry.js';
 import { signingKeys } from './signing-keys.js';
 import { signedUrl } from './url-token.js';
@@ -12,7 +13,7 @@ import type { StorageProvider } from './providers/types.js';
 export async function providersFor(app: FastifyInstance, account: Account, names: string[]): Promise<Map<string, StorageProvider>> {
   const unique = [...new Set(names)];
   const unbound = unique.filter((n) => !account.providers.includes(n));
-  const rows = await findProviders(app.store.db, account.orgId, unique.filter((n) => !unbound.includes(n)));
+  const rows = await providersNamed(app.store, account.orgId, unique.filter((n) => !unbound.includes(n)));
   const usable = new Map(rows.filter((r) => r.enabled === 1).map((r) => [r.name, r]));
   const refused = unique.filter((n) => !usable.has(n));
   if (refused.length > 0) {

@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/problem.js';
 import { SignedQuery, ValidateResult } from './api-schemas.js';
 import { directoryAllowed } from './filename.js';
-import { findAccountByName, findProviders, toAccount, type Account } from './queries.js';
+import { toAccount, type Account } from './queries.js';
+import { accountByName, providersNamed } from './row-cache.js';
 import { providerFromRow } from './registry.js';
 import { signingKeys } from './signing-keys.js';
 import { parseSignedQuery, verifyToken, type SignedTuple } from './url-token.js';
@@ -29,13 +30,13 @@ async function verify(request: FastifyRequest): Promise<Verdict> {
   if (Date.now() > tuple.expiresAt * 1000) {
     return { ok: false, reason: 'expired', tuple, partial, error: new ApiError(403, 'url_expired', `The URL expired at ${new Date(tuple.expiresAt * 1000).toISOString()}`) };
   }
-  const db = request.server.store.db;
-  const row = await findAccountByName(db, tuple.account);
+  const store = request.server.store;
+  const row = await accountByName(store, tuple.account);
   if (!row || row.enabled !== 1) {
     return { ok: false, reason: 'account_disabled', tuple, partial, error: new ApiError(401, 'invalid_credentials', 'The account of this URL is disabled') };
   }
   const account = toAccount(row);
-  const providerRow = account.providers.includes(tuple.provider) ? (await findProviders(db, account.orgId, [tuple.provider]))[0] : undefined;
+  const providerRow = account.providers.includes(tuple.provider) ? (await providersNamed(store, account.orgId, [tuple.provider]))[0] : undefined;
   if (!providerRow || providerRow.enabled !== 1) {
     return { ok: false, reason: 'account_disabled', tuple, partial, error: new ApiError(401, 'provider_not_allowed', `The account may no longer use provider "${tuple.provider}"`, { provider: tuple.provider }) };
   }

@@ -79,7 +79,7 @@ export class FsProvider implements StorageProvider {
       const status = range.kind === 'partial' ? 206 : 200;
       if (request.method === 'HEAD' || stat.size === 0) return { status, headers };
       // The stream owns the descriptor from here and closes it when it ends or is destroyed (client gone).
-      const body = handle.createReadStream({ start, end, highWaterMark: 64 * 1024 });
+      const body = handle.createReadStream({ start, end, highWaterMark: 256 * 1024 });
       handedOff = true;
       return { status, headers, body };
     } finally {

@@ -9,15 +9,20 @@ export interface S3Secret { accessKeyId: string; secretAccessKey: string; sessio
 
 export class S3Provider implements StorageProvider {
   readonly type = 's3' as const;
-  constructor(readonly name: string, private settings: S3Settings, private secret: S3Secret, private timeoutMs: number) {}
+  // Where objects live, worked out once: only the key changes from URL to URL.
+  private readonly origin: string;
+  private readonly pathPrefix: string;
 
-  private location(filename: string): { origin: string; path: string } {
-    const { bucket, region, endpoint, pathStyle } = this.settings;
+  constructor(readonly name: string, private settings: S3Settings, private secret: S3Secret, private timeoutMs: number) {
+    const { bucket, region, endpoint, pathStyle } = settings;
     const base = new URL(endpoint ?? `https://s3.${region}.amazonaws.com`);
     const basePath = base.pathname.replace(/\/+$/, '');
-    const key = uriEncode(filename, true);
-    if (pathStyle) return { origin: base.origin, path: `${basePath}/${uriEncode(bucket)}/${key}` };
-    return { origin: `${base.protocol}//${bucket}.${base.host}`, path: `${basePath}/${key}` };
+    this.origin = pathStyle ? base.origin : `${base.protocol}//${bucket}.${base.host}`;
+    this.pathPrefix = pathStyle ? `${basePath}/${uriEncode(bucket)}/` : `${basePath}/`;
+  }
+
+  private location(filename: string): { origin: string; path: string } {
+    return { origin: this.origin, path: this.pathPrefix + uriEncode(filename, true) };
   }
 
   presign(method: 'GET' | 'HEAD' | 'PUT' | 'DELETE', filename: string, expiresIn: number, now: number): string {
