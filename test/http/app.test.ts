@@ -17,7 +17,10 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     const ok = await fetch(`${server.url}/api/health`, { headers: { 'x-request-id': 'abc-123' } });
     expect(ok.headers.get('x-request-id')).toBe('abc-123');
     const bad = await fetch(`${server.url}/api/health`, { headers: { 'x-request-id': 'a b\tc' } });
-    expect(bad.headers.get('x-request-id')).toMatch(/^[0-9a-z]{26}$/);
+    const generated = bad.headers.get('x-request-id');
+    expect(generated).toMatch(/^[A-Za-z0-9_-]{8}-[0-9a-z]+$/);
+    const again = await fetch(`${server.url}/api/health`);
+    expect(again.headers.get('x-request-id')).not.toBe(generated);
   });
 
   it('sends API-Version on every response, the pinned one when known', async () => {

@@ -4,6 +4,9 @@ import net from 'node:net';
 import path from 'node:path';
 
 const ENTRY = path.resolve(import.meta.dirname, 'cli-entry.ts');
+const BIN = path.resolve(import.meta.dirname, '../../bin/sightline.js');
+// Benchmarks run the built binary (as production does); tests run the sources through tsx.
+const SERVER_ARGS = process.env.SIGHTLINE_SPAWN_BUILT === '1' ? [BIN] : ['--import', 'tsx', ENTRY];
 
 export interface CliResult { code: number; stdout: string; stderr: string }
 export interface StoreLocation { databaseUrl?: string; dataDir: string }
@@ -40,7 +43,7 @@ export async function freePort(): Promise<number> {
 /** Starts `sightline serve` and resolves once /api/health answers. */
 export async function spawnServer(location: StoreLocation, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, 'serve', '--port', String(port), '--data', location.dataDir], { env: envFor(location, env) });
+  const child = spawn(process.execPath, [...SERVER_ARGS, 'serve', '--port', String(port), '--data', location.dataDir], { env: envFor(location, env) });
   let stderr = '';
   child.stderr!.on('data', (c) => (stderr += c));
   child.stdout!.resume();

@@ -1,0 +1,46 @@
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { buildApp } from '../../src/http/app.js';
+import { createUser } from '../../src/auth/queries.js';
+import { createTestStore, type TestStore } from '../support/store.js';
+import { bearer, postJson, seedOrg } from '../support/server.js';
+
+describe('request logs', () => {
+  let ts: TestStore;
+  let url: string;
+  let close: () => Promise<void>;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    ts = await createTestStore('sqlite');
+    const stream = new PassThrough();
+    stream.on('data', (chunk) => lines.push(...String(chunk).split('\n').filter(Boolean)));
+    const app = await buildApp({ config: loadConfig({ data: ts.location.dataDir }, { LOG_LEVEL: 'info' }), store: ts.store, logStream: stream });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    close = async () => { await app.close(); await ts.destroy(); };
+  });
+  afterAll(async () => { await close(); });
+
+  it('writes one access line per request with the request id, and never a secret', async () => {
+    const org = await seedOrg(ts.store);
+    await createUser(ts.store.db, org.orgId, 'logger-user', 'hunter2-but-longer', 'editor');
+    const login = await postJson(`${url}/login`, { username: 'logger-user', password: 'hunter2-but-longer' });
+    const session = login.body.data.token as string;
+    const secretHeader = 'storage-secret-value-that-must-not-leak';
+    await fetch(`${url}/detections?mediaKey=${encodeURIComponent(org.recording.mediaKey)}`, { headers: { ...bearer(session), 'x-request-id': 'trace-me-1' } });
+    await fetch(`${url}/api/storage`, { headers: { 'x-service-storage-accesskey': 'AK', 'x-service-storage-secretaccesskey': secretHeader, 'x-service-storage-filename': 'a/b.mp4', 'x-service-storage-provider': 'p' } });
+    await fetch(`${url}/api/storage/signed?a=acct&p=prov&f=a%2Fb.mp4&e=1&s=signed-url-token-secret`);
+    await postJson(`${url}/login`, { username: 'logger-user', password: 'wrong-password-secret' });
+    await new Promise((resolve) => setImmediate(resolve));
+    const access = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request');
+    expect(access.length).toBeGreaterThanOrEqual(5);
+    expect(access.find((l) => l.reqId === 'trace-me-1')).toMatchObject({ method: 'GET', status: 200 });
+    const all = lines.join('\n');
+    for (const secret of [session, org.token, 'hunter2-but-longer', 'wrong-password-secret', secretHeader, 'signed-url-token-secret']) {
+      expect(all).not.toContain(secret);
+    }
+    expect(all).toContain('s=[redacted]');
+  });
+});
