@@ -1,9 +1,7 @@
 // Google Cloud Storage: native URLs are V4 signed URLs (GOOG4-RSA-SHA256) made with a service-account key.
 import { createHash, createSign } from 'node:crypto';
-import { readThroughUrl } from './remote-read.js';
-import { sendThroughUrl } from './remote-write.js';
+import { PresignedUrlProvider, type PresignMethod } from './presigned-provider.js';
 import { amzDate, uriEncode } from './sigv4.js';
-import type { PutRequest, ReadRequest, StorageProvider } from './types.js';
 
 export interface GcsSettings { bucket: string; clientEmail: string; endpoint?: string }
 export interface GcsSecret { privateKey: string }
@@ -27,33 +25,15 @@ export function gcsCanonical(settings: GcsSettings, method: string, filename: st
   return { canonicalRequest, stringToSign, query, origin: base.origin, path };
 }
 
-export class GcsProvider implements StorageProvider {
+export class GcsProvider extends PresignedUrlProvider {
   readonly type = 'gcs' as const;
-  constructor(readonly name: string, private settings: GcsSettings, private secret: GcsSecret, private timeoutMs: number) {}
+  constructor(name: string, private settings: GcsSettings, private secret: GcsSecret, timeoutMs: number) {
+    super(name, timeoutMs);
+  }
 
-  presign(method: 'GET' | 'HEAD' | 'PUT' | 'DELETE', filename: string, expiresIn: number, now: number): string {
+  presign(method: PresignMethod, filename: string, expiresIn: number, now: number): string {
     const c = gcsCanonical(this.settings, method, filename, expiresIn, now);
     const signature = createSign('RSA-SHA256').update(c.stringToSign).sign(this.secret.privateKey, 'hex');
     return `${c.origin}${c.path}?${c.query}&X-Goog-Signature=${signature}`;
-  }
-
-  nativeUrl(filename: string, expiresAt: number, now: number): string {
-    return this.presign('GET', filename, Math.max(1, expiresAt - Math.floor(now / 1000)), now);
-  }
-
-  read(filename: string, request: ReadRequest) {
-    return readThroughUrl(this.name, this.presign(request.method, filename, 300, Date.now()), request, this.timeoutMs);
-  }
-
-  async put(filename: string, request: PutRequest) {
-    const { etag } = await sendThroughUrl(this.name, {
-      method: 'PUT', url: this.presign('PUT', filename, 300, Date.now()), body: request.body, timeoutMs: this.timeoutMs,
-      headers: { 'content-length': String(request.size), 'content-type': request.contentType },
-    });
-    return { etag };
-  }
-
-  async delete(filename: string) {
-    await sendThroughUrl(this.name, { method: 'DELETE', url: this.presign('DELETE', filename, 300, Date.now()), headers: {}, timeoutMs: this.timeoutMs });
   }
 }
