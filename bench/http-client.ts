@@ -3,8 +3,8 @@ import autocannon from 'autocannon';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
-/** One request with a prepared body; resolves with status and the received byte count. */
-export function request(url: string, method: string, headers: Record<string, string>, body?: Buffer): Promise<{ status: number; bytes: number; text?: string; keepText?: boolean }> {
+/** One request with a prepared body; the text is decoded only when asked (decoding 25 MiB is not the server's time). */
+export function request(url: string, method: string, headers: Record<string, string>, body?: Buffer, keepText = false): Promise<{ status: number; bytes: number; text?: string }> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const req = http.request({ host: target.hostname, port: target.port, path: target.pathname + target.search, method, agent,
@@ -13,7 +13,7 @@ export function request(url: string, method: string, headers: Record<string, str
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const all = Buffer.concat(chunks);
-        resolve({ status: res.statusCode!, bytes: all.length, text: all.length < 64 * 1024 * 1024 ? all.toString() : undefined });
+        resolve({ status: res.statusCode!, bytes: all.length, text: keepText ? all.toString() : undefined });
       });
       res.on('error', reject);
     });
@@ -24,11 +24,20 @@ export function request(url: string, method: string, headers: Record<string, str
 
 export interface LoadResult { rps: number; errors: number; non2xx: number; p50: number; p99: number }
 
-export async function load(url: string, options: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; connections?: number; seconds?: number }): Promise<LoadResult> {
+export interface LoadOptions {
+  method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; connections?: number; seconds?: number;
+  /** A different body per request (the n-th request gets bodies[n % length]); overrides body. */
+  bodies?: string[];
+}
+
+export async function load(url: string, options: LoadOptions): Promise<LoadResult> {
+  let n = 0;
+  const bodies = options.bodies;
   const result = await autocannon({
     url, method: options.method ?? 'GET', headers: options.headers, body: options.body,
     connections: options.connections ?? 32, duration: options.seconds ?? 10,
-  });
+    ...(bodies ? { requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: bodies[n++ % bodies.length] }) }] } : {}),
+  } as autocannon.Options);
   return {
     rps: result.requests.average, errors: result.errors + result.timeouts, non2xx: result.non2xx,
     p50: result.latency.p50, p99: result.latency.p99,

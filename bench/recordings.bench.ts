@@ -15,6 +15,7 @@ import { openStore, type DialectName, type Store } from '../src/db/store.js';
 import { sweepExpired } from '../src/retention/sweeper.js';
 import { ANY_LABEL, cellMasksOfPoints, union, EMPTY_MASK, type CellMask } from '../src/search/grid.js';
 import { searchRecordings } from '../src/search/queries.js';
+import { orderByRow, ROW_START_COLUMNS } from '../src/search/point-rows.js';
 import { polygonOf } from '../src/search/region.js';
 import { newId } from '../src/util/ids.js';
 import { fmt, median, percentile, timeIt, type Row, type Suite } from './harness.js';
@@ -73,7 +74,8 @@ function makeChunk(orgId: string, from: number, to: number, rand: () => number):
       chunk.runs.push([runPk, orgId, recId, `run-${k}`, 'detection', '1.0', '{"kind":"model","name":"bench"}', 'normalized', 'xywh', start, now, now, 1, TRACKS, TRACKS * CENTROIDS, JSON.stringify(headers)]);
       for (const [label, pts] of byLabel) {
         const mask = cellMasksOfPoints(pts);
-        chunk.centroids.push([runPk, recId, orgId, label, pts.length / 2, encodePoints(pts), mask.lo, mask.hi]);
+        const { ordered, starts } = orderByRow(pts);
+        chunk.centroids.push([runPk, recId, orgId, label, pts.length / 2, encodePoints(ordered), mask.lo, mask.hi, ...ROW_START_COLUMNS.map((c) => starts[c])]);
         for (const l of [ANY_LABEL, label]) {
           const a = perLabel.get(l) ?? { mask: EMPTY_MASK, n: 0 };
           perLabel.set(l, { mask: union(a.mask, mask), n: a.n + pts.length / 2 });
@@ -89,13 +91,13 @@ const COLUMNS = {
   recordings: ['id', 'org_id', 'media_key', 'analysis_id', 'start_timestamp', 'device_key', 'created_at'],
   runs: ['id', 'org_id', 'recording_id', 'run_id', 'task', 'schema_version', 'source', 'original_coordinate_space', 'original_box_form',
     'recording_timestamp', 'created_at', 'updated_at', 'version', 'tracks_stored', 'boxes_stored', 'tracks'],
-  run_centroids: ['run_pk', 'recording_id', 'org_id', 'label', 'count', 'points', 'cells_lo', 'cells_hi'],
+  run_centroids: ['run_pk', 'recording_id', 'org_id', 'label', 'count', 'points', 'cells_lo', 'cells_hi', ...ROW_START_COLUMNS],
   recording_label_cells: ['recording_id', 'org_id', 'label', 'start_timestamp', 'cells_lo', 'cells_hi', 'centroid_count'],
 } as const;
 const PG_TYPES: Record<string, string[]> = {
   recordings: ['text', 'text', 'text', 'text', 'int8', 'text', 'int8'],
   runs: ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'int8', 'int8', 'int8', 'int4', 'int4', 'int4', 'text'],
-  run_centroids: ['text', 'text', 'text', 'text', 'int4', 'bytea', 'int8', 'int8'],
+  run_centroids: ['text', 'text', 'text', 'text', 'int4', 'bytea', 'int8', 'int8', ...ROW_START_COLUMNS.map(() => 'int4')],
   recording_label_cells: ['text', 'text', 'text', 'int8', 'int8', 'int8', 'int4'],
 };
 

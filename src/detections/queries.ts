@@ -4,8 +4,9 @@ import type { Database, RunsTable } from '../db/schema.js';
 import type { Recording } from '../recordings/queries.js';
 import { newId } from '../util/ids.js';
 import { computeCentroids, encodePoints } from './centroids.js';
-import { mergeRecordingCells, refreshRecordingCells } from '../search/cell-index.js';
-import { cellMasksOfPoints } from '../search/grid.js';
+import { mergeRecordingCells, refreshRecordingCells, type LabelCells } from '../search/cell-index.js';
+import { cellMasksOfPoints, EMPTY_MASK } from '../search/grid.js';
+import { orderByRow } from '../search/point-rows.js';
 import { decodeBoxes, encodeBoxes, tracksForApi } from './run-codec.js';
 import type { TrackHeader } from './run-types.js';
 import type { ValidatedRun } from './validate-run.js';
@@ -60,21 +61,35 @@ export async function upsertRun(db: Db, orgId: string, recording: Recording, run
 }
 
 async function replaceCentroids(trx: Transaction<Database>, runPk: string, recording: Recording, centroids: ReturnType<typeof computeCentroids>, created: boolean) {
-  // A run just created has no centroid rows yet, and can only add cells to its recording's aggregate.
-  if (!created) await trx.deleteFrom('run_centroids').where('run_pk', '=', runPk).execute();
+  // A run just created has no centroid rows yet.
+  const previous = created ? [] : await trx.deleteFrom('run_centroids').where('run_pk', '=', runPk)
+    .returning(['label', 'cells_lo', 'cells_hi', 'count']).execute();
   const rows = centroids.map((c) => {
     const cells = cellMasksOfPoints(c.points);
+    // Points ordered by grid row, with each row's start, so a search reads only the rows it covers.
+    const { ordered, starts } = orderByRow(c.points);
     return {
       run_pk: runPk, recording_id: recording.id, org_id: recording.orgId, label: c.label,
-      count: c.points.length / 2, points: encodePoints(c.points), cells_lo: cells.lo, cells_hi: cells.hi,
+      count: c.points.length / 2, points: encodePoints(ordered), ...starts, cells_lo: cells.lo, cells_hi: cells.hi,
     };
   });
   if (rows.length > 0) await trx.insertInto('run_centroids').values(rows).execute();
-  if (created) {
-    await mergeRecordingCells(trx, recording, rows.map((r) => ({ label: r.label, mask: { lo: r.cells_lo, hi: r.cells_hi }, count: r.count })));
+  const added = rows.map((r) => ({ label: r.label, mask: { lo: r.cells_lo, hi: r.cells_hi }, count: r.count }));
+  const removed = previous.map((r) => ({ label: r.label, mask: { lo: Number(r.cells_lo), hi: Number(r.cells_hi) }, count: Number(r.count) }));
+  // The recording's aggregate can be merged in place unless a cell the old run had is gone (then recompute).
+  if (keepsEveryCell(removed, added)) {
+    await mergeRecordingCells(trx, recording, [...added, ...removed.map((r) => ({ label: r.label, mask: EMPTY_MASK, count: -r.count }))]);
   } else {
     await refreshRecordingCells(trx, recording.id);
   }
+}
+
+function keepsEveryCell(removed: LabelCells[], added: LabelCells[]): boolean {
+  const now = new Map(added.map((a) => [a.label, a.mask]));
+  return removed.every((r) => {
+    const mask = now.get(r.label);
+    return mask !== undefined && ((r.mask.lo & ~mask.lo) >>> 0) === 0 && ((r.mask.hi & ~mask.hi) >>> 0) === 0;
+  });
 }
 
 function summaryQuery(db: Db, orgId: string) {

@@ -9,6 +9,10 @@ import {
   deleteRun, findRunsByRunId, fullRunForApi, listRunSummaries, summaryForApi, upsertRun, type SummaryRow,
 } from './queries.js';
 import { readRunBody } from './run-body-reader.js';
+import { runJsonStream } from './run-json-stream.js';
+
+/** Runs with this many boxes or more are streamed (about 2 MiB of JSON). */
+const STREAM_FROM_BOXES = 20_000;
 import { validateRun } from './validate-run.js';
 
 const secured = [{ bearer: [] }];
@@ -96,7 +100,10 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
     const row = await findOneRun(request, runId, mediaKey || undefined);
     const body = await readRunBody(app.store, row.id);
     if (!body) throw new ApiError(404, 'run_not_found', `No run "${runId}"`);
-    return sendJson(reply, 200, { data: fullRunForApi(row, body) });
+    if (row.boxes_stored < STREAM_FROM_BOXES) return sendJson(reply, 200, { data: fullRunForApi(row, body) });
+    const stream = runJsonStream(summaryForApi(row), body);
+    reply.type('application/json; charset=utf-8');
+    return request.headers['accept-encoding'] ? reply.compress(stream) : reply.send(stream);
   });
 
   app.delete('/detections/:runId', {

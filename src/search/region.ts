@@ -7,6 +7,7 @@ import { GRID, SPACE, cellBounds, withCell, type CellMask, EMPTY_MASK } from './
  * units and are scaled into the 100-space, so an edge point can be off by a rounding error.
  */
 export const EDGE_TOLERANCE = 1e-9;
+const NEAR = 2 * EDGE_TOLERANCE;
 /** Cells are widened by more than EDGE_TOLERANCE so the cover never misses an edge point. */
 const CELL_SLACK = 1e-6;
 
@@ -46,7 +47,10 @@ export function containsPoint(poly: Polygon, px: number, py: number): boolean {
   for (let i = 0, j = n - 1; i < n; j = i++) {
     const xi = v[2 * i]!; const yi = v[2 * i + 1]!;
     const xj = v[2 * j]!; const yj = v[2 * j + 1]!;
-    if (nearSegment(px, py, xj, yj, xi, yi)) return true;
+    // A point outside the edge's box widened by twice the tolerance is farther than the tolerance from the
+    // edge: four comparisons rule most edges out before nearSegment's division.
+    if (px >= (xi < xj ? xi : xj) - NEAR && px <= (xi > xj ? xi : xj) + NEAR && py >= (yi < yj ? yi : yj) - NEAR
+      && py <= (yi > yj ? yi : yj) + NEAR && nearSegment(px, py, xj, yj, xi, yi)) return true;
     if ((yi > py) !== (yj > py) && px < ((xj - xi) * (py - yi)) / (yj - yi) + xi) inside = !inside;
   }
   return inside;

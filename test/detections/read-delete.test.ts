@@ -132,4 +132,21 @@ describe.each(DIALECTS)('reading and deleting runs on %s', (dialect) => {
     }));
     expect(JSON.parse(gunzipSync(raw).toString()).data.tracks).toHaveLength(50);
   });
+
+  it('streams a large run (≥ 20 000 boxes) as the same JSON, plain and gzip', async () => {
+    const tracks = Array.from({ length: 450 }, (_, t) => ({ id: `s${t}`, label: t % 2 ? 'car' : 'person',
+      boxes: Array.from({ length: 50 }, (_, f) => ({ frame: f, x: (t % 90) / 100, y: 0.25, w: 0.01 + f / 10_000, h: 0.1, confidence: 1 / (f + 3), timestampMs: f * 40 })) }));
+    expect((await post(runBody('streamed', org.recording.mediaKey, tracks))).status).toBe(201);
+    const res = await fetch(`${server.url}/detections/streamed`, { headers: bearer(org.token) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const run = (await res.json()).data;
+    expect(run).toMatchObject({ runId: 'streamed', tracksStored: 450, boxesStored: 22_500, coordinateSpace: 'normalized' });
+    expect(run.tracks.map((t: { id: string }) => t.id)).toEqual(tracks.map((t) => t.id));
+    expect(run.tracks[449]).toEqual(tracks[449]);
+    expect(run.tracks[250].boxes[49]).toEqual(tracks[250]!.boxes[49]);
+    const zipped = await fetch(`${server.url}/detections/streamed`, { headers: bearer(org.token, { 'accept-encoding': 'gzip' }) });
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect((await zipped.json()).data).toEqual(run);
+  });
 });

@@ -4,13 +4,20 @@ import { sql, type Kysely } from 'kysely';
 import type { ColumnTypes } from '../column-types.js';
 import { cellMasksOfPoints } from '../../search/grid.js';
 import { refreshRecordingCells } from '../../search/cell-index.js';
-import { decodePoints } from '../../detections/centroids.js';
+import { decodePoints, encodePoints } from '../../detections/centroids.js';
+import { orderByRow, ROW_START_COLUMNS } from '../../search/point-rows.js';
 
 export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
   const pg = t.blob === 'bytea';
   // Two 32-bit halves of the 64-cell mask: JavaScript numbers and both dialects' integers hold them exactly.
   await db.schema.alterTable('run_centroids').addColumn('cells_lo', t.bigint, (c) => c.notNull().defaultTo(0)).execute();
   await db.schema.alterTable('run_centroids').addColumn('cells_hi', t.bigint, (c) => c.notNull().defaultTo(0)).execute();
+  // Points ordered by grid row and where each row starts, so a search reads only its rows' byte range.
+  for (const column of ROW_START_COLUMNS) {
+    await db.schema.alterTable('run_centroids').addColumn(column, t.int, (c) => c.notNull().defaultTo(0)).execute();
+  }
+  // Uncompressed out-of-line storage: substr then reads only the TOAST chunks of the rows it needs.
+  if (pg) await sql`alter table run_centroids alter column points set storage external`.execute(db);
 
   await db.schema.createTable('recording_label_cells')
     .addColumn('recording_id', 'text', (c) => c.notNull().references('recordings.id').onDelete('cascade'))
@@ -37,8 +44,10 @@ export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
   // Existing centroids (written before this migration) get their masks and aggregates.
   const rows = await db.selectFrom('run_centroids').select(['run_pk', 'label', 'points']).execute();
   for (const row of rows as Array<{ run_pk: string; label: string; points: Uint8Array }>) {
-    const m = cellMasksOfPoints(decodePoints(row.points));
-    await db.updateTable('run_centroids').set({ cells_lo: m.lo, cells_hi: m.hi })
+    const points = decodePoints(row.points);
+    const m = cellMasksOfPoints(points);
+    const { ordered, starts } = orderByRow(points);
+    await db.updateTable('run_centroids').set({ cells_lo: m.lo, cells_hi: m.hi, points: encodePoints(ordered), ...starts })
       .where('run_pk', '=', row.run_pk).where('label', '=', row.label).execute();
   }
   const recordings = await db.selectFrom('run_centroids').select('recording_id').distinct().execute();
