@@ -121,7 +121,7 @@ export const suite: Suite = {
       }
 
       // 1 GiB from fs through the service vs nginx serving the same file from disk.
-      const signedUrl: string = JSON.parse((await request(`${native.url}/api/storage`, 'GET', { ...single, 'x-service-storage-filename': 'cam/big.mp4', 'x-service-storage-provider': 'disk' })).text!).data;
+      const signedUrl: string = JSON.parse((await request(`${native.url}/api/storage`, 'GET', { ...single, 'x-service-storage-filename': 'cam/big.mp4', 'x-service-storage-provider': 'disk' }, undefined, true)).text!).data;
       const nginxDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-nginx-'));
       const nginx = await startNginx(root, nginxDir);
       try {
