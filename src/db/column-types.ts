@@ -1,4 +1,3 @@
-import { sql, type Expression } from 'kysely';
 import type { DialectName } from './store.js';
 
 /** Column types that differ between the dialects; migrations use these instead of literals. */
@@ -14,4 +13,3 @@ export function columnTypes(dialect: DialectName) {
 }
 
 export type ColumnTypes = ReturnType<typeof columnTypes>;
-export const raw = (text: string): Expression<unknown> => sql.raw(text);
