@@ -27,7 +27,7 @@ describe('frame index', () => {
     for (const ts of tracks) {
       const index = buildFrameIndex(ts);
       for (let f = 0; f < index.frames; f++) {
-        const expected = ts.flatMap((t, ti) => t.boxes.flatMap((b, bi) => (b.frame === f ? [`${ti}:${bi}:${b.x.toFixed(5)}`] : []))).sort();
+        const expected = ts.flatMap((t, ti) => t.boxes.flatMap((b, bi) => (b.frame === f ? [`${ti}:${bi}:${Math.fround(b.x).toFixed(5)}`] : []))).sort();
         const got: string[] = [];
         for (let i = index.start[f]!; i < index.start[f + 1]!; i++) got.push(`${index.track[i]}:${index.slot[i]}:${index.x[i]!.toFixed(5)}`);
         expect(got.sort()).toEqual(expected);
