@@ -2,16 +2,12 @@
 // inserts into a fresh SQLite file and a fresh PostgreSQL schema (BENCH_DATABASE_URL or TEST_DATABASE_URL).
 // Runs are stored with their track headers but an empty box blob: search never reads boxes, and writing
 // 500 000 full runs would take the seed from minutes to hours. BENCH_RECORDINGS scales the seed down.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { createTestStore } from '../test/support/store.js';
 import pg from 'pg';
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { createOrganisation } from '../src/auth/queries.js';
 import { encodePoints } from '../src/detections/centroids.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { openStore, type DialectName, type Store } from '../src/db/store.js';
+import type { DialectName, Store } from '../src/db/store.js';
 import { sweepExpired } from '../src/retention/sweeper.js';
 import { ANY_LABEL, cellMasksOfPoints, union, EMPTY_MASK, type CellMask } from '../src/search/grid.js';
 import { searchRecordings } from '../src/search/queries.js';
@@ -130,34 +126,6 @@ async function insertChunk(store: Store, client: pg.PoolClient | undefined, chun
   await client!.query('commit');
 }
 
-async function openBenchStore(dialect: DialectName): Promise<{ store: Store; cleanup(): Promise<void> }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-'));
-  if (dialect === 'sqlite') {
-    const store = openStore({ dataDir });
-    await migrateToLatest(store);
-    return { store, async cleanup() { await store.close(); fs.rmSync(dataDir, { recursive: true, force: true }); } };
-  }
-  const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL!;
-  const schema = `bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  const store = openStore({ databaseUrl: url, pgSchema: schema, poolSize: 4 });
-  await migrateToLatest(store);
-  return {
-    store,
-    async cleanup() {
-      await store.close();
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      await c.end();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 function rect(rand: () => number, side: number): number[] {
   const x = rand() * (100 - side); const y = rand() * (100 - side);
   return [x, y, x + side, y, x + side, y + side, x, y + side];
@@ -183,7 +151,7 @@ const SHAPES: Array<[string, (rand: () => number) => number[]]> = [
 ];
 
 async function benchDialect(dialect: DialectName): Promise<Row[]> {
-  const { store, cleanup } = await openBenchStore(dialect);
+  const { store, destroy: cleanup } = await createTestStore(dialect, { pgUrl: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL, poolSize: 4 });
   try {
     const org = await createOrganisation(store.db, 'bench', 36_500);
     const rand = rng(42);

@@ -1,4 +1,5 @@
 // Spec §4.3–4.5 as one pure function: a parsed body in, a normalised run (or the 400 it earns) out.
+import { isObject } from '../util/is-object.js';
 import { newId } from '../util/ids.js';
 import { normaliseGeometry, type BoxForm } from './box-geometry.js';
 import * as L from './limits.js';
@@ -19,7 +20,6 @@ export interface ValidatedRun {
 export type ValidationResult = ValidatedRun | RequestFailure;
 
 type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
 const fail = (code: string, detail: string): RequestFailure => ({ ok: false, code, detail });
 const CONTROL = /[\u0000-\u001f\u007f]/;

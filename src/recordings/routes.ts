@@ -1,8 +1,10 @@
 // The recordings registry over HTTP: register (also from pipeline upload events), list, read, delete, and region search.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { skipSchemaValidation } from '../http/skip-validation.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { principalOf, requireReader, requireRecordingWriter } from '../auth/authenticate.js';
 import { listRunSummaries, summaryForApi } from '../detections/queries.js';
 import { ApiError } from '../http/problem.js';
+import { sendJson } from '../http/send-json.js';
 import { searchRecordings } from '../search/queries.js';
 import { parseLimit, validateSearchBody } from '../search/request.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -12,12 +14,7 @@ import {
 import { parseTimestamp, validateRecordingBody, validateUploadEvent } from './validate.js';
 
 const secured = [{ bearer: [] }];
-const acceptAnything = () => () => true;
 const tags = ['recordings'];
-
-function sendJson(reply: FastifyReply, status: number, value: unknown) {
-  return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(value));
-}
 
 function requireJson(request: FastifyRequest) {
   if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
@@ -63,7 +60,7 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
 
   app.post('/recordings', {
     onRequest: requireRecordingWriter,
-    validatorCompiler: acceptAnything,
+    validatorCompiler: skipSchemaValidation,
     schema: {
       tags, security: secured, summary: 'Register a recording (idempotent on mediaKey)',
       description: '201 registered; 200 the same body again; 409 `recording_conflict` when the mediaKey exists with other values. '
@@ -79,7 +76,7 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
 
   app.post('/recordings/events', {
     onRequest: requireRecordingWriter,
-    validatorCompiler: acceptAnything,
+    validatorCompiler: skipSchemaValidation,
     schema: {
       tags, security: secured, summary: "Register a recording from the storage pipeline's upload event",
       description: '`{ source, payload: { key, fileSize, metadata: { "event-timestamp", productid } } }`: key → mediaKey, event-timestamp → start, '
@@ -97,7 +94,7 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
 
   app.post('/recordings/search', {
     onRequest: requireReader,
-    validatorCompiler: acceptAnything,
+    validatorCompiler: skipSchemaValidation,
     schema: {
       tags, security: secured, summary: 'Recordings with a detection centroid inside a region, newest first',
       description: 'region: `{ points: [{x,y}…], width, height }` (canvas pixels; without width/height the points are normalized) or `{ x, y, w, h }` (normalized). '

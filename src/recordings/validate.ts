@@ -1,4 +1,5 @@
 // Pure checks of the registry's inputs: POST /recordings bodies, pipeline upload events, list filters.
+import { isObject } from '../util/is-object.js';
 import { ApiError } from '../http/problem.js';
 import { startFromMediaKey } from './media-key.js';
 import type { NewRecording } from './queries.js';
@@ -9,7 +10,6 @@ const MAX_TEXT_BYTES = 256;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 const fieldError = (field: string, detail: string) => new ApiError(400, 'invalid_field', detail, { field });
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function checkMediaKey(value: unknown, field = 'mediaKey'): string {
   if (value === undefined || value === null || value === '') throw new ApiError(400, 'media_key_missing', `${field} is required`, { field });

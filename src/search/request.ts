@@ -1,4 +1,5 @@
 // Pure validation of a POST /recordings/search body into a polygon of the 100×100 centroid space.
+import { isObject } from '../util/is-object.js';
 import { ApiError } from '../http/problem.js';
 import { parseTimestamp } from '../recordings/validate.js';
 import { SPACE } from './grid.js';
@@ -14,7 +15,6 @@ export interface SearchRequest {
 }
 
 const fieldError = (field: string, detail: string) => new ApiError(400, 'invalid_field', detail, { field });
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /**

@@ -19,7 +19,9 @@ export interface TestStore {
   destroy(): Promise<void>;
 }
 
-export async function createTestStore(dialect: DialectName): Promise<TestStore> {
+/** `pgUrl` and `poolSize` let benchmarks point at another database or size the pool. */
+export async function createTestStore(dialect: DialectName, options: { pgUrl?: string; poolSize?: number } = {}): Promise<TestStore> {
+  const pgUrl = options.pgUrl ?? PG_URL;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-test-'));
   if (dialect === 'sqlite') {
     const store = openStore({ dataDir });
@@ -29,20 +31,20 @@ export async function createTestStore(dialect: DialectName): Promise<TestStore> 
       async destroy() { await store.close().catch(() => {}); fs.rmSync(dataDir, { recursive: true, force: true }); },
     };
   }
-  if (!PG_URL) throw new Error('TEST_DATABASE_URL is not set');
+  if (!pgUrl) throw new Error('TEST_DATABASE_URL is not set');
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
+  const admin = new pg.Client({ connectionString: pgUrl });
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   await admin.end();
-  const store = openStore({ databaseUrl: PG_URL, pgSchema: schema, poolSize: 5 });
+  const store = openStore({ databaseUrl: pgUrl, pgSchema: schema, poolSize: options.poolSize ?? 5 });
   await migrateToLatest(store);
   return {
     store,
-    location: { databaseUrl: `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`, dataDir, pgSchema: schema },
+    location: { databaseUrl: `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`, dataDir, pgSchema: schema },
     async destroy() {
       await store.close().catch(() => {});
-      const c = new pg.Client({ connectionString: PG_URL });
+      const c = new pg.Client({ connectionString: pgUrl });
       await c.connect();
       await c.query(`drop schema if exists ${schema} cascade`);
       await c.end();
