@@ -12,7 +12,7 @@ import { openStore } from '../src/db/store.js';
 import { createAccount, createProvider } from '../src/storage/admin.js';
 import { freePort, spawnServer } from '../test/support/cli.js';
 import { fmt, median, ratio, timeIt, type Row, type Suite } from './harness.js';
-import { load, request } from './http-client.js';
+import { loadAgainst, request, type Comparison } from './http-client.js';
 import { startBareServer, stop } from './processes.js';
 
 const GIB = 1 << 30;
@@ -52,9 +52,9 @@ http {
   throw new Error('nginx did not start');
 }
 
-async function throughputRow(operation: string, service: Awaited<ReturnType<typeof load>>, bare: Awaited<ReturnType<typeof load>>, target: string): Promise<Row> {
+function throughputRow(operation: string, { service, floor, ratio }: Comparison, target: string): Row {
   return {
-    operation, 'req/s': fmt(service.rps, 0), 'bare req/s': fmt(bare.rps, 0), ratio: ratio(service.rps, bare.rps), target,
+    operation, 'req/s': fmt(service.rps, 0), 'bare req/s': fmt(floor.rps, 0), ratio: `${ratio.toFixed(2)}×`, target,
     'p50 ms': fmt(service.p50, 1), errors: service.errors + service.non2xx,
   };
 }
@@ -98,9 +98,9 @@ export const suite: Suite = {
         if (sample.status !== 200) throw new Error(`${operation}: ${sample.status} ${sample.text}`);
         const bare = await startBareServer(sample.text!);
         try {
-          const service = await load(url, { method, headers, body, connections: 32, seconds: 10 });
-          const floor = await load(`${bare.url}/constant`, { method, headers, body, connections: 32, seconds: 10 });
-          rows.push(await throughputRow(operation, service, floor, target));
+          const options = { method, headers, body, connections: 32 };
+          const compared = await loadAgainst({ url, options }, { url: `${bare.url}/constant`, options });
+          rows.push(throughputRow(operation, compared, target));
         } finally {
           await stop(bare.child);
         }

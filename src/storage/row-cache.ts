@@ -8,10 +8,13 @@ import type SqliteDatabase from 'better-sqlite3';
 import type { Store } from '../db/store.js';
 import { findAccountByAccessKey, findAccountByName, findProviders, toAccount, type Account, type AccountRow, type Owner, type ProviderRow } from './queries.js';
 
+/** `verified`: the digest of the secret last accepted for this row (set by account-auth). */
+export interface AccountEntry { row: AccountRow; account: Account; verified?: Buffer }
+
 interface Cache {
   version: unknown;
   checkedAt: number;
-  byAccessKey: Map<string, { row: AccountRow; account: Account } | undefined>;
+  byAccessKey: Map<string, AccountEntry | undefined>;
   byName: Map<string, AccountRow | undefined>;
   providers: Map<string, ProviderRow | undefined>;
 }
@@ -57,11 +60,11 @@ function remember<K, V>(store: Store, cache: Cache, map: Map<K, V>, key: K, valu
 }
 
 /** The row (for the secret check) and its parsed account, parsed once per cache life. */
-export async function accountByAccessKey(store: Store, accessKey: string): Promise<{ row: AccountRow; account: Account } | undefined> {
+export async function accountByAccessKey(store: Store, accessKey: string): Promise<AccountEntry | undefined> {
   const cache = fresh(store);
   if (cache?.byAccessKey.has(accessKey)) return cache.byAccessKey.get(accessKey);
   const row = await findAccountByAccessKey(store.db, accessKey);
-  const entry = row && { row, account: toAccount(row) };
+  const entry: AccountEntry | undefined = row && { row, account: toAccount(row) };
   return cache ? remember(store, cache, cache.byAccessKey, accessKey, entry) : entry;
 }
 
