@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/store.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { STORAGE_ENV, bulk, getUrl, seedStorage, type StorageFixture } from './helpers.js';
-import { changeAccount } from '../../src/storage/admin.js';
+import { changeAccount, rotateAccount } from '../../src/storage/admin.js';
 
 describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (dialect) => {
   let server: TestServer;
@@ -92,6 +92,24 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
       expect(disabled.body.detail).toBe(wrong.body.detail);
     } finally {
       await changeAccount(server.store, fx.orgId, fx.account.name, { enabled: true });
+    }
+  });
+
+  it('checks the secret on every request, also once it was accepted, and refuses the old one after a rotation', async () => {
+    const base = { 'x-service-storage-filename': 'alice/x.mp4', 'x-service-storage-provider': 'disk' };
+    const withSecret = (secret: string) => getUrl(server, { ...fx.headers(base), 'x-service-storage-secretaccesskey': secret });
+    expect((await withSecret(fx.account.secretAccessKey)).status).toBe(200);
+    expect((await withSecret(fx.account.secretAccessKey)).status).toBe(200);
+    expect((await withSecret(`${fx.account.secretAccessKey.slice(0, -1)}A`)).status).toBe(401);
+    expect((await withSecret(fx.account.secretAccessKey)).status).toBe(200);
+    const rotated = await rotateAccount(server.store, fx.orgId, fx.account.name);
+    try {
+      const old = await withSecret(fx.account.secretAccessKey);
+      expect(old.status).toBe(401);
+      expect(old.body.code).toBe('invalid_credentials');
+      expect((await withSecret(rotated.secretAccessKey)).status).toBe(200);
+    } finally {
+      fx.account.secretAccessKey = rotated.secretAccessKey;
     }
   });
 
