@@ -44,6 +44,8 @@ http {
   server { listen 127.0.0.1:${port}; root ${root}; }
 }
 `);
+  const found = ['/usr/sbin/nginx', '/usr/bin/nginx'].some((p) => fs.existsSync(p));
+  if (!found) throw new Error('the storage benchmark compares with nginx: install the Debian package first (apt-get install -y nginx-light)');
   const child = spawn('nginx', ['-e', `${dir}/error.log`, '-p', dir, '-c', conf, '-g', 'daemon off;'], { stdio: 'inherit' });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
