@@ -1,5 +1,6 @@
 // Azure Blob Storage: native URLs are read-only service SAS URLs (signed version 2020-12-06).
 import { createHmac } from 'node:crypto';
+import { ApiError } from '../../http/problem.js';
 import { readThroughUrl } from './remote-read.js';
 import { sendThroughUrl } from './remote-write.js';
 import { uriEncode } from './sigv4.js';
@@ -56,8 +57,18 @@ export class AzureProvider implements StorageProvider {
     return this.presign(filename, expiresAt * 1000);
   }
 
-  read(filename: string, request: ReadRequest) {
-    return readThroughUrl(this.name, this.presign(filename, Date.now() + 300_000), request, this.timeoutMs);
+  async read(filename: string, request: ReadRequest) {
+    const url = this.presign(filename, Date.now() + 300_000);
+    // Blob storage has no suffix ranges (`bytes=-N`): it would refuse them, so they become absolute ones here.
+    const suffix = /^bytes=-(\d+)$/.exec(request.range?.trim() ?? '');
+    if (!suffix) return readThroughUrl(this.name, url, request, this.timeoutMs);
+    const head = await readThroughUrl(this.name, url, { method: 'HEAD', signal: request.signal }, this.timeoutMs);
+    const size = Number(head.headers['content-length']);
+    const length = Number(suffix[1]);
+    if (!(size > 0) || length === 0) {
+      throw new ApiError(416, 'range_not_satisfiable', 'The requested range is outside the object', { provider: this.name }, { 'Content-Range': `bytes */${size}` });
+    }
+    return readThroughUrl(this.name, url, { ...request, range: `bytes=${Math.max(0, size - length)}-${size - 1}` }, this.timeoutMs);
   }
 
   async put(filename: string, request: PutRequest) {
