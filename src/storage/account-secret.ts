@@ -1,5 +1,5 @@
 // Account credentials: a public access key and a 256-bit secret kept only as a keyed hash.
-import crypto, { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
@@ -29,8 +29,7 @@ export function secretMatches(salt: string, storedHash: string, secret: string):
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
-const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'buffer') => Buffer }).hash;
 /** SHA-256 of a secret that already passed the keyed check, for the row cache's repeat checks (one-shot hash: ~1 µs). */
 export function secretDigest(secret: string): Buffer {
-  return oneShot ? oneShot('sha256', secret, 'buffer') : createHash('sha256').update(secret).digest();
+  return hash('sha256', secret, 'buffer');
 }

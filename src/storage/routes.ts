@@ -1,5 +1,5 @@
-// GET /api/storage and POST /api/storage/bulk: authenticated by the account headers, answering signed URLs. These
-// are the reference routes (and what /docs describes); fast-url-routes.ts answers their common cases sooner.
+// GET /api/storage and POST /api/storage/bulk: authenticated by the account headers, answering signed URLs; what
+// they do lives in url-requests.ts.
 import { skipSchemaValidation } from '../http/skip-validation.js';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../http/problem.js';

@@ -1,5 +1,5 @@
-// What GET /api/storage and POST /api/storage/bulk do, independent of how the request arrived: the Fastify routes
-// and the fast path (fast-url-routes.ts) both call these, so the two can never disagree.
+// What GET /api/storage and POST /api/storage/bulk do, from the request's headers and parsed body: no Fastify
+// request object, so the logic can be called (and measured) on its own.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../http/problem.js';

@@ -65,7 +65,8 @@ export class AzureProvider implements StorageProvider {
     const head = await readThroughUrl(this.name, url, { method: 'HEAD', signal: request.signal }, this.timeoutMs);
     const size = Number(head.headers['content-length']);
     const length = Number(suffix[1]);
-    if (!(size > 0) || length === 0) {
+    if (!Number.isSafeInteger(size)) return readThroughUrl(this.name, url, request, this.timeoutMs);
+    if (size === 0 || length === 0) {
       throw new ApiError(416, 'range_not_satisfiable', 'The requested range is outside the object', { provider: this.name }, { 'Content-Range': `bytes */${size}` });
     }
     return readThroughUrl(this.name, url, { ...request, range: `bytes=${Math.max(0, size - length)}-${size - 1}` }, this.timeoutMs);

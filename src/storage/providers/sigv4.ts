@@ -1,5 +1,5 @@
 // AWS Signature Version 4 query presigning (S3 and compatibles), and the RFC 3986 encoding it needs. Pure.
-import crypto, { createHash, createHmac } from 'node:crypto';
+import { createHmac, hash } from 'node:crypto';
 
 /** S3 URI encoding: everything but unreserved characters, keeping "/" in paths. */
 export function uriEncode(text: string, keepSlash = false): string {
@@ -7,9 +7,8 @@ export function uriEncode(text: string, keepSlash = false): string {
     .replace(keepSlash ? /%2F/g : /$^/, '/');
 }
 
-// The one-shot crypto.hash (Node ≥ 20.12) skips a Hash object per URL; createHash where it is missing.
-const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
-const sha256hex = oneShot ? (s: string) => oneShot('sha256', s, 'hex') : (s: string) => createHash('sha256').update(s).digest('hex');
+// The one-shot crypto.hash (Node ≥ 20.12; the package needs 20.19) skips a Hash object per URL.
+const sha256hex = (s: string) => hash('sha256', s, 'hex');
 const hmac = (key: Buffer | string, s: string) => createHmac('sha256', key).update(s).digest();
 
 let lastSecond = -1;
