@@ -15,6 +15,8 @@ export interface Store {
   schema?: string;
   /** The raw SQLite handle, for the few bulk paths where prepared statements beat query building. */
   sqlite?: SqliteDatabase.Database;
+  /** The PostgreSQL pool, for the few paths a query builder cannot express (binary COPY). */
+  pgPool?: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -48,7 +50,7 @@ export function openStore(options: StoreOptions): Store {
     // An idle client that loses its server must not crash the process.
     pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'pg', schema: options.pgSchema ?? searchPathOf(options.databaseUrl) ?? 'public', close: () => db.destroy() };
+    return { db, dialect: 'pg', pgPool: pool, schema: options.pgSchema ?? searchPathOf(options.databaseUrl) ?? 'public', close: () => db.destroy() };
   }
   const dataDir = options.dataDir ?? './data';
   fs.mkdirSync(dataDir, { recursive: true });
