@@ -42,7 +42,7 @@ export const suite: Suite = {
       const org = await seedOrg(server.store, { width: 1920, height: 1080, fps: FPS, frameCount: FRAMES });
       const validated = validateRun(largeRun(org.recording.mediaKey));
       if (!validated.ok) throw new Error(validated.detail);
-      await upsertRun(server.store.db, org.orgId, org.recording, validated);
+      await upsertRun(server.store, org.orgId, org.recording, validated);
       const login = await fetch(`${server.url}/login`, {
         method: 'POST', headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ username: `viewer-${org.name.slice(4)}`, password: 'correct horse battery' }),

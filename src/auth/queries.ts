@@ -6,6 +6,7 @@ import { hashPassword } from './password.js';
 import { ACCESS_TOKEN_PREFIX, SESSION_PREFIX, hashSecret, newSecret, sameHash } from './secrets.js';
 import { TOKEN_ROLE, type UserRole } from './roles.js';
 import type { FailureCounter } from './throttle.js';
+import { preparedQuery } from '../db/prepared-query.js';
 
 type Db = Kysely<Database>;
 
@@ -73,21 +74,25 @@ export async function revokeAccessToken(db: Db, orgId: string, id: string): Prom
 export async function findPrincipal(db: Db, token: string, now = Date.now()): Promise<Principal | undefined> {
   const hash = hashSecret(token);
   if (token.startsWith(SESSION_PREFIX)) {
-    const row = await db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.user_id')
-      .select(['sessions.token_hash', 'sessions.expires_at', 'sessions.org_id', 'users.id as user_id', 'users.role'])
-      .where('sessions.token_hash', '=', hash).executeTakeFirst();
+    const [row] = await sessionByHash(db, hash);
     if (!row || !sameHash(row.token_hash, hash) || row.expires_at <= now) return undefined;
     return { orgId: row.org_id, role: row.role, kind: 'session', userId: row.user_id };
   }
   if (token.startsWith(ACCESS_TOKEN_PREFIX)) {
-    const row = await db.selectFrom('access_tokens').select(['id', 'token_hash', 'org_id', 'role', 'expires_at', 'revoked_at'])
-      .where('token_hash', '=', hash).executeTakeFirst();
+    const [row] = await accessTokenByHash(db, hash);
     if (!row || !sameHash(row.token_hash, hash) || row.revoked_at !== null) return undefined;
     if (row.expires_at !== null && row.expires_at <= now) return undefined;
     return { orgId: row.org_id, role: row.role, kind: 'access_token', tokenId: row.id };
   }
   return undefined;
 }
+
+// Every authenticated request runs one of these: compiled once, not built per request.
+const sessionByHash = preparedQuery((db: Db) => db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.user_id')
+  .select(['sessions.token_hash', 'sessions.expires_at', 'sessions.org_id', 'users.id as user_id', 'users.role'])
+  .where('sessions.token_hash', '=', ''));
+const accessTokenByHash = preparedQuery((db: Db) => db.selectFrom('access_tokens')
+  .select(['id', 'token_hash', 'org_id', 'role', 'expires_at', 'revoked_at']).where('token_hash', '=', ''));
 
 export async function deleteSession(db: Db, token: string): Promise<void> {
   await db.deleteFrom('sessions').where('token_hash', '=', hashSecret(token)).execute();

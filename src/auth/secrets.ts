@@ -1,5 +1,5 @@
 // Random machine secrets (session and access tokens): 256 bits, stored only as SHA-256.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const SESSION_PREFIX = 'sls_';
 export const ACCESS_TOKEN_PREFIX = 'sla_';
@@ -10,7 +10,7 @@ export function newSecret(prefix: string): string {
 
 /** A fast hash is right here: the input has 256 bits of entropy, so there is nothing to brute-force. */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 export function sameHash(a: string, b: string): boolean {

@@ -2,12 +2,12 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, RunsTable } from '../db/schema.js';
 import type { Recording } from '../recordings/queries.js';
-import { newId } from '../util/ids.js';
-import { computeCentroids, encodePoints } from './centroids.js';
-import { mergeRecordingCells, refreshRecordingCells, type LabelCells } from '../search/cell-index.js';
-import { cellMasksOfPoints, EMPTY_MASK } from '../search/grid.js';
-import { orderByRow } from '../search/point-rows.js';
-import { decodeBoxes, encodeBoxes, tracksForApi } from './run-codec.js';
+import type { Store } from '../db/store.js';
+import { mergeRecordingCells, refreshRecordingCells } from '../search/cell-index.js';
+import { cellChange, labelCellsOf } from '../search/label-cells.js';
+import { decodeBoxes, tracksForApi } from './run-codec.js';
+import { REPLACED_RUN_COLUMNS, centroidRowsOf, labelCellsOfRows, runRowOf, type CentroidRow } from './run-rows.js';
+import { sqliteRunWriter } from './sqlite-run-writer.js';
 import type { TrackHeader } from './run-types.js';
 import type { ValidatedRun } from './validate-run.js';
 
@@ -26,31 +26,22 @@ export type SummaryRow = Pick<RunsTable, 'id' | 'run_id' | 'name' | 'task' | 'sc
 export interface UpsertResult { created: boolean; runPk: string }
 
 /**
- * Inserts or truly replaces the run (recording, runId) and its centroids in one transaction.
- * `version` counts writes: 1 after the insert, so concurrent posts still learn which one created it.
+ * Inserts or truly replaces the run (recording, runId), its centroids and its recording's search aggregate in
+ * one transaction: on SQLite through prepared statements, on PostgreSQL through Kysely.
  */
-export async function upsertRun(db: Db, orgId: string, recording: Recording, run: ValidatedRun): Promise<UpsertResult> {
-  const now = Date.now();
-  const { meta, boxes } = run;
-  const row: RunsTable = {
-    id: newId(now), org_id: orgId, recording_id: recording.id, run_id: meta.runId, name: meta.name ?? null, task: meta.task,
-    schema_version: meta.schemaVersion, source: JSON.stringify(meta.source), original_coordinate_space: meta.originalCoordinateSpace,
-    original_box_form: meta.originalBoxForm, media: meta.media ? JSON.stringify(meta.media) : null,
-    categories: meta.categories ? JSON.stringify(meta.categories) : null, recording_timestamp: recording.startTimestamp,
-    created_at: now, updated_at: now, version: 1, tracks_stored: boxes.headers.length, boxes_stored: boxes.count,
-    tracks: JSON.stringify(boxes.headers), boxes: encodeBoxes(boxes),
-  };
-  const centroids = computeCentroids(boxes);
-  return db.transaction().execute(async (trx) => {
+export async function upsertRun(store: Store, orgId: string, recording: Recording, run: ValidatedRun): Promise<UpsertResult> {
+  const row = runRowOf(orgId, recording, run, Date.now());
+  const centroids = centroidRowsOf(recording, run);
+  if (store.sqlite) {
+    const write = sqliteRunWriter(store.sqlite);
+    // Holding Kysely's connection first: a Kysely transaction awaiting between its statements must not see ours.
+    return store.db.connection().execute(async () => write(row, recording, centroids));
+  }
+  return store.db.transaction().execute(async (trx) => {
     const stored = await trx.insertInto('runs').values(row)
       .onConflict((oc) => oc.columns(['recording_id', 'run_id']).doUpdateSet((eb) => ({
-        name: eb.ref('excluded.name'), task: eb.ref('excluded.task'), schema_version: eb.ref('excluded.schema_version'),
-        source: eb.ref('excluded.source'), original_coordinate_space: eb.ref('excluded.original_coordinate_space'),
-        original_box_form: eb.ref('excluded.original_box_form'), media: eb.ref('excluded.media'),
-        categories: eb.ref('excluded.categories'), recording_timestamp: eb.ref('excluded.recording_timestamp'),
-        updated_at: eb.ref('excluded.updated_at'), version: eb('runs.version', '+', 1),
-        tracks_stored: eb.ref('excluded.tracks_stored'), boxes_stored: eb.ref('excluded.boxes_stored'),
-        tracks: eb.ref('excluded.tracks'), boxes: eb.ref('excluded.boxes'),
+        ...Object.fromEntries(REPLACED_RUN_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)])),
+        version: eb('runs.version', '+', 1),
       })))
       .returning(['id', 'version'])
       .executeTakeFirstOrThrow();
@@ -60,36 +51,14 @@ export async function upsertRun(db: Db, orgId: string, recording: Recording, run
   });
 }
 
-async function replaceCentroids(trx: Transaction<Database>, runPk: string, recording: Recording, centroids: ReturnType<typeof computeCentroids>, created: boolean) {
+async function replaceCentroids(trx: Transaction<Database>, runPk: string, recording: Recording, centroids: CentroidRow[], created: boolean) {
   // A run just created has no centroid rows yet.
   const previous = created ? [] : await trx.deleteFrom('run_centroids').where('run_pk', '=', runPk)
     .returning(['label', 'cells_lo', 'cells_hi', 'count']).execute();
-  const rows = centroids.map((c) => {
-    const cells = cellMasksOfPoints(c.points);
-    // Points ordered by grid row, with each row's start, so a search reads only the rows it covers.
-    const { ordered, starts } = orderByRow(c.points);
-    return {
-      run_pk: runPk, recording_id: recording.id, org_id: recording.orgId, label: c.label,
-      count: c.points.length / 2, points: encodePoints(ordered), ...starts, cells_lo: cells.lo, cells_hi: cells.hi,
-    };
-  });
-  if (rows.length > 0) await trx.insertInto('run_centroids').values(rows).execute();
-  const added = rows.map((r) => ({ label: r.label, mask: { lo: r.cells_lo, hi: r.cells_hi }, count: r.count }));
-  const removed = previous.map((r) => ({ label: r.label, mask: { lo: Number(r.cells_lo), hi: Number(r.cells_hi) }, count: Number(r.count) }));
-  // The recording's aggregate can be merged in place unless a cell the old run had is gone (then recompute).
-  if (keepsEveryCell(removed, added)) {
-    await mergeRecordingCells(trx, recording, [...added, ...removed.map((r) => ({ label: r.label, mask: EMPTY_MASK, count: -r.count }))]);
-  } else {
-    await refreshRecordingCells(trx, recording.id);
-  }
-}
-
-function keepsEveryCell(removed: LabelCells[], added: LabelCells[]): boolean {
-  const now = new Map(added.map((a) => [a.label, a.mask]));
-  return removed.every((r) => {
-    const mask = now.get(r.label);
-    return mask !== undefined && ((r.mask.lo & ~mask.lo) >>> 0) === 0 && ((r.mask.hi & ~mask.hi) >>> 0) === 0;
-  });
+  if (centroids.length > 0) await trx.insertInto('run_centroids').values(centroids.map((c) => ({ ...c, run_pk: runPk }))).execute();
+  const change = cellChange(previous.map(labelCellsOf), labelCellsOfRows(centroids));
+  if (change === 'recompute') await refreshRecordingCells(trx, recording.id);
+  else await mergeRecordingCells(trx, recording, change.merge);
 }
 
 function summaryQuery(db: Db, orgId: string) {

@@ -61,7 +61,7 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
       const named = meta.mediaKey !== undefined ? `mediaKey "${meta.mediaKey}"` : `analysisId "${meta.analysisId}"`;
       throw new ApiError(404, 'recording_not_found', `No recording with ${named}`);
     }
-    const stored = await upsertRun(db, principal.orgId, recording, result);
+    const stored = await upsertRun(app.store, principal.orgId, recording, result);
     request.log.info({ runId: meta.runId, mediaKey: recording.mediaKey, boxes: boxes.count, created: stored.created }, 'run stored');
     const status = rejected.length > 0 ? 207 : stored.created ? 201 : 200;
     return sendJson(reply, status, { runId: meta.runId, tracksStored: boxes.headers.length, boxesStored: boxes.count, rejected, warnings });

@@ -1,6 +1,7 @@
 // Recordings: the table every detection run hangs off, always read within one organisation.
 import type { Kysely } from 'kysely';
 import type { Database, RecordingsTable } from '../db/schema.js';
+import { preparedQuery } from '../db/prepared-query.js';
 import { newId } from '../util/ids.js';
 
 type Db = Kysely<Database>;
@@ -37,13 +38,16 @@ export async function insertRecording(db: Db, orgId: string, input: NewRecording
 
 /** The recording a run names, inside the caller's organisation only; mediaKey wins over analysisId. */
 export async function resolveTarget(db: Db, orgId: string, target: { mediaKey?: string; analysisId?: string }): Promise<Recording | undefined> {
-  let query = db.selectFrom('recordings').selectAll().where('org_id', '=', orgId);
-  if (target.mediaKey !== undefined) query = query.where('media_key', '=', target.mediaKey);
-  else if (target.analysisId !== undefined) query = query.where('analysis_id', '=', target.analysisId);
+  let rows: RecordingsTable[];
+  if (target.mediaKey !== undefined) rows = await recordingByMediaKey(db, orgId, target.mediaKey);
+  else if (target.analysisId !== undefined) rows = await recordingByAnalysisId(db, orgId, target.analysisId);
   else return undefined;
-  const row = await query.executeTakeFirst();
-  return row && toRecording(row);
+  return rows[0] && toRecording(rows[0]);
 }
+
+// Every run POST resolves its recording: these two run without building the query each time.
+const recordingByMediaKey = preparedQuery((db: Db) => db.selectFrom('recordings').selectAll().where('org_id', '=', '').where('media_key', '=', ''));
+const recordingByAnalysisId = preparedQuery((db: Db) => db.selectFrom('recordings').selectAll().where('org_id', '=', '').where('analysis_id', '=', ''));
 
 export async function listRecordings(db: Db, orgId: string): Promise<Recording[]> {
   const rows = await db.selectFrom('recordings').selectAll().where('org_id', '=', orgId)

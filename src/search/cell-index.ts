@@ -1,7 +1,9 @@
 // Keeps the per-recording, per-label cell masks (recording_label_cells) equal to the union of its
 // run_centroids masks. Called inside the run's own transaction, after its centroids changed.
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
-import { ANY_LABEL, union, EMPTY_MASK, type CellMask } from './grid.js';
+import { labelCellRows, labelCellsOf, type LabelCells } from './label-cells.js';
+
+export type { LabelCells };
 
 // Kysely<any>: the migration backfill calls this too, with an untyped handle.
 type AnyDb = Kysely<any>;
@@ -24,21 +26,9 @@ export async function refreshRecordingCells(db: AnyDb, recordingId: string): Pro
   const parts = await db.selectFrom('run_centroids').select(['label', 'cells_lo', 'cells_hi', 'count'])
     .where('recording_id', '=', recordingId).execute() as Array<{ label: string; cells_lo: number; cells_hi: number; count: number }>;
   if (parts.length === 0) return;
-  const byLabel = new Map<string, { mask: CellMask; n: number }>();
-  for (const p of parts) {
-    const mask = { lo: Number(p.cells_lo), hi: Number(p.cells_hi) };
-    for (const label of [ANY_LABEL, p.label]) {
-      const a = byLabel.get(label) ?? { mask: EMPTY_MASK, n: 0 };
-      byLabel.set(label, { mask: union(a.mask, mask), n: a.n + Number(p.count) });
-    }
-  }
-  await db.insertInto('recording_label_cells').values([...byLabel].map(([label, a]) => ({
-    recording_id: recordingId, org_id: recording.org_id, label, start_timestamp: Number(recording.start_timestamp),
-    cells_lo: a.mask.lo, cells_hi: a.mask.hi, centroid_count: a.n,
-  }))).execute();
+  const owner = { id: recordingId, orgId: recording.org_id, startTimestamp: Number(recording.start_timestamp) };
+  await db.insertInto('recording_label_cells').values(labelCellRows(owner, parts.map(labelCellsOf))).execute();
 }
-
-export interface LabelCells { label: string; mask: CellMask; count: number }
 
 /**
  * A new run only adds cells to its recording's aggregate, so OR-merging its masks in one upsert gives the
@@ -48,17 +38,7 @@ export interface LabelCells { label: string; mask: CellMask; count: number }
 export async function mergeRecordingCells(db: AnyDb, recording: { id: string; orgId: string; startTimestamp: number }, parts: LabelCells[]): Promise<void> {
   if (parts.length === 0) return;
   if (isPostgres(db)) await sql`select pg_advisory_xact_lock(hashtext(${`recording-cells:${recording.id}`}))`.execute(db);
-  const byLabel = new Map<string, { mask: CellMask; n: number }>();
-  for (const p of parts) {
-    for (const label of [ANY_LABEL, p.label]) {
-      const a = byLabel.get(label) ?? { mask: EMPTY_MASK, n: 0 };
-      byLabel.set(label, { mask: union(a.mask, p.mask), n: a.n + p.count });
-    }
-  }
-  await db.insertInto('recording_label_cells').values([...byLabel].map(([label, a]) => ({
-    recording_id: recording.id, org_id: recording.orgId, label, start_timestamp: recording.startTimestamp,
-    cells_lo: a.mask.lo, cells_hi: a.mask.hi, centroid_count: a.n,
-  })))
+  await db.insertInto('recording_label_cells').values(labelCellRows(recording, parts))
     .onConflict((oc) => oc.columns(['recording_id', 'label']).doUpdateSet({
       cells_lo: sql`recording_label_cells.cells_lo | excluded.cells_lo`,
       cells_hi: sql`recording_label_cells.cells_hi | excluded.cells_hi`,

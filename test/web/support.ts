@@ -50,7 +50,7 @@ export async function startEditorServer(dialect: DialectName, env: Record<string
   for (const body of demoRuns(mediaKey)) {
     const run = validateRun(body);
     if (!run.ok) throw new Error(run.detail);
-    await upsertRun(server.store.db, org.orgId, org.recording, run);
+    await upsertRun(server.store, org.orgId, org.recording, run);
   }
   const suffix = org.name.slice('org-'.length);
   return { server, org, mediaKey, username: (role) => `${role}-${suffix}` };

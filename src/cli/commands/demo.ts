@@ -40,7 +40,7 @@ async function seed(store: Store, config: Config): Promise<DemoCredentials> {
   for (const body of demoRuns(mediaKey)) {
     const run = validateRun(body);
     if (!run.ok) throw new Error(`demo run is invalid: ${run.detail}`);
-    await upsertRun(db, org.id, recording, run);
+    await upsertRun(store, org.id, recording, run);
   }
   const credentials: DemoCredentials = { organisation: 'demo', username: 'demo', password, token: token.token, mediaKey };
   for (const seeder of demoSeeders) await seeder(store, config, credentials);

@@ -1,0 +1,22 @@
+// Hot queries of a fixed shape, built and compiled by Kysely once per database handle: a call only binds its values.
+// Building and compiling cost more than running an indexed lookup on SQLite (~15 µs against ~10 µs).
+import type { CompiledQuery, Kysely } from 'kysely';
+
+/**
+ * `build` makes the query with placeholder values; a call passes the real ones in the order they appear in the
+ * compiled SQL (the order of the builder calls). Transactions are other handles: they compile once each.
+ */
+export function preparedQuery<DB, Row>(build: (db: Kysely<DB>) => { compile(): CompiledQuery<Row> }) {
+  const compiled = new WeakMap<Kysely<DB>, CompiledQuery<Row>>();
+  return async (db: Kysely<DB>, ...parameters: unknown[]): Promise<Row[]> => {
+    let query = compiled.get(db);
+    if (!query) {
+      query = build(db).compile();
+      if (query.parameters.length !== parameters.length) {
+        throw new Error(`prepared query takes ${query.parameters.length} parameters, got ${parameters.length}`);
+      }
+      compiled.set(db, query);
+    }
+    return (await db.executeQuery<Row>({ ...query, parameters })).rows;
+  };
+}

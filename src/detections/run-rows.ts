@@ -1,0 +1,49 @@
+// The rows one stored run consists of: its runs row and one run_centroids row per label. Pure; both writers
+// (Kysely on PostgreSQL, prepared statements on SQLite) store exactly these.
+import type { RunCentroidsTable, RunsTable } from '../db/schema.js';
+import type { Recording } from '../recordings/queries.js';
+import { cellMasksOfPoints } from '../search/grid.js';
+import type { LabelCells } from '../search/label-cells.js';
+import { orderByRow, type RowStarts } from '../search/point-rows.js';
+import { newId } from '../util/ids.js';
+import { computeCentroids, encodePoints } from './centroids.js';
+import { encodeBoxes } from './run-codec.js';
+import type { ValidatedRun } from './validate-run.js';
+
+/** What a re-post of the same (recording, runId) replaces: everything but the identity and created_at. */
+export const REPLACED_RUN_COLUMNS = [
+  'name', 'task', 'schema_version', 'source', 'original_coordinate_space', 'original_box_form', 'media', 'categories',
+  'recording_timestamp', 'updated_at', 'tracks_stored', 'boxes_stored', 'tracks', 'boxes',
+] as const satisfies ReadonlyArray<keyof RunsTable>;
+
+/** `version` counts writes: 1 after the insert, so concurrent posts still learn which one created the run. */
+export function runRowOf(orgId: string, recording: Recording, run: ValidatedRun, now: number): RunsTable {
+  const { meta, boxes } = run;
+  return {
+    id: newId(now), org_id: orgId, recording_id: recording.id, run_id: meta.runId, name: meta.name ?? null, task: meta.task,
+    schema_version: meta.schemaVersion, source: JSON.stringify(meta.source), original_coordinate_space: meta.originalCoordinateSpace,
+    original_box_form: meta.originalBoxForm, media: meta.media ? JSON.stringify(meta.media) : null,
+    categories: meta.categories ? JSON.stringify(meta.categories) : null, recording_timestamp: recording.startTimestamp,
+    created_at: now, updated_at: now, version: 1, tracks_stored: boxes.headers.length, boxes_stored: boxes.count,
+    tracks: JSON.stringify(boxes.headers), boxes: encodeBoxes(boxes),
+  };
+}
+
+export type CentroidRow = Omit<RunCentroidsTable, 'run_pk' | 'cells_lo' | 'cells_hi' | keyof RowStarts> & RowStarts & { cells_lo: number; cells_hi: number };
+
+/** One row per label (without its run's key, known only once the run row is written). */
+export function centroidRowsOf(recording: Recording, run: ValidatedRun): CentroidRow[] {
+  return computeCentroids(run.boxes).map((c) => {
+    const cells = cellMasksOfPoints(c.points);
+    // Points ordered by grid row, with each row's start, so a search reads only the rows it covers.
+    const { ordered, starts } = orderByRow(c.points);
+    return {
+      recording_id: recording.id, org_id: recording.orgId, label: c.label,
+      count: c.points.length / 2, points: encodePoints(ordered), ...starts, cells_lo: cells.lo, cells_hi: cells.hi,
+    };
+  });
+}
+
+export function labelCellsOfRows(rows: CentroidRow[]): LabelCells[] {
+  return rows.map((r) => ({ label: r.label, mask: { lo: r.cells_lo, hi: r.cells_hi }, count: r.count }));
+}
