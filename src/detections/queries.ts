@@ -6,7 +6,7 @@ import type { Store } from '../db/store.js';
 import { mergeRecordingCells, refreshRecordingCells } from '../search/cell-index.js';
 import { cellChange, labelCellsOf } from '../search/label-cells.js';
 import { decodeBoxes, tracksForApi } from './run-codec.js';
-import { REPLACED_RUN_COLUMNS, centroidRowsOf, labelCellsOfRows, runRowOf, type CentroidRow } from './run-rows.js';
+import { REPLACED_RUN_COLUMNS, centroidRowsOf, runRowOf, type CentroidRow } from './run-rows.js';
 import { sqliteRunWriter } from './sqlite-run-writer.js';
 import type { TrackHeader } from './run-types.js';
 import type { ValidatedRun } from './validate-run.js';
@@ -56,7 +56,7 @@ async function replaceCentroids(trx: Transaction<Database>, runPk: string, recor
   const previous = created ? [] : await trx.deleteFrom('run_centroids').where('run_pk', '=', runPk)
     .returning(['label', 'cells_lo', 'cells_hi', 'count']).execute();
   if (centroids.length > 0) await trx.insertInto('run_centroids').values(centroids.map((c) => ({ ...c, run_pk: runPk }))).execute();
-  const change = cellChange(previous.map(labelCellsOf), labelCellsOfRows(centroids));
+  const change = cellChange(previous.map(labelCellsOf), centroids.map(labelCellsOf));
   if (change === 'recompute') await refreshRecordingCells(trx, recording.id);
   else await mergeRecordingCells(trx, recording, change.merge);
 }

@@ -3,7 +3,6 @@
 import type { RunCentroidsTable, RunsTable } from '../db/schema.js';
 import type { Recording } from '../recordings/queries.js';
 import { cellMasksOfPoints } from '../search/grid.js';
-import type { LabelCells } from '../search/label-cells.js';
 import { orderByRow, type RowStarts } from '../search/point-rows.js';
 import { newId } from '../util/ids.js';
 import { computeCentroids, encodePoints } from './centroids.js';
@@ -42,8 +41,4 @@ export function centroidRowsOf(recording: Recording, run: ValidatedRun): Centroi
       count: c.points.length / 2, points: encodePoints(ordered), ...starts, cells_lo: cells.lo, cells_hi: cells.hi,
     };
   });
-}
-
-export function labelCellsOfRows(rows: CentroidRow[]): LabelCells[] {
-  return rows.map((r) => ({ label: r.label, mask: { lo: r.cells_lo, hi: r.cells_hi }, count: r.count }));
 }

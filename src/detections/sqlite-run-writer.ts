@@ -6,7 +6,7 @@ import { labelCellRows, labelCellsOf, cellChange, type LabelCells, type LabelCel
 import { ROW_START_COLUMNS } from '../search/point-rows.js';
 import type { RunsTable } from '../db/schema.js';
 import type { Recording } from '../recordings/queries.js';
-import { REPLACED_RUN_COLUMNS, labelCellsOfRows, type CentroidRow } from './run-rows.js';
+import { REPLACED_RUN_COLUMNS, type CentroidRow } from './run-rows.js';
 
 const RUN_COLUMNS = [
   'id', 'org_id', 'recording_id', 'run_id', 'name', 'task', 'schema_version', 'source', 'original_coordinate_space',
@@ -53,7 +53,7 @@ export function sqliteRunWriter(sqlite: SqliteDatabase.Database): SqliteRunWrite
       // A run just created has no centroid rows yet.
       const removed: LabelCells[] = created ? [] : (s.deleteCentroids.all(stored.id) as StoredCentroid[]).map(labelCellsOf);
       for (const c of centroids) s.insertCentroid.run({ ...c, run_pk: stored.id });
-      const change = cellChange(removed, labelCellsOfRows(centroids));
+      const change = cellChange(removed, centroids.map(labelCellsOf));
       if (change === 'recompute') {
         s.clearCells.run(recording.id);
         const parts = (s.recordingCentroids.all(recording.id) as StoredCentroid[]).map(labelCellsOf);
