@@ -30,7 +30,7 @@ export interface UpsertResult { created: boolean; runPk: string }
  * one transaction: on SQLite through prepared statements, on PostgreSQL through Kysely.
  */
 export async function upsertRun(store: Store, orgId: string, recording: Recording, run: ValidatedRun): Promise<UpsertResult> {
-  const row = runRowOf(orgId, recording, run, Date.now());
+  const row = runRowOf(orgId, recording, run, Date.now(), store.sqlite ? 'doubles' : 'columns');
   const centroids = centroidRowsOf(recording, run);
   if (store.sqlite) {
     const write = sqliteRunWriter(store.sqlite);

@@ -6,7 +6,7 @@ import { cellMasksOfPoints } from '../search/grid.js';
 import { orderByRow, type RowStarts } from '../search/point-rows.js';
 import { newId } from '../util/ids.js';
 import { computeCentroids, encodePoints } from './centroids.js';
-import { encodeBoxes } from './run-codec.js';
+import { encodeBoxes, type BoxFormat } from './run-codec.js';
 import type { ValidatedRun } from './validate-run.js';
 
 /** What a re-post of the same (recording, runId) replaces: everything but the identity and created_at. */
@@ -16,7 +16,7 @@ export const REPLACED_RUN_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof RunsTable>;
 
 /** `version` counts writes: 1 after the insert, so concurrent posts still learn which one created the run. */
-export function runRowOf(orgId: string, recording: Recording, run: ValidatedRun, now: number): RunsTable {
+export function runRowOf(orgId: string, recording: Recording, run: ValidatedRun, now: number, format: BoxFormat): RunsTable {
   const { meta, boxes } = run;
   return {
     id: newId(now), org_id: orgId, recording_id: recording.id, run_id: meta.runId, name: meta.name ?? null, task: meta.task,
@@ -24,7 +24,7 @@ export function runRowOf(orgId: string, recording: Recording, run: ValidatedRun,
     original_box_form: meta.originalBoxForm, media: meta.media ? JSON.stringify(meta.media) : null,
     categories: meta.categories ? JSON.stringify(meta.categories) : null, recording_timestamp: recording.startTimestamp,
     created_at: now, updated_at: now, version: 1, tracks_stored: boxes.headers.length, boxes_stored: boxes.count,
-    tracks: JSON.stringify(boxes.headers), boxes: encodeBoxes(boxes),
+    tracks: JSON.stringify(boxes.headers), boxes: encodeBoxes(boxes, format),
   };
 }
 
