@@ -1,7 +1,7 @@
 // Spec §4.3–4.5 as one pure function: a parsed body in, a normalised run (or the 400 it earns) out.
 import { isObject } from '../util/is-object.js';
 import { newId } from '../util/ids.js';
-import { normaliseGeometry, type BoxForm } from './box-geometry.js';
+import { normaliseGeometry, type BoxForm, type NormalisedBox } from './box-geometry.js';
 import * as L from './limits.js';
 import { checkSchemaVersion } from './schema-version.js';
 import { BOX_STRIDE, type BoxExtras, type Rejection, type RunBoxes, type RunMetadata, type TrackHeader, type Warning } from './run-types.js';
@@ -164,6 +164,7 @@ function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: nu
   const headers: TrackHeader[] = [];
   const rejected: Rejection[] = [];
   const forms = new Set<BoxForm>();
+  const geometry: NormalisedBox = { x: 0, y: 0, w: 0, h: 0, form: 'xywh' };
   let count = 0;
   let overwritten = 0;
   for (let t = 0; t < tracks.length; t++) {
@@ -171,8 +172,10 @@ function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: nu
     const id = ids[t]!;
     const input = track.boxes as unknown[];
     const start = count;
-    // frame -> slot, so that a later box of the same frame overwrites the earlier one in place.
-    const slotOfFrame = new Map<number, number>();
+    // frame -> slot, so that a later box of the same frame overwrites the earlier one in place. Built only once
+    // a frame does not follow the track's last one: producers send frames in order, and a Map entry per box
+    // was a fifth of a large run's validation.
+    let slotOfFrame: Map<number, number> | undefined;
     let extras: Record<number, BoxExtras> | undefined;
     let sorted = true;
     let lastFrame = -1;
@@ -183,24 +186,31 @@ function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: nu
         continue;
       }
       const frame = box.frame as number;
-      const geometry = normaliseGeometry(box, scaleX, scaleY);
-      if (typeof geometry === 'string') {
-        rejected.push({ trackId: id, frame, reason: geometry });
+      const rejection = normaliseGeometry(box, scaleX, scaleY, geometry);
+      if (rejection !== undefined) {
+        rejected.push({ trackId: id, frame, reason: rejection });
         continue;
       }
       if (metaTooLarge(box.meta)) {
         return { run: { headers, columns, count }, rejected, overwritten, forms, failure: fail('invalid_field', `track "${id}" frame ${frame}: meta must be an object of at most ${L.MAX_META_BYTES} bytes`) };
       }
       forms.add(geometry.form);
-      let slot = slotOfFrame.get(frame);
-      if (slot === undefined) {
-        slot = count++;
-        slotOfFrame.set(frame, slot);
-        if (frame < lastFrame) sorted = false;
+      let slot: number | undefined;
+      if (slotOfFrame === undefined && frame > lastFrame) {
+        slot = count++; // every earlier frame of the track is smaller: a new slot, no lookup
         lastFrame = frame;
       } else {
-        overwritten++;
-        if (extras) delete extras[slot - start];
+        slotOfFrame ??= slotsByFrame(columns, start, count);
+        slot = slotOfFrame.get(frame);
+        if (slot === undefined) {
+          slot = count++;
+          slotOfFrame.set(frame, slot);
+          if (frame < lastFrame) sorted = false;
+          lastFrame = frame;
+        } else {
+          overwritten++;
+          if (extras) delete extras[slot - start];
+        }
       }
       const o = slot * BOX_STRIDE;
       columns[o] = frame;
@@ -229,6 +239,13 @@ function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: nu
     headers.push(header);
   }
   return { run: { headers, columns, count }, rejected, overwritten, forms };
+}
+
+/** The slots [start, end) of the columns by their frame. */
+function slotsByFrame(columns: Float64Array, start: number, end: number): Map<number, number> {
+  const slots = new Map<number, number>();
+  for (let slot = start; slot < end; slot++) slots.set(columns[slot * BOX_STRIDE]!, slot);
+  return slots;
 }
 
 function sortTrackByFrame(columns: Float64Array, start: number, n: number, extras: Record<number, BoxExtras> | undefined) {
