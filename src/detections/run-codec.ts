@@ -5,11 +5,11 @@
 //   with a few decimals, frame numbers, milliseconds) is stored as those integers in 8, 16 or 32 bits; any other
 //   column (pixel boxes turned normalised, absent confidences) stays doubles. The encoder checks every value's
 //   round trip before it keeps the integer form, so decoding gives back exactly the doubles it was given.
-// A normalised 250 000-box run shrinks from 13.4 to 5.7 MiB (pixel boxes: 9.5 MiB). Typed arrays are little-endian on
-// every platform Node runs on (x86-64, arm64), as the raw format already assumed.
+// A normalised 250 000-box run shrinks from 13.4 to 5.7 MiB (pixel boxes: 9.5 MiB). Typed arrays are
+// little-endian on every platform Node runs on (x86-64, arm64), as the doubles format already assumed.
 import { BOX_STRIDE, type RunBoxes, type TrackHeader } from './run-types.js';
 
-const MAGIC_RAW = 0x31424c53; // "SLB1"
+const MAGIC_DOUBLES = 0x31424c53; // "SLB1"
 const MAGIC_COLUMNS = 0x32424c53; // "SLB2"
 const HEADER_BYTES = 8;
 /** Per column: kind (1 byte), 7 bytes of padding, divisor (double). */
@@ -82,7 +82,7 @@ export function encodeBoxes(run: RunBoxes, format: BoxFormat): Buffer {
 
 function encodeDoubles(run: RunBoxes): Buffer {
   const out = Buffer.allocUnsafe(HEADER_BYTES + run.count * BOX_STRIDE * 8);
-  out.writeUInt32LE(MAGIC_RAW, 0);
+  out.writeUInt32LE(MAGIC_DOUBLES, 0);
   out.writeUInt32LE(run.count, 4);
   const values = run.columns.subarray(0, run.count * BOX_STRIDE);
   Buffer.from(values.buffer, values.byteOffset, values.byteLength).copy(out, HEADER_BYTES);
@@ -126,11 +126,11 @@ export function decodeBoxes(blob: Uint8Array): Float64Array {
   const buf = Buffer.isBuffer(blob) ? blob : Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
   const magic = buf.length >= HEADER_BYTES ? buf.readUInt32LE(0) : 0;
   if (magic === MAGIC_COLUMNS) return decodeColumns(buf);
-  if (magic === MAGIC_RAW) return decodeRaw(buf);
+  if (magic === MAGIC_DOUBLES) return decodeDoubles(buf);
   throw new Error('stored boxes have an unknown format');
 }
 
-function decodeRaw(buf: Buffer): Float64Array {
+function decodeDoubles(buf: Buffer): Float64Array {
   const count = buf.readUInt32LE(4);
   if (buf.length < HEADER_BYTES + count * BOX_STRIDE * 8) throw new Error('stored boxes are truncated');
   const start = buf.byteOffset + HEADER_BYTES;
