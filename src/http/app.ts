@@ -91,23 +91,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done();
   });
 
-  // A request answered before its body was read (401, 413, 415…) must not keep the connection: the
-  // client would go on uploading into a socket nobody reads, and shutdown would wait for it.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (reply.statusCode >= 400 && !request.raw.complete) reply.header('Connection', 'close');
-    done(null, payload);
-  });
-
-  // Opt-in (see send-json.ts): the global hooks cost ~15% of every small request.
-  await app.register(compress, {
-    global: false,
-    threshold: 2048,
-    encodings: ['br', 'gzip'],
-    // Brotli's default quality (11) costs seconds on a 30 MiB run; 4 keeps most of the gain.
-    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
-    zlibOptions: { level: 5 },
-  });
-
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -132,8 +115,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(authRoutes);
-  await app.register(detectionRoutes);
-  await app.register(recordingRoutes);
+  // The only routes that compress (see send-json.ts): the plugin's per-route hook stays off every other route.
+  await app.register(async (scope) => {
+    await scope.register(compress, {
+      global: false,
+      threshold: 2048,
+      encodings: ['br', 'gzip'],
+      // Brotli's default quality (11) costs seconds on a 30 MiB run; 4 keeps most of the gain.
+      brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+      zlibOptions: { level: 5 },
+    });
+    await scope.register(detectionRoutes);
+    await scope.register(recordingRoutes);
+  });
   await app.register(storageRoutes);
   await app.register(recordingAssetsRoute);
   // The editor last, so that API routes always win.

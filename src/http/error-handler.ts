@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, PROBLEM_CONTENT_TYPE, problem, type ProblemBody } from './problem.js';
 
 interface Mapped { status: number; body: ProblemBody; headers?: Record<string, string> }
@@ -33,8 +33,18 @@ export function toProblem(error: unknown, validationCode = 'invalid_body'): Mapp
   return { status: 500, body: problem(500, 'internal_error', 'The server failed to handle the request') };
 }
 
+/**
+ * A request answered before its body was read (401, 413, 415…) must not keep the connection: the client would go
+ * on uploading into a socket nobody reads, and shutdown would wait for it. Every error answer passes through one of
+ * the two handlers below, so this is checked there rather than in a hook that every request would run.
+ */
+function closeIfUnread(request: FastifyRequest, reply: FastifyReply): void {
+  if (!request.raw.complete) reply.header('Connection', 'close');
+}
+
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
+    closeIfUnread(request, reply);
     const config = request.routeOptions?.config as { validationCode?: string } | undefined;
     const mapped = toProblem(error, config?.validationCode);
     if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
@@ -43,6 +53,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
     reply.code(mapped.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(mapped.body));
   });
   app.setNotFoundHandler((request, reply) => {
+    closeIfUnread(request, reply);
     reply.code(404).type(PROBLEM_CONTENT_TYPE)
       .send(JSON.stringify(problem(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}`)));
   });

@@ -1,11 +1,10 @@
 // The two credential headers of the public routes: one 401 answer for an unknown key, a wrong secret or a disabled account.
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Store } from '../db/store.js';
 import { ApiError } from '../http/problem.js';
-import { secretDigest, secretMatches } from './account-secret.js';
+import { sameDigest, secretDigest, secretMatches } from './account-secret.js';
 import type { Account } from './queries.js';
-import { accountByAccessKey } from './row-cache.js';
+import { accountByAccessKey, peekAccount } from './row-cache.js';
 
 export const HEADER = {
   fileName: 'X-Service-Storage-FileName',
@@ -26,16 +25,22 @@ export function requiredHeader(headers: IncomingHttpHeaders, name: string): stri
   return value;
 }
 
-export async function authenticateAccount(store: Store, headers: IncomingHttpHeaders): Promise<Account> {
+/**
+ * The account these headers authenticate. Answered at once (no promise) when the row cache holds the account and the
+ * secret it last accepted: that is nearly every request, and the hot routes then run without a microtask.
+ */
+export function authenticateAccount(store: Store, headers: IncomingHttpHeaders): Account | Promise<Account> {
   const accessKey = requiredHeader(headers, HEADER.accessKey);
   const secret = requiredHeader(headers, HEADER.secret);
+  // A cached entry lives only until the account's rows change (see row-cache.ts): a rotated secret or a disabled
+  // account is never answered from here. A plain digest of a 256-bit secret is as strong as the salted hash.
+  const cached = peekAccount(store, accessKey);
+  if (cached?.verified && cached.row.enabled === 1 && sameDigest(secretDigest(secret), cached.verified)) return cached.account;
+  return verifyAccount(store, accessKey, secret);
+}
+
+async function verifyAccount(store: Store, accessKey: string, secret: string): Promise<Account> {
   const found = await accountByAccessKey(store, accessKey);
-  if (found?.verified && found.row.enabled === 1) {
-    // A cached entry lives only until the account's rows change (see row-cache.ts): a rotated secret or a disabled
-    // account is never answered from here. A plain digest of a 256-bit secret is as strong as the salted hash.
-    const digest = secretDigest(secret);
-    if (digest.length === found.verified.length && timingSafeEqual(digest, found.verified)) return found.account;
-  }
   const row = found?.row;
   const ok = secretMatches(row?.secret_salt ?? DUMMY.salt, row?.secret_hash ?? DUMMY.hash, secret);
   if (!found || !ok || row!.enabled !== 1) {

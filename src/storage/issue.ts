@@ -2,26 +2,32 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/problem.js';
 import { directoryAllowed } from './filename.js';
-import type { Account } from './queries.js';
+import type { Account, ProviderRow } from './queries.js';
 import { providersNamed } from './row-cache.js';
 import { providerFromRow } from './registry.js';
 import { signingKeys } from './signing-keys.js';
 import { signedUrl } from './url-token.js';
 import type { StorageProvider } from './providers/types.js';
 
-/** The named providers if all are bound to the account and enabled; 401 provider_not_allowed naming the others. */
-export async function providersFor(app: FastifyInstance, account: Account, names: string[]): Promise<Map<string, StorageProvider>> {
-  const unique = [...new Set(names)];
-  const unbound = unique.filter((n) => !account.providers.includes(n));
-  const rows = await providersNamed(app.store, account.orgId, unique.filter((n) => !unbound.includes(n)));
-  const usable = new Map(rows.filter((r) => r.enabled === 1).map((r) => [r.name, r]));
-  const refused = unique.filter((n) => !usable.has(n));
-  if (refused.length > 0) {
+/**
+ * The named providers if all are bound to the account and enabled; 401 provider_not_allowed naming the others.
+ * Without a promise when the row cache holds them all.
+ */
+export function providersFor(app: FastifyInstance, account: Account, names: string[]): Map<string, StorageProvider> | Promise<Map<string, StorageProvider>> {
+  // One name (every single-URL request, most bulk ones): no set, no filtering.
+  const unique = names.length === 1 ? names : [...new Set(names)];
+  const rows = providersNamed(app.store, account.orgId, unique.filter((n) => account.providers.includes(n)));
+  return Array.isArray(rows) ? usableProviders(app, unique, rows) : rows.then((r) => usableProviders(app, unique, r));
+}
+
+function usableProviders(app: FastifyInstance, names: string[], rows: ProviderRow[]): Map<string, StorageProvider> {
+  const out = new Map<string, StorageProvider>();
+  for (const row of rows) if (row.enabled === 1) out.set(row.name, providerFromRow(app.config, row));
+  if (out.size !== names.length) {
+    const refused = names.filter((n) => !out.has(n));
     throw new ApiError(401, 'provider_not_allowed', `The account may not use provider${refused.length > 1 ? 's' : ''} ${refused.map((n) => `"${n}"`).join(', ')}`,
       { provider: refused[0], providers: refused });
   }
-  const out = new Map<string, StorageProvider>();
-  for (const [name, row] of usable) out.set(name, providerFromRow(app.config, row));
   return out;
 }
 

@@ -14,6 +14,8 @@ import type { ProviderType, StorageProvider } from './providers/types.js';
 
 const CACHE_LIMIT = 1000;
 const cache = new Map<string, StorageProvider>();
+// The row cache hands out the same row object until the rows change: looking that object up skips building the key.
+const byRow = new WeakMap<ProviderRow, StorageProvider>();
 
 /**
  * The fs provider's directory: its configured root (relative to the data folder), else
@@ -24,9 +26,14 @@ export function fsRoot(config: Config, row: Pick<ProviderRow, 'org_id' | 'name'>
 }
 
 export function providerFromRow(config: Config, row: ProviderRow): StorageProvider {
+  const same = byRow.get(row);
+  if (same) return same;
   const cacheKey = `${row.id}:${row.updated_at}:${row.secret ?? ''}`;
   const hit = cache.get(cacheKey);
-  if (hit) return hit;
+  if (hit) {
+    byRow.set(row, hit);
+    return hit;
+  }
   const settings = JSON.parse(row.settings) as Record<string, unknown>;
   let secret: Record<string, string> = {};
   if (row.secret) {
@@ -51,6 +58,7 @@ export function providerFromRow(config: Config, row: ProviderRow): StorageProvid
   }
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
   cache.set(cacheKey, provider);
+  byRow.set(row, provider);
   return provider;
 }
 

@@ -9,7 +9,7 @@ import type { Store } from '../db/store.js';
 import { findAccountByAccessKey, findAccountByName, findProviders, toAccount, type Account, type AccountRow, type Owner, type ProviderRow } from './queries.js';
 
 /** `verified`: the digest of the secret last accepted for this row (set by account-auth). */
-export interface AccountEntry { row: AccountRow; account: Account; verified?: Buffer }
+export interface AccountEntry { row: AccountRow; account: Account; verified?: string }
 
 interface Cache {
   version: unknown;
@@ -59,6 +59,11 @@ function remember<K, V>(store: Store, cache: Cache, map: Map<K, V>, key: K, valu
   return value;
 }
 
+/** A cached account entry, without waiting: undefined when the cache cannot answer (or the key is unknown). */
+export function peekAccount(store: Store, accessKey: string): AccountEntry | undefined {
+  return fresh(store)?.byAccessKey.get(accessKey);
+}
+
 /** The row (for the secret check) and its parsed account, parsed once per cache life. */
 export async function accountByAccessKey(store: Store, accessKey: string): Promise<AccountEntry | undefined> {
   const cache = fresh(store);
@@ -75,17 +80,27 @@ export async function accountByName(store: Store, name: string): Promise<Account
   return cache ? remember(store, cache, cache.byName, name, row) : row;
 }
 
-/** The named providers of one owner that exist (enabled or not), from the cache where it can. */
-export async function providersNamed(store: Store, owner: Owner, names: string[]): Promise<ProviderRow[]> {
+/**
+ * The named providers of one owner that exist (enabled or not): from the cache, without waiting, when it holds every
+ * name; else from the database.
+ */
+export function providersNamed(store: Store, owner: Owner, names: string[]): ProviderRow[] | Promise<ProviderRow[]> {
   const cache = fresh(store);
   if (!cache) return findProviders(store.db, owner, names);
-  const id = (name: string) => `${owner ?? ''}\n${name}`;
-  const missing = names.filter((n) => !cache.providers.has(id(n)));
-  if (missing.length > 0) {
-    const rows = await findProviders(store.db, owner, missing);
-    const found = new Map(rows.map((r) => [r.name, r]));
-    for (const n of missing) remember(store, cache, cache.providers, id(n), found.get(n));
-    return names.map((n) => (cache.providers.has(id(n)) ? cache.providers.get(id(n)) : found.get(n))).filter((r): r is ProviderRow => r !== undefined);
+  const prefix = `${owner ?? ''}\n`;
+  let missing: string[] | undefined;
+  for (const n of names) if (!cache.providers.has(prefix + n)) (missing ??= []).push(n);
+  if (missing) {
+    return findProviders(store.db, owner, missing).then((rows) => {
+      const found = new Map(rows.map((r) => [r.name, r]));
+      for (const n of missing) remember(store, cache, cache.providers, prefix + n, found.get(n));
+      return names.map((n) => (cache.providers.has(prefix + n) ? cache.providers.get(prefix + n) : found.get(n))).filter((r): r is ProviderRow => r !== undefined);
+    });
   }
-  return names.map((n) => cache.providers.get(id(n))).filter((r): r is ProviderRow => r !== undefined);
+  const rows: ProviderRow[] = [];
+  for (const n of names) {
+    const row = cache.providers.get(prefix + n);
+    if (row) rows.push(row);
+  }
+  return rows;
 }

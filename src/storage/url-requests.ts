@@ -4,25 +4,39 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../http/problem.js';
 import { HEADER, authenticateAccount, requiredHeader } from './account-auth.js';
-import { parseBulk } from './bulk-request.js';
+import { parseBulk, type BulkItem } from './bulk-request.js';
 import { EXPIRY_HINT, parseExpiry } from './expiry.js';
 import { filenameProblem, headerToUtf8 } from './filename.js';
 import { assertDirectories, issuerFor, providersFor } from './issue.js';
 import type { Account } from './queries.js';
+import type { StorageProvider } from './providers/types.js';
 
 // 1000 keys of up to 1024 bytes, JSON-escaped, fit comfortably.
 export const BULK_BODY_LIMIT = 4 * 1024 * 1024;
 
 const EXPIRY_HEADER = HEADER.expiry.toLowerCase();
 
-/** The URL for the single-file request these headers describe; throws the request's ApiError. */
-export async function issueSingle(app: FastifyInstance, headers: IncomingHttpHeaders, baseUrl: () => string): Promise<string> {
+/**
+ * The URL for the single-file request these headers describe; throws the request's ApiError. A string at once when
+ * the row cache can answer for the account and the provider, else a promise.
+ */
+export function issueSingle(app: FastifyInstance, headers: IncomingHttpHeaders, baseUrl: () => string): string | Promise<string> {
   const rawName = requiredHeader(headers, HEADER.fileName);
   const providerName = requiredHeader(headers, HEADER.provider);
   requiredHeader(headers, HEADER.accessKey);
   requiredHeader(headers, HEADER.secret);
-  const account = await authenticateAccount(app.store, headers);
-  const providers = await providersFor(app, account, [providerName]);
+  const account = authenticateAccount(app.store, headers);
+  if (account instanceof Promise) return account.then((a) => issueFor(app, a, headers, rawName, providerName, baseUrl));
+  return issueFor(app, account, headers, rawName, providerName, baseUrl);
+}
+
+function issueFor(app: FastifyInstance, account: Account, headers: IncomingHttpHeaders, rawName: string, providerName: string, baseUrl: () => string): string | Promise<string> {
+  const providers = providersFor(app, account, [providerName]);
+  if (providers instanceof Promise) return providers.then((p) => urlFor(app, account, p.get(providerName)!, headers, rawName, baseUrl));
+  return urlFor(app, account, providers.get(providerName)!, headers, rawName, baseUrl);
+}
+
+function urlFor(app: FastifyInstance, account: Account, provider: StorageProvider, headers: IncomingHttpHeaders, rawName: string, baseUrl: () => string): string {
   const filename = headerToUtf8(rawName);
   const bad = filename === undefined ? 'the filename is not valid UTF-8' : filenameProblem(filename);
   if (bad) throw new ApiError(400, 'invalid_filename', `${HEADER.fileName}: ${bad}`, { header: HEADER.fileName });
@@ -34,7 +48,7 @@ export async function issueSingle(app: FastifyInstance, headers: IncomingHttpHea
     seconds = parsed;
   }
   assertDirectories(account, [filename!]);
-  return issuerFor(app, account, baseUrl)(providers.get(providerName)!, filename!, seconds);
+  return issuerFor(app, account, baseUrl)(provider, filename!, seconds);
 }
 
 /** Fastify also parses text/plain; only JSON is a bulk request. */
@@ -43,18 +57,26 @@ export function isJsonContentType(contentType: string | undefined): boolean {
 }
 
 /** The `data` string (a JSON map of filename → URL) for an authenticated bulk request's parsed body. */
-export async function issueBulk(app: FastifyInstance, account: Account, body: unknown, baseUrl: () => string): Promise<string> {
+export function issueBulk(app: FastifyInstance, account: Account, body: unknown, baseUrl: () => string): string | Promise<string> {
   const parsed = parseBulk(body);
   if (!parsed.ok) throw new ApiError(400, 'invalid_bulk_request', parsed.detail, { errors: parsed.errors });
-  const defaultSeconds = app.config.storage.defaultUriExpirySeconds;
   const names = parsed.items.map((i) => i.provider ?? account.defaultProvider);
-  const providers = await providersFor(app, account, names);
-  assertDirectories(account, parsed.items.map((i) => i.filename));
+  const providers = providersFor(app, account, names);
+  if (providers instanceof Promise) return providers.then((p) => bulkMap(app, account, parsed.items, names, p, baseUrl));
+  return bulkMap(app, account, parsed.items, names, providers, baseUrl);
+}
+
+function bulkMap(app: FastifyInstance, account: Account, items: BulkItem[], names: string[], providers: Map<string, StorageProvider>, baseUrl: () => string): string {
+  assertDirectories(account, items.map((i) => i.filename));
+  const defaultSeconds = app.config.storage.defaultUriExpirySeconds;
   const issue = issuerFor(app, account, baseUrl);
   const urls = new Map<string, string>();
-  parsed.items.forEach((item, i) => {
+  items.forEach((item, i) => {
     urls.set(item.filename, issue(providers.get(names[i]!)!, item.filename, item.seconds ?? defaultSeconds));
   });
-  // fromEntries defines own properties, so a key such as "__proto__" stays an ordinary entry.
-  return JSON.stringify(Object.fromEntries(urls));
+  // Written entry by entry (a Map keeps a duplicate's first position and last value, as an object would), so a key
+  // such as "__proto__" stays an ordinary entry and no intermediate object is built.
+  let json = '';
+  for (const [filename, url] of urls) json += `${json === '' ? '{' : ','}${JSON.stringify(filename)}:${JSON.stringify(url)}`;
+  return json === '' ? '{}' : `${json}}`;
 }

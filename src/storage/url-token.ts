@@ -1,5 +1,6 @@
 // Service-signed URLs: the canonical string, the HMAC token, and parsing of the query. Pure.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { HmacSha256 } from './hmac-sha256.js';
 import { filenameProblem } from './filename.js';
 
 const VERSION = 'sightline-url-v1';
@@ -13,8 +14,20 @@ export function canonicalString(t: SignedTuple): string {
   return JSON.stringify([VERSION, t.account, t.provider, t.filename, t.expiresAt]);
 }
 
+// The configured keys (a handful at most), each prepared once.
+const macs = new Map<string, HmacSha256>();
+function macFor(key: string): HmacSha256 {
+  let mac = macs.get(key);
+  if (!mac) {
+    if (macs.size >= 16) macs.clear();
+    mac = new HmacSha256(key);
+    macs.set(key, mac);
+  }
+  return mac;
+}
+
 export function signToken(key: string, t: SignedTuple): string {
-  return createHmac('sha256', key).update(canonicalString(t)).digest('base64url');
+  return macFor(key).digest(canonicalString(t), 'base64url');
 }
 
 /**
@@ -27,7 +40,7 @@ export function verifyToken(keys: readonly string[], t: SignedTuple, token: stri
   const canonical = canonicalString(t);
   let ok = false;
   for (const key of keys) {
-    const expected = Buffer.from(createHmac('sha256', key).update(canonical).digest('base64url'), 'latin1');
+    const expected = Buffer.from(macFor(key).digest(canonical, 'base64url'), 'latin1');
     if (timingSafeEqual(expected, given)) ok = true;
   }
   return ok;

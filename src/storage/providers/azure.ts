@@ -1,9 +1,9 @@
 // Azure Blob Storage: native URLs are read-only service SAS URLs (signed version 2020-12-06).
-import { createHmac } from 'node:crypto';
 import { ApiError } from '../../http/problem.js';
 import { readThroughUrl } from './remote-read.js';
 import { sendThroughUrl } from './remote-write.js';
 import { uriEncode } from './sigv4.js';
+import { HmacSha256 } from '../hmac-sha256.js';
 import type { PutRequest, ReadRequest, StorageProvider } from './types.js';
 
 export const AZURE_SAS_VERSION = '2020-12-06';
@@ -39,14 +39,18 @@ export function parseConnectionString(text: string): { account: string; accountK
 
 export class AzureProvider implements StorageProvider {
   readonly type = 'azure' as const;
-  constructor(readonly name: string, private settings: AzureSettings, private secret: AzureSecret, private timeoutMs: number) {}
+  private readonly mac: HmacSha256;
+
+  constructor(readonly name: string, private settings: AzureSettings, secret: AzureSecret, private timeoutMs: number) {
+    this.mac = new HmacSha256(Buffer.from(secret.accountKey, 'base64'));
+  }
 
   /** Native URLs are read-only (`r`); `cw` and `d` serve only the CLI's uploads and deletions. */
   presign(filename: string, expiresAtMs: number, permissions: 'r' | 'cw' | 'd' = 'r'): string {
     const { account, container, endpoint } = this.settings;
     const se = isoSeconds(expiresAtMs);
     const toSign = azureStringToSign(account, container, filename, permissions, se);
-    const sig = createHmac('sha256', Buffer.from(this.secret.accountKey, 'base64')).update(toSign, 'utf8').digest('base64');
+    const sig = this.mac.digest(toSign, 'base64');
     const base = (endpoint ?? `https://${account}.blob.core.windows.net`).replace(/\/+$/, '');
     // The SDK's parameter order (generateBlobSASQueryParameters), so the URLs are byte-identical.
     const query = `sv=${AZURE_SAS_VERSION}&se=${encodeURIComponent(se)}&sr=b&sp=${permissions}&sig=${encodeURIComponent(sig)}`;

@@ -1,15 +1,19 @@
 // AWS Signature Version 4 query presigning (S3 and compatibles), and the RFC 3986 encoding it needs. Pure.
-import { createHmac, hash } from 'node:crypto';
+import { hash } from 'node:crypto';
+import { HmacSha256 } from '../hmac-sha256.js';
+
+// Keys made only of unreserved characters and "/" (most recordings' keys) need no encoding at all.
+const PLAIN = /^[A-Za-z0-9\-._~/]*$/;
 
 /** S3 URI encoding: everything but unreserved characters, keeping "/" in paths. */
 export function uriEncode(text: string, keepSlash = false): string {
-  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-    .replace(keepSlash ? /%2F/g : /$^/, '/');
+  if (PLAIN.test(text) && (keepSlash || !text.includes('/'))) return text;
+  const encoded = encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return keepSlash ? encoded.replace(/%2F/g, '/') : encoded;
 }
 
 // The one-shot crypto.hash (Node ≥ 20.12; the package needs 20.19) skips a Hash object per URL.
 const sha256hex = (s: string) => hash('sha256', s, 'hex');
-const hmac = (key: Buffer | string, s: string) => createHmac('sha256', key).update(s).digest();
 
 let lastSecond = -1;
 let lastDate = '';
@@ -23,20 +27,6 @@ export function amzDate(now: number): string {
   return lastDate;
 }
 
-// The derived signing key changes once a day per credential and scope: four HMACs saved per URL.
-const signingKeys = new Map<string, Buffer>();
-function signingKey(secretAccessKey: string, day: string, region: string, service: string): Buffer {
-  const id = `${day}\n${region}\n${service}\n${secretAccessKey}`;
-  let key = signingKeys.get(id);
-  if (!key) {
-    key = hmac(`AWS4${secretAccessKey}`, day);
-    for (const part of [region, service, 'aws4_request']) key = hmac(key, part);
-    if (signingKeys.size >= 256) signingKeys.clear();
-    signingKeys.set(id, key);
-  }
-  return key;
-}
-
 const hosts = new Map<string, string>();
 function hostOf(origin: string): string {
   let host = hosts.get(origin);
@@ -48,19 +38,14 @@ function hostOf(origin: string): string {
   return host;
 }
 
-export interface PresignInput {
-  method: string;
+export interface SigV4Credential {
   /** e.g. https://bucket.s3.eu-west-1.amazonaws.com */
   origin: string;
-  /** The already-encoded absolute path, e.g. /bucket/a%20b.mp4 */
-  path: string;
   region: string;
   service: string;
   accessKeyId: string;
   secretAccessKey: string;
   sessionToken?: string;
-  expiresIn: number;
-  now: number;
   /**
    * `sdk`: the AWS SDK presigner's exact layout — X-Amz-Content-Sha256=UNSIGNED-PAYLOAD hoisted into the signed
    * query and every parameter, the signature included, in sorted order. `documented` (default): the layout of
@@ -69,47 +54,79 @@ export interface PresignInput {
   layout?: 'sdk' | 'documented';
 }
 
+export interface PresignInput extends SigV4Credential {
+  method: string;
+  /** The already-encoded absolute path, e.g. /bucket/a%20b.mp4 */
+  path: string;
+  expiresIn: number;
+  now: number;
+}
+
 interface QueryParts { query: string; head: string; tail: string }
 const byName = ([a]: readonly [string, string], [b]: readonly [string, string]) => (a < b ? -1 : a > b ? 1 : 0);
 
-// The signed query depends on the second, lifetime and credential, not on the key: a bulk call builds it once.
-const queries = new Map<string, QueryParts>();
-function queryParts(input: PresignInput, date: string, scope: string): QueryParts {
-  const id = `${input.layout ?? ''}\n${date}\n${input.expiresIn}\n${input.accessKeyId}\n${scope}\n${input.sessionToken ?? ''}`;
-  const hit = queries.get(id);
-  if (hit) return hit;
-  const params: Array<[string, string]> = [
-    ['X-Amz-Algorithm', 'AWS4-HMAC-SHA256'],
-    ['X-Amz-Credential', `${input.accessKeyId}/${scope}`],
-    ['X-Amz-Date', date],
-    ['X-Amz-Expires', String(input.expiresIn)],
-    ['X-Amz-SignedHeaders', 'host'],
-  ];
-  if (input.sessionToken) params.push(['X-Amz-Security-Token', input.sessionToken]);
-  if (input.layout === 'sdk') params.push(['X-Amz-Content-Sha256', 'UNSIGNED-PAYLOAD']);
-  const encoded = params.map(([k, v]) => [uriEncode(k), uriEncode(v)] as const).sort(byName);
-  const join = (list: ReadonlyArray<readonly [string, string]>) => list.map(([k, v]) => `${k}=${v}`).join('&');
-  let parts: QueryParts;
-  if (input.layout === 'sdk') {
-    // Sorted with the signature among them: it lands right before X-Amz-SignedHeaders.
-    const at = encoded.findIndex(([k]) => k > 'X-Amz-Signature');
-    parts = { query: join(encoded), head: `${join(encoded.slice(0, at))}&X-Amz-Signature=`, tail: `&${join(encoded.slice(at))}` };
-  } else {
-    parts = { query: join(encoded), head: `${join(encoded)}&X-Amz-Signature=`, tail: '' };
+/**
+ * Presigns URLs for one credential. What depends only on the day (the derived key), or on the second and the
+ * lifetime (the scope and the signed query), is worked out once and reused by every URL that shares it: a bulk
+ * call signs a thousand URLs in the same second with the same lifetime.
+ */
+export class SigV4Signer {
+  private readonly host: string;
+  private day = '';
+  private mac: HmacSha256 | undefined;
+  private date = '';
+  private expiresIn = -1;
+  private scope = '';
+  private parts: QueryParts | undefined;
+
+  constructor(private readonly credential: SigV4Credential) {
+    this.host = hostOf(credential.origin);
   }
-  if (queries.size >= 256) queries.clear();
-  queries.set(id, parts);
-  return parts;
+
+  presign(method: string, path: string, expiresIn: number, now: number): string {
+    const date = amzDate(now);
+    if (date !== this.date || expiresIn !== this.expiresIn || this.parts === undefined) this.prepare(date, expiresIn);
+    const q = this.parts!;
+    const canonical = `${method}\n${path}\n${q.query}\nhost:${this.host}\n\nhost\nUNSIGNED-PAYLOAD`;
+    const signature = this.mac!.digest(`AWS4-HMAC-SHA256\n${date}\n${this.scope}\n${sha256hex(canonical)}`, 'hex');
+    return `${this.credential.origin}${path}?${q.head}${signature}${q.tail}`;
+  }
+
+  private prepare(date: string, expiresIn: number): void {
+    const { region, service, accessKeyId, secretAccessKey, sessionToken, layout } = this.credential;
+    const day = date.slice(0, 8);
+    if (day !== this.day || this.mac === undefined) {
+      // The derived signing key changes once a day: four HMACs saved per URL.
+      let key = new HmacSha256(`AWS4${secretAccessKey}`).digestBytes(day);
+      for (const part of [region, service, 'aws4_request']) key = new HmacSha256(key).digestBytes(part);
+      this.mac = new HmacSha256(key);
+      this.day = day;
+    }
+    this.scope = `${day}/${region}/${service}/aws4_request`;
+    const params: Array<[string, string]> = [
+      ['X-Amz-Algorithm', 'AWS4-HMAC-SHA256'],
+      ['X-Amz-Credential', `${accessKeyId}/${this.scope}`],
+      ['X-Amz-Date', date],
+      ['X-Amz-Expires', String(expiresIn)],
+      ['X-Amz-SignedHeaders', 'host'],
+    ];
+    if (sessionToken) params.push(['X-Amz-Security-Token', sessionToken]);
+    if (layout === 'sdk') params.push(['X-Amz-Content-Sha256', 'UNSIGNED-PAYLOAD']);
+    const encoded = params.map(([k, v]) => [uriEncode(k), uriEncode(v)] as const).sort(byName);
+    const join = (list: ReadonlyArray<readonly [string, string]>) => list.map(([k, v]) => `${k}=${v}`).join('&');
+    if (layout === 'sdk') {
+      // Sorted with the signature among them: it lands right before X-Amz-SignedHeaders.
+      const at = encoded.findIndex(([k]) => k > 'X-Amz-Signature');
+      this.parts = { query: join(encoded), head: `${join(encoded.slice(0, at))}&X-Amz-Signature=`, tail: `&${join(encoded.slice(at))}` };
+    } else {
+      this.parts = { query: join(encoded), head: `${join(encoded)}&X-Amz-Signature=`, tail: '' };
+    }
+    this.date = date;
+    this.expiresIn = expiresIn;
+  }
 }
 
+/** One URL, for callers that sign once (tests against published vectors): providers keep a SigV4Signer. */
 export function presignV4(input: PresignInput): string {
-  const date = amzDate(input.now);
-  const scope = `${date.slice(0, 8)}/${input.region}/${input.service}/aws4_request`;
-  const host = hostOf(input.origin);
-  const q = queryParts(input, date, scope);
-  const canonical = `${input.method}\n${input.path}\n${q.query}\nhost:${host}\n\nhost\nUNSIGNED-PAYLOAD`;
-  const toSign = `AWS4-HMAC-SHA256\n${date}\n${scope}\n${sha256hex(canonical)}`;
-  const key = signingKey(input.secretAccessKey, date.slice(0, 8), input.region, input.service);
-  const signature = createHmac('sha256', key).update(toSign).digest('hex');
-  return `${input.origin}${input.path}?${q.head}${signature}${q.tail}`;
+  return new SigV4Signer(input).presign(input.method, input.path, input.expiresIn, input.now);
 }
