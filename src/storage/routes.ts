@@ -62,7 +62,7 @@ export async function storageUrlRoutes(app: FastifyInstance): Promise<void> {
       throw new ApiError(415, 'unsupported_media_type', 'Send the array as application/json');
     }
     const data = issueBulk(request.server, request.storageAccount!, request.body, () => publicBaseUrl(request));
-    if (typeof data === 'string') sendData(reply, JSON.stringify(data));
-    else return data.then((d) => { sendData(reply, JSON.stringify(d)); });
+    if (typeof data === 'string') sendData(reply, data);
+    else return data.then((d) => { sendData(reply, d); });
   });
 }

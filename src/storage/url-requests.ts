@@ -56,7 +56,10 @@ export function isJsonContentType(contentType: string | undefined): boolean {
   return /^application\/json\s*(;|$)/i.test(contentType ?? '');
 }
 
-/** The `data` string (a JSON map of filename → URL) for an authenticated bulk request's parsed body. */
+/**
+ * The `data` member's JSON for an authenticated bulk request's parsed body: a JSON string literal whose content is a
+ * JSON map of filename → URL (the spec's double encoding).
+ */
 export function issueBulk(app: FastifyInstance, account: Account, body: unknown, baseUrl: () => string): string | Promise<string> {
   const parsed = parseBulk(body);
   if (!parsed.ok) throw new ApiError(400, 'invalid_bulk_request', parsed.detail, { errors: parsed.errors });
@@ -70,13 +73,26 @@ function bulkMap(app: FastifyInstance, account: Account, items: BulkItem[], name
   assertDirectories(account, items.map((i) => i.filename));
   const defaultSeconds = app.config.storage.defaultUriExpirySeconds;
   const issue = issuerFor(app, account, baseUrl);
+  // A Map keeps a duplicate's first position and its last value, as an object would; "__proto__" stays an entry.
   const urls = new Map<string, string>();
   items.forEach((item, i) => {
     urls.set(item.filename, issue(providers.get(names[i]!)!, item.filename, item.seconds ?? defaultSeconds));
   });
-  // Written entry by entry (a Map keeps a duplicate's first position and last value, as an object would), so a key
-  // such as "__proto__" stays an ordinary entry and no intermediate object is built.
-  let json = '';
-  for (const [filename, url] of urls) json += `${json === '' ? '{' : ','}${JSON.stringify(filename)}:${JSON.stringify(url)}`;
-  return json === '' ? '{}' : `${json}}`;
+  return doublyEncodedMap(urls);
+}
+
+// Printable ASCII but `"` and `\`: text that JSON writes as it is, however many times it is encoded.
+const VERBATIM = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/**
+ * JSON.stringify(JSON.stringify(map)), written in one pass when every key and URL is plain ASCII (URLs nearly
+ * always are, keys mostly): JSON's escaping, run twice over a 300 KB map, is most of a 1000-URL answer.
+ */
+export function doublyEncodedMap(urls: Map<string, string>): string {
+  let out = '';
+  for (const [key, url] of urls) {
+    if (!VERBATIM.test(key) || !VERBATIM.test(url)) return JSON.stringify(JSON.stringify(Object.fromEntries(urls)));
+    out += `${out === '' ? '"{' : ','}\\"${key}\\":\\"${url}\\"`;
+  }
+  return out === '' ? '"{}"' : `${out}}"`;
 }
