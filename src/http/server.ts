@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { openStore, type Store } from '../db/store.js';
+import { startWalCheckpointer } from '../db/wal-checkpointer.js';
 import { buildApp, type AppOptions } from './app.js';
 import { retentionJob } from '../retention/job.js';
 
@@ -21,8 +22,17 @@ export async function startServer(config: Config, logger?: AppOptions['logger'])
     throw err;
   }
   const app = await buildApp({ config, store, logger });
+  const checkpointer = store.sqlite ? startWalCheckpointer(store.sqlite) : undefined;
   const stops = backgroundJobs.map((job) => job(app)).filter((s): s is () => void => typeof s === 'function');
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    for (const stop of stops) stop();
+    await app.close();
+    await checkpointer?.stop();
+    await store.close();
+    throw err;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -33,6 +43,7 @@ export async function startServer(config: Config, logger?: AppOptions['logger'])
       closing ??= (async () => {
         for (const stop of stops) stop();
         await app.close();
+        await checkpointer?.stop();
         await store.close();
       })();
       return closing;

@@ -1,0 +1,53 @@
+// The serving process's WAL checkpoints run in a worker, not inside the commits of requests.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../../src/db/store.js';
+import { startWalCheckpointer } from '../../src/db/wal-checkpointer.js';
+
+const PAGE = 4096;
+
+describe('WAL checkpointer', () => {
+  let store: Store | undefined;
+  let dir: string | undefined;
+  afterEach(async () => {
+    await store?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Waits until the condition holds, failing after the deadline (the worker runs on its own clock). */
+  async function eventually(condition: () => boolean, what: string, ms = 10_000) {
+    const deadline = Date.now() + ms;
+    while (!condition()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  it('turns the connection\'s own checkpoints off, moves committed pages into the database file, and restores them on stop', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-wal-'));
+    store = openStore({ dataDir: dir });
+    const sqlite = store.sqlite!;
+    const file = path.join(dir, 'sightline.db');
+    sqlite.exec('create table filler (id integer primary key, data blob)');
+    const checkpointer = startWalCheckpointer(sqlite, 50);
+    expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    const before = fs.statSync(file).size;
+    // 1500 pages in one commit: past the 1000 at which the connection would have checkpointed by itself.
+    const insert = sqlite.prepare('insert into filler (data) values (?)');
+    sqlite.transaction(() => { for (let i = 0; i < 1500; i++) insert.run(Buffer.alloc(PAGE - 100, i % 251)); })();
+    await eventually(() => fs.statSync(file).size >= before + 1400 * PAGE, 'the pages to reach the database file');
+    await checkpointer.stop();
+    expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    expect((sqlite.prepare('select count(*) as n from filler').get() as { n: number }).n).toBe(1500);
+  });
+
+  it('stops at once when asked twice, and leaves the connection usable', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-wal-'));
+    store = openStore({ dataDir: dir });
+    const checkpointer = startWalCheckpointer(store.sqlite!, 50);
+    await Promise.all([checkpointer.stop(), checkpointer.stop()]);
+    expect(store.sqlite!.prepare('select 1 as one').get()).toEqual({ one: 1 });
+  });
+});
