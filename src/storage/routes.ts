@@ -9,8 +9,8 @@ import { publicBaseUrl } from './issue.js';
 import { BULK_BODY_LIMIT, isJsonContentType, issueBulk, issueSingle } from './url-requests.js';
 
 /**
- * `{"data": …}` written by hand from the value's JSON: the schema serializer escapes a string character by
- * character in JavaScript, which for a 1000-URL bulk map is most of the response's cost; JSON.stringify is native.
+ * `{"data": …}` written by hand from the value's JSON: the schema serializer escapes a string with quotes character
+ * by character in JavaScript, where JSON.stringify is native.
  * The handlers below are not async: when the row cache answers (nearly always), the URL is ready at once, and the
  * answer goes out without a promise; they return nothing then, or a promise that sends when the database answers.
  */

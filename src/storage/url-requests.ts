@@ -86,7 +86,7 @@ const VERBATIM = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
 /**
  * JSON.stringify(JSON.stringify(map)), written in one pass when every key and URL is plain ASCII (URLs nearly
- * always are, keys mostly): JSON's escaping, run twice over a 300 KB map, is most of a 1000-URL answer.
+ * always are, keys mostly): the second encoding escapes every quote of a 300 KB map, ~1.5 ms of a 1000-URL answer.
  */
 export function doublyEncodedMap(urls: Map<string, string>): string {
   let out = '';
