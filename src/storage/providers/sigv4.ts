@@ -75,9 +75,9 @@ export class SigV4Signer {
   private day = '';
   private mac: HmacSha256 | undefined;
   private date = '';
-  private expiresIn = -1;
   private scope = '';
-  private parts: QueryParts | undefined;
+  // The signed query of the current second, by lifetime: a bulk call may mix a few lifetimes.
+  private readonly queries = new Map<number, QueryParts>();
 
   constructor(private readonly credential: SigV4Credential) {
     this.host = hostOf(credential.origin);
@@ -85,24 +85,35 @@ export class SigV4Signer {
 
   presign(method: string, path: string, expiresIn: number, now: number): string {
     const date = amzDate(now);
-    if (date !== this.date || expiresIn !== this.expiresIn || this.parts === undefined) this.prepare(date, expiresIn);
-    const q = this.parts!;
+    if (date !== this.date) this.newSecond(date);
+    let q = this.queries.get(expiresIn);
+    if (q === undefined) {
+      if (this.queries.size >= 64) this.queries.clear();
+      q = this.signedQuery(date, expiresIn);
+      this.queries.set(expiresIn, q);
+    }
     const canonical = `${method}\n${path}\n${q.query}\nhost:${this.host}\n\nhost\nUNSIGNED-PAYLOAD`;
     const signature = this.mac!.digest(`AWS4-HMAC-SHA256\n${date}\n${this.scope}\n${sha256hex(canonical)}`, 'hex');
     return `${this.credential.origin}${path}?${q.head}${signature}${q.tail}`;
   }
 
-  private prepare(date: string, expiresIn: number): void {
-    const { region, service, accessKeyId, secretAccessKey, sessionToken, layout } = this.credential;
+  private newSecond(date: string): void {
+    const { region, service, secretAccessKey } = this.credential;
     const day = date.slice(0, 8);
-    if (day !== this.day || this.mac === undefined) {
+    if (day !== this.day) {
       // The derived signing key changes once a day: four HMACs saved per URL.
       let key = new HmacSha256(`AWS4${secretAccessKey}`).digestBytes(day);
       for (const part of [region, service, 'aws4_request']) key = new HmacSha256(key).digestBytes(part);
       this.mac = new HmacSha256(key);
       this.day = day;
+      this.scope = `${day}/${region}/${service}/aws4_request`;
     }
-    this.scope = `${day}/${region}/${service}/aws4_request`;
+    this.date = date;
+    this.queries.clear();
+  }
+
+  private signedQuery(date: string, expiresIn: number): QueryParts {
+    const { accessKeyId, sessionToken, layout } = this.credential;
     const params: Array<[string, string]> = [
       ['X-Amz-Algorithm', 'AWS4-HMAC-SHA256'],
       ['X-Amz-Credential', `${accessKeyId}/${this.scope}`],
@@ -114,15 +125,10 @@ export class SigV4Signer {
     if (layout === 'sdk') params.push(['X-Amz-Content-Sha256', 'UNSIGNED-PAYLOAD']);
     const encoded = params.map(([k, v]) => [uriEncode(k), uriEncode(v)] as const).sort(byName);
     const join = (list: ReadonlyArray<readonly [string, string]>) => list.map(([k, v]) => `${k}=${v}`).join('&');
-    if (layout === 'sdk') {
-      // Sorted with the signature among them: it lands right before X-Amz-SignedHeaders.
-      const at = encoded.findIndex(([k]) => k > 'X-Amz-Signature');
-      this.parts = { query: join(encoded), head: `${join(encoded.slice(0, at))}&X-Amz-Signature=`, tail: `&${join(encoded.slice(at))}` };
-    } else {
-      this.parts = { query: join(encoded), head: `${join(encoded)}&X-Amz-Signature=`, tail: '' };
-    }
-    this.date = date;
-    this.expiresIn = expiresIn;
+    if (layout !== 'sdk') return { query: join(encoded), head: `${join(encoded)}&X-Amz-Signature=`, tail: '' };
+    // Sorted with the signature among them: it lands right before X-Amz-SignedHeaders.
+    const at = encoded.findIndex(([k]) => k > 'X-Amz-Signature');
+    return { query: join(encoded), head: `${join(encoded.slice(0, at))}&X-Amz-Signature=`, tail: `&${join(encoded.slice(at))}` };
   }
 }
 
