@@ -10,6 +10,7 @@ const COMPRESS_FROM_BYTES = 16 * 1024;
 export function sendJson(reply: FastifyReply, status: number, value: unknown) {
   const body = JSON.stringify(value);
   reply.code(status).type('application/json; charset=utf-8');
-  if (body.length >= COMPRESS_FROM_BYTES && reply.request.headers['accept-encoding']) return reply.compress(body);
+  // reply.compress exists only inside the scope that registers the plugin (see app.ts); elsewhere the body goes as is.
+  if (body.length >= COMPRESS_FROM_BYTES && reply.request.headers['accept-encoding'] && typeof reply.compress === 'function') return reply.compress(body);
   return reply.send(body);
 }
