@@ -1,6 +1,7 @@
 // The two credential headers of the public routes: one 401 answer for an unknown key, a wrong secret or a disabled account.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Store } from '../db/store.js';
+import type { MaybePromise } from '../util/maybe-promise.js';
 import { ApiError } from '../http/problem.js';
 import { sameDigest, secretDigest, secretMatches } from './account-secret.js';
 import type { Account } from './queries.js';
@@ -29,7 +30,7 @@ export function requiredHeader(headers: IncomingHttpHeaders, name: string): stri
  * The account these headers authenticate. Answered at once (no promise) when the row cache holds the account and the
  * secret it last accepted: that is nearly every request, and the hot routes then run without a microtask.
  */
-export function authenticateAccount(store: Store, headers: IncomingHttpHeaders): Account | Promise<Account> {
+export function authenticateAccount(store: Store, headers: IncomingHttpHeaders): MaybePromise<Account> {
   const accessKey = requiredHeader(headers, HEADER.accessKey);
   const secret = requiredHeader(headers, HEADER.secret);
   // A cached entry lives only until the account's rows change (see row-cache.ts): a rotated secret or a disabled

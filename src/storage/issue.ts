@@ -8,16 +8,17 @@ import { providerFromRow } from './registry.js';
 import { signingKeys } from './signing-keys.js';
 import { signedUrl } from './url-token.js';
 import type { StorageProvider } from './providers/types.js';
+import { andThen, type MaybePromise } from '../util/maybe-promise.js';
 
 /**
  * The named providers if all are bound to the account and enabled; 401 provider_not_allowed naming the others.
  * Without a promise when the row cache holds them all.
  */
-export function providersFor(app: FastifyInstance, account: Account, names: string[]): Map<string, StorageProvider> | Promise<Map<string, StorageProvider>> {
+export function providersFor(app: FastifyInstance, account: Account, names: string[]): MaybePromise<Map<string, StorageProvider>> {
   // One name (every single-URL request, most bulk ones): no set, no filtering.
   const unique = names.length === 1 ? names : [...new Set(names)];
   const rows = providersNamed(app.store, account.orgId, unique.filter((n) => account.providers.includes(n)));
-  return Array.isArray(rows) ? usableProviders(app, unique, rows) : rows.then((r) => usableProviders(app, unique, r));
+  return andThen(rows, (r) => usableProviders(app, unique, r));
 }
 
 function usableProviders(app: FastifyInstance, names: string[], rows: ProviderRow[]): Map<string, StorageProvider> {

@@ -3,6 +3,7 @@
 import { skipSchemaValidation } from '../http/skip-validation.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../http/problem.js';
+import { andThen } from '../util/maybe-promise.js';
 import { authenticateAccount } from './account-auth.js';
 import { BulkBody, BulkResult, CredentialHeaders, StorageHeaders, UrlResult } from './api-schemas.js';
 import { publicBaseUrl } from './issue.js';
@@ -27,9 +28,7 @@ export async function storageUrlRoutes(app: FastifyInstance): Promise<void> {
       headers: StorageHeaders, response: { 200: UrlResult },
     },
   }, (request, reply) => {
-    const url = issueSingle(request.server, request.headers, () => publicBaseUrl(request));
-    if (typeof url === 'string') sendData(reply, JSON.stringify(url));
-    else return url.then((u) => { sendData(reply, JSON.stringify(u)); });
+    return andThen(issueSingle(request.server, request.headers, () => publicBaseUrl(request)), (url) => { sendData(reply, JSON.stringify(url)); });
   });
 
   app.post('/api/storage/bulk', {
@@ -37,19 +36,15 @@ export async function storageUrlRoutes(app: FastifyInstance): Promise<void> {
     validatorCompiler: skipSchemaValidation,
     // Credentials are checked before the body is read: nobody unauthenticated makes the server parse 4 MiB.
     onRequest: (request, _reply, done) => {
-      let account;
+      let authenticated;
       try {
-        account = authenticateAccount(request.server.store, request.headers);
+        authenticated = andThen(authenticateAccount(request.server.store, request.headers), (account) => { request.storageAccount = account; });
       } catch (err) {
         done(err as Error);
         return;
       }
-      if (!(account instanceof Promise)) {
-        request.storageAccount = account;
-        done();
-        return;
-      }
-      account.then((a) => { request.storageAccount = a; done(); }, done);
+      if (authenticated instanceof Promise) authenticated.then(() => done(), done);
+      else done();
     },
     schema: {
       tags: ['storage'], summary: 'Many signed URLs in one call',
@@ -61,8 +56,6 @@ export async function storageUrlRoutes(app: FastifyInstance): Promise<void> {
     if (!isJsonContentType(request.headers['content-type'])) {
       throw new ApiError(415, 'unsupported_media_type', 'Send the array as application/json');
     }
-    const data = issueBulk(request.server, request.storageAccount!, request.body, () => publicBaseUrl(request));
-    if (typeof data === 'string') sendData(reply, data);
-    else return data.then((d) => { sendData(reply, d); });
+    return andThen(issueBulk(request.server, request.storageAccount!, request.body, () => publicBaseUrl(request)), (data) => { sendData(reply, data); });
   });
 }

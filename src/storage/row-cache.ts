@@ -6,6 +6,7 @@
 // lookup goes to the database.
 import type SqliteDatabase from 'better-sqlite3';
 import type { Store } from '../db/store.js';
+import type { MaybePromise } from '../util/maybe-promise.js';
 import { findAccountByAccessKey, findAccountByName, findProviders, toAccount, type Account, type AccountRow, type Owner, type ProviderRow } from './queries.js';
 
 /** `verified`: the digest of the secret last accepted for this row (set by account-auth). */
@@ -84,7 +85,7 @@ export async function accountByName(store: Store, name: string): Promise<Account
  * The named providers of one owner that exist (enabled or not): from the cache, without waiting, when it holds every
  * name; else from the database.
  */
-export function providersNamed(store: Store, owner: Owner, names: string[]): ProviderRow[] | Promise<ProviderRow[]> {
+export function providersNamed(store: Store, owner: Owner, names: string[]): MaybePromise<ProviderRow[]> {
   const cache = fresh(store);
   if (!cache) return findProviders(store.db, owner, names);
   const prefix = `${owner ?? ''}\n`;

@@ -10,6 +10,7 @@ import { filenameProblem, headerToUtf8 } from './filename.js';
 import { assertDirectories, issuerFor, providersFor } from './issue.js';
 import type { Account } from './queries.js';
 import type { StorageProvider } from './providers/types.js';
+import { andThen, type MaybePromise } from '../util/maybe-promise.js';
 
 // 1000 keys of up to 1024 bytes, JSON-escaped, fit comfortably.
 export const BULK_BODY_LIMIT = 4 * 1024 * 1024;
@@ -20,20 +21,13 @@ const EXPIRY_HEADER = HEADER.expiry.toLowerCase();
  * The URL for the single-file request these headers describe; throws the request's ApiError. A string at once when
  * the row cache can answer for the account and the provider, else a promise.
  */
-export function issueSingle(app: FastifyInstance, headers: IncomingHttpHeaders, baseUrl: () => string): string | Promise<string> {
+export function issueSingle(app: FastifyInstance, headers: IncomingHttpHeaders, baseUrl: () => string): MaybePromise<string> {
   const rawName = requiredHeader(headers, HEADER.fileName);
   const providerName = requiredHeader(headers, HEADER.provider);
   requiredHeader(headers, HEADER.accessKey);
   requiredHeader(headers, HEADER.secret);
-  const account = authenticateAccount(app.store, headers);
-  if (account instanceof Promise) return account.then((a) => issueFor(app, a, headers, rawName, providerName, baseUrl));
-  return issueFor(app, account, headers, rawName, providerName, baseUrl);
-}
-
-function issueFor(app: FastifyInstance, account: Account, headers: IncomingHttpHeaders, rawName: string, providerName: string, baseUrl: () => string): string | Promise<string> {
-  const providers = providersFor(app, account, [providerName]);
-  if (providers instanceof Promise) return providers.then((p) => urlFor(app, account, p.get(providerName)!, headers, rawName, baseUrl));
-  return urlFor(app, account, providers.get(providerName)!, headers, rawName, baseUrl);
+  return andThen(authenticateAccount(app.store, headers), (account) => andThen(providersFor(app, account, [providerName]),
+    (providers) => urlFor(app, account, providers.get(providerName)!, headers, rawName, baseUrl)));
 }
 
 function urlFor(app: FastifyInstance, account: Account, provider: StorageProvider, headers: IncomingHttpHeaders, rawName: string, baseUrl: () => string): string {
@@ -60,13 +54,11 @@ export function isJsonContentType(contentType: string | undefined): boolean {
  * The `data` member's JSON for an authenticated bulk request's parsed body: a JSON string literal whose content is a
  * JSON map of filename → URL (the spec's double encoding).
  */
-export function issueBulk(app: FastifyInstance, account: Account, body: unknown, baseUrl: () => string): string | Promise<string> {
+export function issueBulk(app: FastifyInstance, account: Account, body: unknown, baseUrl: () => string): MaybePromise<string> {
   const parsed = parseBulk(body);
   if (!parsed.ok) throw new ApiError(400, 'invalid_bulk_request', parsed.detail, { errors: parsed.errors });
   const names = parsed.items.map((i) => i.provider ?? account.defaultProvider);
-  const providers = providersFor(app, account, names);
-  if (providers instanceof Promise) return providers.then((p) => bulkMap(app, account, parsed.items, names, p, baseUrl));
-  return bulkMap(app, account, parsed.items, names, providers, baseUrl);
+  return andThen(providersFor(app, account, names), (providers) => bulkMap(app, account, parsed.items, names, providers, baseUrl));
 }
 
 function bulkMap(app: FastifyInstance, account: Account, items: BulkItem[], names: string[], providers: Map<string, StorageProvider>, baseUrl: () => string): string {
