@@ -41,7 +41,8 @@ export function startWalCheckpointer(sqlite: SqliteDatabase.Database, intervalMs
   const exited = new Promise<void>((resolve) => {
     worker.once('exit', () => { restore(); resolve(); });
   });
-  worker.on('error', () => { if (!stopping) restore(); });
+  // An error is always followed by 'exit', which restores; without a listener it would be thrown here instead.
+  worker.on('error', () => {});
   // The timer must not keep a process alive that has nothing else to do.
   worker.unref();
   return {
