@@ -1,12 +1,14 @@
 // Every query of the detections domain. All of them are scoped by organisation.
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, RunsTable } from '../db/schema.js';
 import type { Recording } from '../recordings/queries.js';
 import type { Store } from '../db/store.js';
-import { mergeRecordingCells, refreshRecordingCells } from '../search/cell-index.js';
-import { cellChange, labelCellsOf } from '../search/label-cells.js';
+import { refreshRecordingCells } from '../search/cell-index.js';
 import { decodeBoxes, tracksForApi } from './run-codec.js';
-import { REPLACED_RUN_COLUMNS, centroidRowsOf, runRowOf, type CentroidRow } from './run-rows.js';
+import { writePgRuns } from './pg-run-writer.js';
+import { centroidRowsOf, runKey, runRowOf, type RunWrite } from './run-rows.js';
+import type { StoredRun } from './run-write-batch.js';
+import { RunWriteQueue } from './run-write-queue.js';
 import { sqliteRunWriter } from './sqlite-run-writer.js';
 import type { TrackHeader } from './run-types.js';
 import type { ValidatedRun } from './validate-run.js';
@@ -23,50 +25,47 @@ export type SummaryRow = Pick<RunsTable, 'id' | 'run_id' | 'name' | 'task' | 'sc
   | 'original_box_form' | 'media' | 'categories' | 'recording_timestamp' | 'created_at' | 'updated_at' | 'tracks_stored'
   | 'boxes_stored' | 'recording_id'> & { media_key: string; analysis_id: string };
 
-export interface UpsertResult { created: boolean; runPk: string }
+export type UpsertResult = StoredRun;
+
+/**
+ * Runs up to this many boxes (a few hundred KiB of JSON) wait in the store's write queue and are stored with
+ * whatever else waits there; larger ones go to the database at once, alone.
+ */
+const QUEUED_UP_TO_BOXES = 5000;
+
+const queues = new WeakMap<Store, RunWriteQueue<RunWrite>>();
 
 /**
  * Inserts or truly replaces the run (recording, runId), its centroids and its recording's search aggregate in
- * one transaction: on SQLite through prepared statements, on PostgreSQL through Kysely.
+ * one transaction: on SQLite through prepared statements, on PostgreSQL through Kysely. Small runs share that
+ * transaction with the other small runs waiting at the same time (run-write-queue.ts).
  */
 export async function upsertRun(store: Store, orgId: string, recording: Recording, run: ValidatedRun): Promise<UpsertResult> {
-  const row = runRowOf(orgId, recording, run, Date.now(), store.sqlite ? 'doubles' : 'columns');
-  if (store.sqlite) {
-    const centroids = centroidRowsOf(recording, run);
-    const write = sqliteRunWriter(store.sqlite);
-    // Holding Kysely's connection first: a Kysely transaction awaiting between its statements must not see ours.
-    return store.db.connection().execute(async () => write(row, recording, centroids));
+  const write: RunWrite = { key: runKey(recording, run.meta.runId), orgId, recording, run };
+  if (run.boxes.count > QUEUED_UP_TO_BOXES) return (await writeRuns(store, [[write]]))[0]!;
+  let queue = queues.get(store);
+  if (!queue) {
+    // SQLite writes block the event loop, so its batches collect until the loop's check phase. A PostgreSQL
+    // batch leaves the pool's other connections to the reads that run meanwhile.
+    queue = new RunWriteQueue((groups) => writeRuns(store, groups), store.sqlite
+      ? { maxInFlight: 1, maxKeys: 64, deferToCheckPhase: true }
+      : { maxInFlight: 2, maxKeys: 64, deferToCheckPhase: false });
+    queues.set(store, queue);
   }
-  return store.db.transaction().execute(async (trx) => {
-    const upsert = trx.insertInto('runs').values(row)
-      .onConflict((oc) => oc.columns(['recording_id', 'run_id']).doUpdateSet((eb) => ({
-        ...Object.fromEntries(REPLACED_RUN_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)])),
-        version: eb('runs.version', '+', 1),
-      })))
-      .returning(['id', 'version'])
-      .executeTakeFirstOrThrow();
-    // The centroids are worked out while the run's megabytes travel to the server and it writes them: once the
-    // query is on the wire (the driver sends it within the current turn's microtasks), the CPU is free until the
-    // answer comes. A large run's centroids take ~11 ms.
-    // Marked handled now: a failure surfaces at the await below, not as an unhandled rejection meanwhile.
-    upsert.catch(() => {});
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    const centroids = centroidRowsOf(recording, run);
-    const stored = await upsert;
-    const created = stored.version === 1;
-    await replaceCentroids(trx, stored.id, recording, centroids, created);
-    return { created, runPk: stored.id };
-  });
+  return queue.write(write);
 }
 
-async function replaceCentroids(trx: Transaction<Database>, runPk: string, recording: Recording, centroids: CentroidRow[], created: boolean) {
-  // A run just created has no centroid rows yet.
-  const previous = created ? [] : await trx.deleteFrom('run_centroids').where('run_pk', '=', runPk)
-    .returning(['label', 'cells_lo', 'cells_hi', 'count']).execute();
-  if (centroids.length > 0) await trx.insertInto('run_centroids').values(centroids.map((c) => ({ ...c, run_pk: runPk }))).execute();
-  const change = cellChange(previous.map(labelCellsOf), centroids.map(labelCellsOf));
-  if (change === 'recompute') await refreshRecordingCells(trx, recording.id);
-  else await mergeRecordingCells(trx, recording, change.merge);
+/** Stores the last write of each group, all in one transaction. */
+async function writeRuns(store: Store, groups: RunWrite[][]): Promise<StoredRun[]> {
+  if (!store.sqlite) return writePgRuns(store.db, groups);
+  const now = Date.now();
+  const runs = groups.map((group) => {
+    const { orgId, recording, run } = group[group.length - 1]!;
+    return { row: runRowOf(orgId, recording, run, now, 'doubles'), recording, centroids: centroidRowsOf(recording, run) };
+  });
+  const write = sqliteRunWriter(store.sqlite);
+  // Holding Kysely's connection first: a Kysely transaction awaiting between its statements must not see ours.
+  return store.db.connection().execute(async () => write(runs));
 }
 
 function summaryQuery(db: Db, orgId: string) {

@@ -1,12 +1,13 @@
 // upsertRun on SQLite: the same rows as the Kysely path (run-rows.ts, label-cells.ts), written with statements
 // prepared once, in one synchronous IMMEDIATE transaction. Building the queries through Kysely cost more than
-// running them (about 200 µs of a small run's 350 µs write).
+// running them (about 200 µs of a small run's 350 µs write). A batch of runs shares one transaction and its commit.
 import type SqliteDatabase from 'better-sqlite3';
 import { labelCellRows, labelCellsOf, cellChange, type LabelCells, type LabelCellsRow } from '../search/label-cells.js';
 import { ROW_START_COLUMNS } from '../search/point-rows.js';
 import type { RunsTable } from '../db/schema.js';
 import type { Recording } from '../recordings/queries.js';
 import { REPLACED_RUN_COLUMNS, type CentroidRow } from './run-rows.js';
+import type { StoredRun } from './run-write-batch.js';
 
 const RUN_COLUMNS = [
   'id', 'org_id', 'recording_id', 'run_id', 'name', 'task', 'schema_version', 'source', 'original_coordinate_space',
@@ -38,16 +39,17 @@ const SQL = {
 type Statements = { [K in keyof typeof SQL]: SqliteDatabase.Statement };
 type StoredCentroid = { label: string; cells_lo: number; cells_hi: number; count: number };
 
-export type SqliteRunWrite = (row: RunsTable, recording: Recording, centroids: CentroidRow[]) => { created: boolean; runPk: string };
+export interface SqliteRun { row: RunsTable; recording: Recording; centroids: CentroidRow[] }
+export type SqliteRunWrite = (runs: SqliteRun[]) => StoredRun[];
 
 const writers = new WeakMap<SqliteDatabase.Database, SqliteRunWrite>();
 
-/** The writer for this database handle, its statements prepared on first use. */
+/** The writer for this database handle (all the runs in one transaction), its statements prepared on first use. */
 export function sqliteRunWriter(sqlite: SqliteDatabase.Database): SqliteRunWrite {
   let write = writers.get(sqlite);
   if (!write) {
     const s = Object.fromEntries(Object.entries(SQL).map(([k, text]) => [k, sqlite.prepare(text)])) as Statements;
-    const transaction = sqlite.transaction((row: RunsTable, recording: Recording, centroids: CentroidRow[]) => {
+    const writeOne = ({ row, recording, centroids }: SqliteRun): StoredRun => {
       const stored = s.upsertRun.get(row) as { id: string; version: number };
       const created = stored.version === 1;
       // A run just created has no centroid rows yet.
@@ -62,8 +64,9 @@ export function sqliteRunWriter(sqlite: SqliteDatabase.Database): SqliteRunWrite
         for (const cells of labelCellRows(recording, change.merge)) s.mergeCells.run(cells);
       }
       return { created, runPk: stored.id };
-    });
-    write = (row, recording, centroids) => transaction.immediate(row, recording, centroids);
+    };
+    const transaction = sqlite.transaction((runs: SqliteRun[]) => runs.map(writeOne));
+    write = (runs) => transaction.immediate(runs);
     writers.set(sqlite, write);
   }
   return write;

@@ -1,7 +1,7 @@
 // Keeps the per-recording, per-label cell masks (recording_label_cells) equal to the union of its
 // run_centroids masks. Called inside the run's own transaction, after its centroids changed.
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
-import { labelCellRows, labelCellsOf, type LabelCells } from './label-cells.js';
+import { labelCellRows, labelCellsOf, type LabelCells, type LabelCellsRow } from './label-cells.js';
 
 export type { LabelCells };
 
@@ -18,7 +18,7 @@ export function isPostgres(db: AnyDb): boolean {
  * READ COMMITTED the last one to finish reads everyone's committed centroids.
  */
 export async function refreshRecordingCells(db: AnyDb, recordingId: string): Promise<void> {
-  if (isPostgres(db)) await sql`select pg_advisory_xact_lock(hashtext(${`recording-cells:${recordingId}`}))`.execute(db);
+  await lockRecordingCells(db, [recordingId]);
   const recording = await db.selectFrom('recordings').select(['org_id', 'start_timestamp'])
     .where('id', '=', recordingId).executeTakeFirst() as { org_id: string; start_timestamp: number } | undefined;
   await db.deleteFrom('recording_label_cells').where('recording_id', '=', recordingId).execute();
@@ -30,15 +30,22 @@ export async function refreshRecordingCells(db: AnyDb, recordingId: string): Pro
   await db.insertInto('recording_label_cells').values(labelCellRows(owner, parts.map(labelCellsOf))).execute();
 }
 
+/** PostgreSQL: the per-recording locks of refreshRecordingCells for several recordings, always in one order. */
+export async function lockRecordingCells(db: AnyDb, recordingIds: string[]): Promise<void> {
+  if (recordingIds.length === 0 || !isPostgres(db)) return;
+  const ids = [...recordingIds].sort();
+  await sql`select pg_advisory_xact_lock(hashtext('recording-cells:' || u.id))
+    from unnest(${ids}::text[]) with ordinality as u(id, n) order by u.n`.execute(db);
+}
+
 /**
  * A new run only adds cells to its recording's aggregate, so OR-merging its masks in one upsert gives the
  * same rows as refreshRecordingCells without reading every run of the recording. (Replacing or deleting a
- * run may remove cells: those paths recompute.) Takes the same per-recording lock as the recompute.
+ * run may remove cells: those paths recompute.) The caller holds the recordings' locks (lockRecordingCells).
  */
-export async function mergeRecordingCells(db: AnyDb, recording: { id: string; orgId: string; startTimestamp: number }, parts: LabelCells[]): Promise<void> {
-  if (parts.length === 0) return;
-  if (isPostgres(db)) await sql`select pg_advisory_xact_lock(hashtext(${`recording-cells:${recording.id}`}))`.execute(db);
-  await db.insertInto('recording_label_cells').values(labelCellRows(recording, parts))
+export async function mergeLabelCellRows(db: AnyDb, rows: LabelCellsRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insertInto('recording_label_cells').values(rows)
     .onConflict((oc) => oc.columns(['recording_id', 'label']).doUpdateSet({
       cells_lo: sql`recording_label_cells.cells_lo | excluded.cells_lo`,
       cells_hi: sql`recording_label_cells.cells_hi | excluded.cells_hi`,

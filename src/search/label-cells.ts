@@ -25,11 +25,13 @@ export function labelCellRows(recording: { id: string; orgId: string; startTimes
 }
 
 /**
- * How the aggregate follows a run whose centroids went from `removed` to `added`: OR-merged in place (with the
+ * How the aggregate follows runs whose centroids went from `removed` to `added`: OR-merged in place (with the
  * removed counts subtracted) when no cell the old run had is gone, else recomputed from every run of the recording.
  */
 export function cellChange(removed: LabelCells[], added: LabelCells[]): { merge: LabelCells[] } | 'recompute' {
-  const now = new Map(added.map((a) => [a.label, a.mask]));
+  // Several runs of one recording may change together (a batch): a label's cells are the union of theirs.
+  const now = new Map<string, CellMask>();
+  for (const a of added) now.set(a.label, union(now.get(a.label) ?? EMPTY_MASK, a.mask));
   const keepsEveryCell = removed.every((r) => {
     const mask = now.get(r.label);
     return mask !== undefined && ((r.mask.lo & ~mask.lo) >>> 0) === 0 && ((r.mask.hi & ~mask.hi) >>> 0) === 0;

@@ -4,6 +4,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodePoints } from '../../src/detections/centroids.js';
+import { upsertRun } from '../../src/detections/queries.js';
+import { validateRun, type ValidatedRun } from '../../src/detections/validate-run.js';
+import { resolveTarget } from '../../src/recordings/queries.js';
 import { cellOf } from '../../src/search/grid.js';
 import { DIALECTS } from '../support/store.js';
 import { bearer, getJson, postJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
@@ -51,6 +54,24 @@ describe.each(DIALECTS)('run writes on %s', (dialect) => {
   beforeAll(async () => { server = await startTestServer(dialect); org = await seedOrg(server.store); });
   afterAll(async () => { await server.close(); });
 
+  /** The recording's runs are `live` (runId → tracks), their centroid rows their own, and its aggregate theirs. */
+  async function expectConsistent(mediaKey: string, live: Map<string, number>) {
+    const recording = await server.store.db.selectFrom('recordings').select('id').where('media_key', '=', mediaKey).executeTakeFirstOrThrow();
+    const runs = await server.store.db.selectFrom('runs').select(['id', 'run_id', 'tracks_stored']).where('recording_id', '=', recording.id).execute();
+    expect(new Map(runs.map((r) => [r.run_id, r.tracks_stored]))).toEqual(live);
+    const centroids = await server.store.db.selectFrom('run_centroids').select(['run_pk', 'label', 'points', 'count'])
+      .where('recording_id', '=', recording.id).execute();
+    for (const c of centroids) {
+      expect(runs.some((r) => r.id === c.run_pk)).toBe(true);
+      expect(Number(c.count)).toBe(c.points.byteLength / 16);
+    }
+    const stored = await server.store.db.selectFrom('recording_label_cells').select(['label', 'cells_lo', 'cells_hi', 'centroid_count'])
+      .where('recording_id', '=', recording.id).execute();
+    const actual = stored.map((s) => ({ label: s.label, cells: cellsOfMask(Number(s.cells_lo), Number(s.cells_hi)), count: Number(s.centroid_count) }))
+      .sort((a, b) => (a.label < b.label ? -1 : 1));
+    expect(actual).toEqual(expectedAggregate(centroids));
+  }
+
   it('re-posting one run leaves its counts as they were', async () => {
     const mediaKey = 'writes/1600000000_repost.mp4';
     expect((await postJson(`${server.url}/recordings`, { mediaKey }, bearer(org.token))).status).toBe(201);
@@ -82,20 +103,47 @@ describe.each(DIALECTS)('run writes on %s', (dialect) => {
         expect(res.status).toBe(live.has(op.runId) ? 200 : 201);
         live.set(op.runId, tracks.length);
       }
-      const recording = await server.store.db.selectFrom('recordings').select('id').where('media_key', '=', mediaKey).executeTakeFirstOrThrow();
-      const runs = await server.store.db.selectFrom('runs').select(['id', 'run_id', 'tracks_stored']).where('recording_id', '=', recording.id).execute();
-      expect(new Map(runs.map((r) => [r.run_id, r.tracks_stored]))).toEqual(live);
-      const centroids = await server.store.db.selectFrom('run_centroids').select(['run_pk', 'label', 'points', 'count'])
-        .where('recording_id', '=', recording.id).execute();
-      for (const c of centroids) {
-        expect(runs.some((r) => r.id === c.run_pk)).toBe(true);
-        expect(Number(c.count)).toBe(c.points.byteLength / 16);
-      }
-      const stored = await server.store.db.selectFrom('recording_label_cells').select(['label', 'cells_lo', 'cells_hi', 'centroid_count'])
-        .where('recording_id', '=', recording.id).execute();
-      const actual = stored.map((s) => ({ label: s.label, cells: cellsOfMask(Number(s.cells_lo), Number(s.cells_hi)), count: Number(s.centroid_count) }))
-        .sort((a, b) => (a.label < b.label ? -1 : 1));
-      expect(actual).toEqual(expectedAggregate(centroids));
+      await expectConsistent(mediaKey, live);
     }), { numRuns: dialect === 'pg' ? 40 : 80 });
+  });
+
+  it('keep it too when runs are written at once and stored together (batched, same runIds collapsed)', async () => {
+    let n = 0;
+    const wave = fc.array(fc.record({ runId: fc.constantFrom(...RUN_IDS, 'c', 'd'), tracks: fc.array(track, { minLength: 1, maxLength: 3 }) }), { minLength: 1, maxLength: 8 });
+    const step = fc.oneof({ arbitrary: wave.map((posts) => ({ kind: 'posts' as const, posts })), weight: 3 }, { arbitrary: fc.record({ kind: fc.constant('delete' as const), runId: fc.constantFrom(...RUN_IDS) }), weight: 1 });
+    await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 4 }), async (steps) => {
+      const mediaKey = `writes/${1_750_000_000 + n++}_wave.mp4`;
+      expect((await postJson(`${server.url}/recordings`, { mediaKey }, bearer(org.token))).status).toBe(201);
+      const live = new Map<string, number>();
+      for (const s of steps) {
+        if (s.kind === 'delete') {
+          const res = await getJson(`${server.url}/detections/${s.runId}?mediaKey=${encodeURIComponent(mediaKey)}`, bearer(org.token), 'DELETE');
+          expect(res.status).toBe(live.delete(s.runId) ? 200 : 404);
+          continue;
+        }
+        const bodies = s.posts.map((p, k) => ({
+          mediaKey, schemaVersion: '1.0', coordinateSpace: 'normalized', source: { runId: p.runId, version: String(k) },
+          tracks: p.tracks.map((t, i) => ({ id: `t${i}`, ...(t.label ? { label: t.label } : {}), boxes: t.boxes.map((b, f) => ({ frame: f, x: b.x, y: b.y, w: 0.05, h: 0.05 })) })),
+        }));
+        // Called in one turn, so that the writes queue behind each other and are stored in batches.
+        const recording = (await resolveTarget(server.store.db, org.orgId, { mediaKey }))!;
+        const validated = bodies.map((b) => validateRun(b) as ValidatedRun);
+        const results = (await Promise.all(validated.map((v) => upsertRun(server.store, org.orgId, recording, v))))
+          .map((r) => ({ status: r.created ? 201 : 200 }));
+        for (const runId of new Set(s.posts.map((p) => p.runId))) {
+          const statuses = results.filter((_, k) => s.posts[k]!.runId === runId).map((r) => r.status);
+          // One of the posts created a run that did not exist; every other one replaced it.
+          expect(statuses.filter((x) => x === 201)).toHaveLength(live.has(runId) ? 0 : 1);
+          expect(statuses.every((x) => x === 200 || x === 201)).toBe(true);
+          // The stored run is one of the bodies posted, whole.
+          const run = (await getJson(`${server.url}/detections/${runId}?mediaKey=${encodeURIComponent(mediaKey)}`, bearer(org.token))).body.data;
+          const posted = bodies[Number(run.source.version)]!;
+          expect(posted.source.runId).toBe(runId);
+          expect(run.tracks.map((t: { id: string; boxes: unknown[] }) => [t.id, t.boxes.length])).toEqual(posted.tracks.map((t) => [t.id, t.boxes.length]));
+          live.set(runId, posted.tracks.length);
+        }
+      }
+      await expectConsistent(mediaKey, live);
+    }), { numRuns: dialect === 'pg' ? 25 : 50 });
   });
 });
