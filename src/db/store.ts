@@ -4,6 +4,7 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { namingPool } from './named-statements.js';
 import type { Database } from './schema.js';
 
 export type DialectName = 'sqlite' | 'pg';
@@ -49,7 +50,7 @@ export function openStore(options: StoreOptions): Store {
     });
     // An idle client that loses its server must not crash the process.
     pool.on('error', () => {});
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) as never }) });
     return { db, dialect: 'pg', pgPool: pool, schema: options.pgSchema ?? searchPathOf(options.databaseUrl) ?? 'public', close: () => db.destroy() };
   }
   const dataDir = options.dataDir ?? './data';

@@ -46,8 +46,13 @@ export async function resolveTarget(db: Db, orgId: string, target: { mediaKey?: 
 }
 
 // Every run POST resolves its recording: these two run without building the query each time.
-const recordingByMediaKey = preparedQuery((db: Db) => db.selectFrom('recordings').selectAll().where('org_id', '=', '').where('media_key', '=', ''));
-const recordingByAnalysisId = preparedQuery((db: Db) => db.selectFrom('recordings').selectAll().where('org_id', '=', '').where('analysis_id', '=', ''));
+// Named columns, not *: a planned statement must keep its result type when a later migration adds a column.
+const RECORDING_COLUMNS = [
+  'id', 'org_id', 'media_key', 'analysis_id', 'start_timestamp', 'device_key', 'provider', 'width', 'height', 'fps',
+  'frame_count', 'duration_ms', 'created_at',
+] as const satisfies ReadonlyArray<keyof RecordingsTable>;
+const recordingByMediaKey = preparedQuery((db: Db) => db.selectFrom('recordings').select(RECORDING_COLUMNS).where('org_id', '=', '').where('media_key', '=', ''));
+const recordingByAnalysisId = preparedQuery((db: Db) => db.selectFrom('recordings').select(RECORDING_COLUMNS).where('org_id', '=', '').where('analysis_id', '=', ''));
 
 export async function listRecordings(db: Db, orgId: string): Promise<Recording[]> {
   const rows = await db.selectFrom('recordings').selectAll().where('org_id', '=', orgId)
