@@ -6,7 +6,7 @@ import type { Database } from '../db/schema.js';
 import type { Recording } from '../recordings/queries.js';
 import { lockRecordingCells, mergeLabelCellRows, refreshRecordingCells } from '../search/cell-index.js';
 import { cellChange, labelCellRows, labelCellsOf, type LabelCells } from '../search/label-cells.js';
-import { REPLACED_RUN_COLUMNS, centroidRowsOf, runRowOf, type CentroidRow, type RunWrite } from './run-rows.js';
+import { REPLACED_RUN_COLUMNS, centroidRowsOf, runRowOf, type CentroidRow, runKey, type RunWrite } from './run-rows.js';
 import type { StoredRun } from './run-write-batch.js';
 import type { ValidatedRun } from './validate-run.js';
 
@@ -33,7 +33,7 @@ export async function writePgRuns(db: Kysely<Database>, groups: RunWrite[][]): P
     upsert.catch(() => {});
     await new Promise<void>((resolve) => setImmediate(resolve));
     const centroids = writes.map((w) => centroidRowsOf(w.recording, w.run));
-    const stored = new Map((await upsert).map((r) => [`${r.recording_id}\u0000${r.run_id}`, { runPk: r.id, created: r.version === 1 }]));
+    const stored = new Map((await upsert).map((r) => [runKey(r.recording_id, r.run_id), { runPk: r.id, created: r.version === 1 }]));
     const results = writes.map((w) => stored.get(w.key)!);
 
     // A run just created has no centroid rows yet.

@@ -41,7 +41,7 @@ const queues = new WeakMap<Store, RunWriteQueue<RunWrite>>();
  * transaction with the other small runs waiting at the same time (run-write-queue.ts).
  */
 export async function upsertRun(store: Store, orgId: string, recording: Recording, run: ValidatedRun): Promise<UpsertResult> {
-  const write: RunWrite = { key: runKey(recording, run.meta.runId), orgId, recording, run };
+  const write: RunWrite = { key: runKey(recording.id, run.meta.runId), orgId, recording, run };
   if (run.boxes.count > QUEUED_UP_TO_BOXES) return (await writeRuns(store, [[write]]))[0]!;
   let queue = queues.get(store);
   if (!queue) {

@@ -46,6 +46,6 @@ export function centroidRowsOf(recording: Recording, run: ValidatedRun): Centroi
 /** One request's run to store, under the key by which writes of the same run queue and coalesce. */
 export interface RunWrite { key: string; orgId: string; recording: Recording; run: ValidatedRun }
 
-export function runKey(recording: Recording, runId: string): string {
-  return `${recording.id}\u0000${runId}`;
+export function runKey(recordingId: string, runId: string): string {
+  return `${recordingId}\u0000${runId}`;
 }

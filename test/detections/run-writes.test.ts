@@ -26,6 +26,13 @@ const operation = fc.oneof(
   fc.record({ kind: fc.constant('delete' as const), runId: fc.constantFrom(...RUN_IDS) }),
 );
 
+/** Generated tracks as a run body has them: one box per frame, 0.05 wide and high. */
+function tracksOf(tracks: Array<{ label?: string; boxes: Array<{ x: number; y: number }> }>) {
+  return tracks.map((t, i) => ({
+    id: `t${i}`, ...(t.label ? { label: t.label } : {}), boxes: t.boxes.map((b, f) => ({ frame: f, x: b.x, y: b.y, w: 0.05, h: 0.05 })),
+  }));
+}
+
 /** The aggregate rows recomputed from first principles: every label's cells OR-ed from its decoded points. */
 function expectedAggregate(centroids: Array<{ label: string; points: Uint8Array }>) {
   const byLabel = new Map<string, { cells: Set<number>; count: number }>();
@@ -72,6 +79,12 @@ describe.each(DIALECTS)('run writes on %s', (dialect) => {
     expect(actual).toEqual(expectedAggregate(centroids));
   }
 
+  /** Deletes the run and checks the answer against `live` (200 when it was there, else 404). */
+  async function deleteAndExpect(mediaKey: string, runId: string, live: Map<string, number>) {
+    const res = await getJson(`${server.url}/detections/${runId}?mediaKey=${encodeURIComponent(mediaKey)}`, bearer(org.token), 'DELETE');
+    expect(res.status).toBe(live.delete(runId) ? 200 : 404);
+  }
+
   it('re-posting one run leaves its counts as they were', async () => {
     const mediaKey = 'writes/1600000000_repost.mp4';
     expect((await postJson(`${server.url}/recordings`, { mediaKey }, bearer(org.token))).status).toBe(201);
@@ -92,13 +105,10 @@ describe.each(DIALECTS)('run writes on %s', (dialect) => {
       const live = new Map<string, number>();
       for (const op of operations) {
         if (op.kind === 'delete') {
-          const res = await getJson(`${server.url}/detections/${op.runId}?mediaKey=${encodeURIComponent(mediaKey)}`, bearer(org.token), 'DELETE');
-          expect(res.status).toBe(live.delete(op.runId) ? 200 : 404);
+          await deleteAndExpect(mediaKey, op.runId, live);
           continue;
         }
-        const tracks = op.tracks.map((t, i) => ({
-          id: `t${i}`, ...(t.label ? { label: t.label } : {}), boxes: t.boxes.map((b, f) => ({ frame: f, x: b.x, y: b.y, w: 0.05, h: 0.05 })),
-        }));
+        const tracks = tracksOf(op.tracks);
         const res = await postJson(`${server.url}/detections`, { mediaKey, schemaVersion: '1.0', coordinateSpace: 'normalized', source: { runId: op.runId }, tracks }, bearer(org.token));
         expect(res.status).toBe(live.has(op.runId) ? 200 : 201);
         live.set(op.runId, tracks.length);
@@ -117,13 +127,12 @@ describe.each(DIALECTS)('run writes on %s', (dialect) => {
       const live = new Map<string, number>();
       for (const s of steps) {
         if (s.kind === 'delete') {
-          const res = await getJson(`${server.url}/detections/${s.runId}?mediaKey=${encodeURIComponent(mediaKey)}`, bearer(org.token), 'DELETE');
-          expect(res.status).toBe(live.delete(s.runId) ? 200 : 404);
+          await deleteAndExpect(mediaKey, s.runId, live);
           continue;
         }
         const bodies = s.posts.map((p, k) => ({
           mediaKey, schemaVersion: '1.0', coordinateSpace: 'normalized', source: { runId: p.runId, version: String(k) },
-          tracks: p.tracks.map((t, i) => ({ id: `t${i}`, ...(t.label ? { label: t.label } : {}), boxes: t.boxes.map((b, f) => ({ frame: f, x: b.x, y: b.y, w: 0.05, h: 0.05 })) })),
+          tracks: tracksOf(p.tracks),
         }));
         // Called in one turn, so that the writes queue behind each other and are stored in batches.
         const recording = (await resolveTarget(server.store.db, org.orgId, { mediaKey }))!;
