@@ -62,28 +62,27 @@ export class RunWriteQueue<T extends Keyed> {
   }
 
   private async store(groups: Waiting<T>[][]): Promise<void> {
-    let stored: StoredRun[] | undefined;
+    let stored: StoredRun[];
     try {
       stored = await this.writeBatch(groups.map((g) => g.map((w) => w.write)));
     } catch (error) {
-      if (groups.length === 1 && groups[0]!.length === 1) {
-        groups[0]![0]!.reject(error);
-        return;
-      }
-    }
-    if (stored) {
-      groups.forEach((group, g) => answersOf(group.length, stored[g]!).forEach((answer, i) => group[i]!.resolve(answer)));
+      if (groups.length === 1 && groups[0]!.length === 1) groups[0]![0]!.reject(error);
+      else await this.storeOneByOne(groups);
       return;
     }
-    // The batch failed as a whole (one run's recording deleted meanwhile, a deadlock with another instance…):
-    // each write again on its own, in arrival order, so that only the writes that fail by themselves fail.
-    for (const group of groups) {
-      for (const waiting of group) {
-        try {
-          waiting.resolve((await this.writeBatch([[waiting.write]]))[0]!);
-        } catch (error) {
-          waiting.reject(error);
-        }
+    groups.forEach((group, g) => answersOf(group.length, stored[g]!).forEach((answer, i) => group[i]!.resolve(answer)));
+  }
+
+  /**
+   * After a batch failed as a whole (one run's recording deleted meanwhile, a deadlock with another instance…):
+   * each write again on its own, in arrival order, so that only the writes that fail by themselves fail.
+   */
+  private async storeOneByOne(groups: Waiting<T>[][]): Promise<void> {
+    for (const waiting of groups.flat()) {
+      try {
+        waiting.resolve((await this.writeBatch([[waiting.write]]))[0]!);
+      } catch (error) {
+        waiting.reject(error);
       }
     }
   }
