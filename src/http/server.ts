@@ -5,6 +5,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { openStore, type Store } from '../db/store.js';
 import { startWalCheckpointer } from '../db/wal-checkpointer.js';
 import { buildApp, type AppOptions } from './app.js';
+import { tuneGarbageCollector } from './gc-tuning.js';
 import { retentionJob } from '../retention/job.js';
 
 export interface RunningServer { app: FastifyInstance; store: Store; url: string; close(): Promise<void> }
@@ -14,6 +15,7 @@ type BackgroundJob = (app: FastifyInstance) => (() => void) | void;
 export const backgroundJobs: BackgroundJob[] = [retentionJob];
 
 export async function startServer(config: Config, logger?: AppOptions['logger']): Promise<RunningServer> {
+  tuneGarbageCollector();
   const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await migrateToLatest(store);

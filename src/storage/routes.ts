@@ -7,7 +7,7 @@ import { andThen } from '../util/maybe-promise.js';
 import { authenticateAccount } from './account-auth.js';
 import { BulkBody, BulkResult, CredentialHeaders, StorageHeaders, UrlResult } from './api-schemas.js';
 import { publicBaseUrl } from './issue.js';
-import { BULK_BODY_LIMIT, isJsonContentType, issueBulk, issueSingle } from './url-requests.js';
+import { BULK_BODY_LIMIT, isJsonContentType, issueBulk, issueSingle, jsonString } from './url-requests.js';
 
 /**
  * `{"data": …}` written by hand from the value's JSON: the schema serializer escapes a string with quotes character
@@ -28,7 +28,7 @@ export async function storageUrlRoutes(app: FastifyInstance): Promise<void> {
       headers: StorageHeaders, response: { 200: UrlResult },
     },
   }, (request, reply) => {
-    return andThen(issueSingle(request.server, request.headers, () => publicBaseUrl(request)), (url) => { sendData(reply, JSON.stringify(url)); });
+    return andThen(issueSingle(request.server, request.headers, () => publicBaseUrl(request)), (url) => { sendData(reply, jsonString(url)); });
   });
 
   app.post('/api/storage/bulk', {

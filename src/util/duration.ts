@@ -1,17 +1,47 @@
 // Durations as the storage spec defines them: integer seconds, or number+unit pairs (s, m, h, d).
-const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
-const DURATION = /^(?:\d+[smhd])+$/;
 
-/** Seconds for `90`, `"90"`, `30m`, `1h30m`, `7d`; undefined when unparsable. Bounds are the caller's. */
+/** Seconds per unit letter, by character code; 0 for anything else. */
+function unitSeconds(code: number): number {
+  switch (code) {
+    case 0x73: return 1; // s
+    case 0x6d: return 60; // m
+    case 0x68: return 3600; // h
+    case 0x64: return 86_400; // d
+    default: return 0;
+  }
+}
+
+/**
+ * Seconds for `90`, `"90"`, `30m`, `1h30m`, `7d`; undefined when unparsable. Bounds are the caller's.
+ * One pass over the characters: every storage URL request with a lifetime header comes through here.
+ */
 export function parseDuration(input: string | number): number | undefined {
   if (typeof input === 'number') return Number.isSafeInteger(input) ? input : undefined;
   const text = input.trim();
-  if (/^\d+$/.test(text)) {
-    const n = Number(text);
-    return Number.isSafeInteger(n) ? n : undefined;
-  }
-  if (!DURATION.test(text)) return undefined;
   let total = 0;
-  for (const [, amount, unit] of text.matchAll(/(\d+)([smhd])/g)) total += Number(amount) * UNIT_SECONDS[unit!]!;
+  let amount = 0;
+  let digits = 0;
+  let pairs = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x30 && code <= 0x39) {
+      amount = amount * 10 + (code - 0x30);
+      digits++;
+      continue;
+    }
+    const unit = unitSeconds(code);
+    if (unit === 0 || digits === 0) return undefined;
+    total += amount * unit;
+    amount = 0;
+    digits = 0;
+    pairs++;
+  }
+  // Plain digits are seconds; after a unit, trailing digits without one (`1h30`) are not a duration.
+  if (digits > 0) {
+    if (pairs > 0) return undefined;
+    total = amount;
+  } else if (pairs === 0) {
+    return undefined;
+  }
   return Number.isSafeInteger(total) ? total : undefined;
 }

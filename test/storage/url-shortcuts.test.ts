@@ -1,9 +1,10 @@
-// The hot paths' shortcuts against the plain definitions they stand in for: the filename check's one-pass accept
-// and the bulk answer's one-pass double encoding.
+// The hot paths' shortcuts against the plain definitions they stand in for: the filename check's one-pass accept,
+// the answers' JSON strings written without an escaping pass, and the one-pass duration parser.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { filenameProblem } from '../../src/storage/filename.js';
-import { doublyEncodedMap } from '../../src/storage/url-requests.js';
+import { doublyEncodedMap, jsonString } from '../../src/storage/url-requests.js';
+import { parseDuration } from '../../src/util/duration.js';
 
 // The rules as the spec states them, one at a time (the implementation before its shortcut).
 function specProblem(name: string): boolean {
@@ -41,5 +42,34 @@ describe('doublyEncodedMap', () => {
       expect(doublyEncodedMap(map)).toBe(JSON.stringify(JSON.stringify(Object.fromEntries(map))));
       expect(JSON.parse(JSON.parse(doublyEncodedMap(map)))).toEqual(Object.fromEntries(map));
     }), { numRuns: 1000 });
+  });
+});
+
+describe('jsonString', () => {
+  it('equals JSON.stringify for any string', () => {
+    const text = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 20 }), fc.constantFrom('a"b', 'a\\b', '\u2028', 'https://x/y?a=1&s=abc_-'));
+    fc.assert(fc.property(text, (t) => { expect(jsonString(t)).toBe(JSON.stringify(t)); }), { numRuns: 2000 });
+  });
+});
+
+// The duration grammar as a regular expression (the parser before its one-pass form).
+function specDuration(input: string): number | undefined {
+  const text = input.trim();
+  if (/^\d+$/.test(text)) return Number.isSafeInteger(Number(text)) ? Number(text) : undefined;
+  if (!/^(?:\d+[smhd])+$/.test(text)) return undefined;
+  const unit: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+  let total = 0;
+  for (const [, amount, u] of text.matchAll(/(\d+)([smhd])/g)) total += Number(amount) * unit[u!]!;
+  return Number.isSafeInteger(total) ? total : undefined;
+}
+
+describe('parseDuration', () => {
+  it('reads exactly what the grammar reads, to the same number of seconds', () => {
+    const text = fc.oneof(
+      fc.string({ unit: fc.constantFrom('0', '1', '5', '9', 's', 'm', 'h', 'd', 'x', ' ', '\t', '-', '.', '٣'), maxLength: 12 }),
+      fc.array(fc.tuple(fc.nat({ max: 10_000 }), fc.constantFrom('s', 'm', 'h', 'd', '')), { maxLength: 4 }).map((pairs) => pairs.map(([n, u]) => `${n}${u}`).join('')),
+      fc.bigInt({ min: 0n, max: 10n ** 20n }).map((n) => `${n}${['', 's', 'd'][Number(n % 3n)]}`),
+    );
+    fc.assert(fc.property(text, (t) => { expect(parseDuration(t), JSON.stringify(t)).toBe(specDuration(t)); }), { numRuns: 5000 });
   });
 });
