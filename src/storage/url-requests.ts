@@ -82,13 +82,23 @@ export function jsonString(text: string): string {
 }
 
 /**
- * JSON.stringify(JSON.stringify(map)), written in one pass when every key and URL is plain ASCII (URLs nearly
+ * The map as a JSON object with its members in the map's order (the request's order). Not Object.fromEntries: an
+ * object puts integer-like keys ("0", "12") first, and the answer's order would depend on the filenames.
+ */
+function mapJson(urls: Map<string, string>): string {
+  let out = '';
+  for (const [key, url] of urls) out += `${out === '' ? '' : ','}${JSON.stringify(key)}:${JSON.stringify(url)}`;
+  return `{${out}}`;
+}
+
+/**
+ * The JSON string literal of mapJson(map), written in one pass when every key and URL is plain ASCII (URLs nearly
  * always are, keys mostly): the second encoding escapes every quote of a 300 KB map, ~1.5 ms of a 1000-URL answer.
  */
 export function doublyEncodedMap(urls: Map<string, string>): string {
   let out = '';
   for (const [key, url] of urls) {
-    if (!VERBATIM.test(key) || !VERBATIM.test(url)) return JSON.stringify(JSON.stringify(Object.fromEntries(urls)));
+    if (!VERBATIM.test(key) || !VERBATIM.test(url)) return JSON.stringify(mapJson(urls));
     out += `${out === '' ? '"{' : ','}\\"${key}\\":\\"${url}\\"`;
   }
   return out === '' ? '"{}"' : `${out}}"`;
