@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { skipSchemaValidation } from '../http/skip-validation.js';
 import { principalOf, requireReader, requireWriter } from '../auth/authenticate.js';
+import { useJsonBodyParser } from '../http/json-body.js';
 import { ApiError } from '../http/problem.js';
 import { sendJson } from '../http/send-json.js';
 import { resolveTarget } from '../recordings/queries.js';
@@ -10,6 +11,7 @@ import {
   deleteRun, findRunsByRunId, fullRunForApi, listRunSummaries, summaryForApi, upsertRun, type SummaryRow,
 } from './queries.js';
 import { readRunBody } from './run-body-reader.js';
+import { parseRunJson } from './run-json-parser.js';
 import { runJsonStream } from './run-json-stream.js';
 
 /** Runs with this many boxes or more are streamed (about 2 MiB of JSON). */
@@ -36,6 +38,8 @@ const runIdMissing = async () => {
 
 export async function detectionRoutes(app: FastifyInstance): Promise<void> {
   const db = app.store.db;
+  // Runs are read from the body's bytes with their boxes packed (run-json-parser.ts); JSON.parse when it declines.
+  useJsonBodyParser(app, parseRunJson);
 
   app.post('/detections', {
     bodyLimit: MAX_BODY_BYTES,

@@ -1,6 +1,7 @@
 // Spec §4.3–4.5 as one pure function: a parsed body in, a normalised run (or the 400 it earns) out.
 import { isObject } from '../util/is-object.js';
 import { newId } from '../util/ids.js';
+import { newBoxView, PackedBoxes } from './packed-boxes.js';
 import { normaliseGeometry, type BoxForm, type NormalisedBox } from './box-geometry.js';
 import * as L from './limits.js';
 import { checkSchemaVersion } from './schema-version.js';
@@ -98,10 +99,10 @@ function checkTracks(tracks: unknown): RequestFailure | { ok: true; ids: string[
     seen.add(id);
     ids[i] = id;
     const boxes = track.boxes;
-    if (boxes === undefined || boxes === null || (Array.isArray(boxes) && boxes.length === 0)) {
+    if (boxes === undefined || boxes === null || ((Array.isArray(boxes) || boxes instanceof PackedBoxes) && boxes.length === 0)) {
       return fail('track_without_boxes', `track "${id}" has no boxes`);
     }
-    if (!Array.isArray(boxes)) return fail('invalid_track', `track "${id}": boxes must be an array`);
+    if (!Array.isArray(boxes) && !(boxes instanceof PackedBoxes)) return fail('invalid_track', `track "${id}": boxes must be an array`);
     if (boxes.length > L.MAX_BOXES_PER_TRACK) return fail('too_many_boxes', `track "${id}" has more than ${L.MAX_BOXES_PER_TRACK} boxes`);
     if (metaTooLarge(track.meta)) return fail('invalid_field', `track "${id}": meta must be an object of at most ${L.MAX_META_BYTES} bytes`);
     total += boxes.length;
@@ -165,12 +166,14 @@ function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: nu
   const rejected: Rejection[] = [];
   const forms = new Set<BoxForm>();
   const geometry: NormalisedBox = { x: 0, y: 0, w: 0, h: 0, form: 'xywh' };
+  const view = newBoxView();
   let count = 0;
   let overwritten = 0;
   for (let t = 0; t < tracks.length; t++) {
     const track = tracks[t]!;
     const id = ids[t]!;
-    const input = track.boxes as unknown[];
+    const input = track.boxes as unknown[] | PackedBoxes;
+    const packed = input instanceof PackedBoxes ? input : undefined;
     const start = count;
     // frame -> slot, so that a later box of the same frame overwrites the earlier one in place. Built only once
     // a frame does not follow the track's last one: producers send frames in order, and a large run would
@@ -180,7 +183,7 @@ function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: nu
     let sorted = true;
     let lastFrame = -1;
     for (let b = 0; b < input.length; b++) {
-      const box = input[b];
+      const box: unknown = packed ? packed.load(b, view) : (input as unknown[])[b];
       if (!isObject(box) || !Number.isSafeInteger(box.frame) || (box.frame as number) < 0) {
         rejected.push({ trackId: id, frame: isObject(box) && Number.isSafeInteger(box.frame) ? (box.frame as number) : null, reason: 'box_invalid_frame' });
         continue;

@@ -143,6 +143,43 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     expect((await res.json()).code).toBe('malformed_json');
   });
 
+  it('400 malformed_json for broken JSON inside a box, an empty body and an empty body with a charset', async () => {
+    const postText = (body: string, type = 'application/json') =>
+      fetch(`${server.url}/detections`, { method: 'POST', headers: bearer(org.token, { 'content-type': type }), body });
+    const text = JSON.stringify(run({ source: { runId: 'broken-box' } }));
+    for (const body of [text.replace('"x":0.1', '"x":01'), text.replace('"x":0.1', '"x":.1'), text.replace('"h":0.3}', '"h":0.3,}'), '']) {
+      const res = await postText(body);
+      expect(res.status, body).toBe(400);
+      expect((await res.json()).code).toBe('malformed_json');
+    }
+    expect((await postText('', 'application/json; charset=utf-8')).status).toBe(400);
+    expect((await get('/detections/broken-box')).status).toBe(404);
+  });
+
+  it('boxes the packing parser declines (labels, an escaped key, __proto__) are stored as the same run', async () => {
+    // One run three ways: plain numeric boxes (read packed), boxes with a label and an escaped key (JSON.parse),
+    // boxes with a "__proto__" member (JSON.parse; it is an unknown field, ignored).
+    const boxes = [box(2, { confidence: 0.5, timestampMs: 66 }), box(0, { x: -0.005 }), box(2, { w: 0.25 }), box(1, { x: 0.805 })];
+    const plain = JSON.stringify(run({ source: { runId: 'three-ways' }, tracks: [{ id: 7, boxes }] }));
+    const labelled = JSON.stringify(run({ source: { runId: 'three-ways' }, tracks: [{ id: 7, boxes: boxes.map((b) => ({ ...b, label: 'car' })) }] }))
+      .replace('"frame":0', '"fr\\u0061me":0');
+    const proto = plain.replace('"frame":1,', '"frame":1,"__proto__":{"frame":5},');
+    const answers = [];
+    const stored = [];
+    for (const body of [plain, labelled, proto]) {
+      const res = await fetch(`${server.url}/detections`, { method: 'POST', headers: bearer(org.token, { 'content-type': 'application/json' }), body });
+      answers.push({ status: res.status, body: await res.json() });
+      const data = (await get('/detections/three-ways')).body.data;
+      stored.push(data.tracks.map((t: { boxes: Array<Record<string, unknown>> }) => t.boxes.map(({ label: _label, ...rest }) => rest)));
+    }
+    expect(answers[0]).toEqual({ status: 201, body: expect.objectContaining({ boxesStored: 3, tracksStored: 1 }) });
+    expect(answers[0]!.body.warnings).toEqual([expect.objectContaining({ code: 'DUPLICATE_FRAME', count: 1 })]);
+    expect(answers.slice(1)).toEqual([{ ...answers[0], status: 200 }, { ...answers[0], status: 200 }]);
+    expect(stored[1]).toEqual(stored[0]);
+    expect(stored[2]).toEqual(stored[0]);
+    expect(stored[0][0].map((b: { frame: number }) => b.frame)).toEqual([0, 1, 2]);
+  });
+
   it('415 unsupported_media_type for a body that is not JSON', async () => {
     const res = await fetch(`${server.url}/detections`, { method: 'POST', headers: bearer(org.token, { 'content-type': 'text/plain' }), body: JSON.stringify(run()) });
     expect(res.status).toBe(415);

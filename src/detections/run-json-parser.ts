@@ -1,0 +1,269 @@
+// A JSON parser for POST /detections bodies that gives what JSON.parse gives, except that each
+// `tracks[i].boxes` array of plain numeric boxes comes back as PackedBoxes (numbers in one Float64Array)
+// instead of one object per box.
+//
+// Why: JSON.parse of a 25 MiB run builds 250 000 box objects and a million heap numbers, and the collector
+// then walks them; that was about two thirds of a large POST. This parser writes the box numbers straight
+// into a typed array and reads the bytes without decoding the body to a string first.
+//
+// It gives up (returns undefined) on anything it does not handle exactly as JSON.parse would — invalid
+// JSON, a box with a key other than PACKED_FIELDS or a value that is not a number, an escaped or non-ASCII
+// object key, a "__proto__" key, nesting deep enough to exhaust the stack — and the caller then runs
+// JSON.parse on the text, so errors and rare shapes take the old path unchanged.
+import { PACKED_FIELDS, PACKED_STRIDE, PackedBoxes, type PackedValues } from './packed-boxes.js';
+
+class GiveUp {}
+const GIVE_UP = new GiveUp();
+
+const QUOTE = 0x22, BACKSLASH = 0x5c, COMMA = 0x2c, COLON = 0x3a, MINUS = 0x2d, PLUS = 0x2b, DOT = 0x2e;
+const ZERO = 0x30, NINE = 0x39, OPEN_OBJECT = 0x7b, CLOSE_OBJECT = 0x7d, OPEN_ARRAY = 0x5b, CLOSE_ARRAY = 0x5d;
+const LOWER_E = 0x65, UPPER_E = 0x45;
+
+/** 10^0 … 10^22: every one of them is exact as a double. */
+const POW10 = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
+
+const isDigit = (c: number) => c >= ZERO && c <= NINE;
+
+// Box keys, matched byte by byte: a Buffer.indexOf call per key cost more than the rest of the box.
+const [X, Y, W, H, ONE, TWO, LOWER_F, LOWER_C, LOWER_T] = [...'xywh12fct'].map((c) => c.charCodeAt(0));
+const longKey = (name: (typeof PACKED_FIELDS)[number]) => ({ bytes: Buffer.from(name, 'latin1'), slot: PACKED_FIELDS.indexOf(name) });
+const FRAME = longKey('frame'), CONFIDENCE = longKey('confidence'), TIMESTAMP_MS = longKey('timestampMs');
+
+class Parser {
+  i = 0;
+  private readonly packed: PackedValues = { values: new Float64Array(1024 * PACKED_STRIDE) };
+  private boxCount = 0;
+
+  constructor(private readonly b: Buffer) {}
+
+  parse(): unknown {
+    const value = this.value(0);
+    this.skipSpace();
+    if (this.i !== this.b.length) throw GIVE_UP;
+    return value;
+  }
+
+  private skipSpace(): void {
+    const b = this.b;
+    let c = b[this.i];
+    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++this.i];
+  }
+
+  /** `at` says where the value is: 0 the body, 1 a top-level member "tracks", 2 a track, 3 a track's "boxes". */
+  private value(at: number): unknown {
+    this.skipSpace();
+    const c = this.b[this.i];
+    if (c === OPEN_OBJECT) return this.object(at);
+    if (c === OPEN_ARRAY) return at === 3 ? this.packedBoxes() : this.array(at === 1 ? 2 : -1);
+    if (c === QUOTE) return this.string();
+    if (c === MINUS || isDigit(c!)) return this.number();
+    if (this.literal('true')) return true;
+    if (this.literal('false')) return false;
+    if (this.literal('null')) return null;
+    throw GIVE_UP;
+  }
+
+  private literal(word: string): boolean {
+    for (let k = 0; k < word.length; k++) if (this.b[this.i + k] !== word.charCodeAt(k)) return false;
+    this.i += word.length;
+    return true;
+  }
+
+  /** Members in text order; a repeated key keeps its first place and its last value, as JSON.parse does. */
+  private object(at: number): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    this.i++;
+    this.skipSpace();
+    if (this.b[this.i] === CLOSE_OBJECT) { this.i++; return out; }
+    for (;;) {
+      this.skipSpace();
+      if (this.b[this.i] !== QUOTE) throw GIVE_UP;
+      const key = this.string();
+      if (key === '__proto__') throw GIVE_UP; // an assignment would set the prototype; JSON.parse makes a property
+      this.skipSpace();
+      if (this.b[this.i++] !== COLON) throw GIVE_UP;
+      const inner = at === 0 && key === 'tracks' ? 1 : at === 2 && key === 'boxes' ? 3 : -1;
+      out[key] = this.value(inner);
+      this.skipSpace();
+      const c = this.b[this.i++];
+      if (c === CLOSE_OBJECT) return out;
+      if (c !== COMMA) throw GIVE_UP;
+    }
+  }
+
+  private array(elementAt: number): unknown[] {
+    const out: unknown[] = [];
+    this.i++;
+    this.skipSpace();
+    if (this.b[this.i] === CLOSE_ARRAY) { this.i++; return out; }
+    for (;;) {
+      out.push(this.value(elementAt));
+      this.skipSpace();
+      const c = this.b[this.i++];
+      if (c === CLOSE_ARRAY) return out;
+      if (c !== COMMA) throw GIVE_UP;
+    }
+  }
+
+  private string(): string {
+    const b = this.b;
+    const start = ++this.i;
+    let plain = true;
+    for (;;) {
+      const c = b[this.i];
+      if (c === undefined) throw GIVE_UP;
+      if (c === QUOTE) break;
+      if (c === BACKSLASH) { plain = false; this.i += 2; continue; }
+      if (c < 0x20) throw GIVE_UP;
+      if (c >= 0x80) plain = false;
+      this.i++;
+    }
+    const end = this.i++;
+    if (plain) return b.toString('latin1', start, end);
+    // Escapes and UTF-8: JSON.parse of the quoted slice. The slice starts and ends at ASCII quotes, so decoding
+    // it gives what decoding the whole body and cutting would.
+    try {
+      return JSON.parse(b.toString('utf8', start - 1, end + 1)) as string;
+    } catch {
+      throw GIVE_UP;
+    }
+  }
+
+  private number(): number {
+    const value = readNumber(this.b, this.i);
+    this.i = numberEnd;
+    return value;
+  }
+
+  /**
+   * A boxes array whose every element is an object of PACKED_FIELDS keys with number values. One loop with
+   * the position in a local: this is where a large run's bytes are, and calls per key or value showed.
+   */
+  private packedBoxes(): PackedBoxes {
+    const b = this.b;
+    const first = this.boxCount;
+    let i = this.i + 1;
+    let c = b[i];
+    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i];
+    if (c === CLOSE_ARRAY) { this.i = i + 1; return new PackedBoxes(this.packed, first, 0); }
+    for (;;) {
+      if (c !== OPEN_OBJECT) throw GIVE_UP;
+      const o = this.newSlot();
+      const values = this.packed.values;
+      c = b[++i];
+      while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i];
+      if (c === CLOSE_OBJECT) c = b[++i];
+      else {
+        for (;;) {
+          if (c !== QUOTE) throw GIVE_UP;
+          // The key: one of PACKED_FIELDS, without escapes.
+          const k0 = b[i + 1];
+          let slot = -1;
+          if (b[i + 2] === QUOTE) {
+            slot = k0 === X ? 1 : k0 === Y ? 2 : k0 === W ? 3 : k0 === H ? 4 : -1;
+            i += 3;
+          } else if (b[i + 3] === QUOTE) {
+            const k1 = b[i + 2];
+            if (k1 === ONE) slot = k0 === X ? 5 : k0 === Y ? 6 : -1;
+            else if (k1 === TWO) slot = k0 === X ? 7 : k0 === Y ? 8 : -1;
+            i += 4;
+          } else {
+            const word = k0 === LOWER_F ? FRAME : k0 === LOWER_C ? CONFIDENCE : k0 === LOWER_T ? TIMESTAMP_MS : undefined;
+            if (word === undefined) throw GIVE_UP;
+            const bytes = word.bytes;
+            for (let k = 1; k < bytes.length; k++) if (b[i + 1 + k] !== bytes[k]) throw GIVE_UP;
+            if (b[i + 1 + bytes.length] !== QUOTE) throw GIVE_UP;
+            slot = word.slot;
+            i += bytes.length + 2;
+          }
+          if (slot < 0) throw GIVE_UP;
+          c = b[i];
+          while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i];
+          if (c !== COLON) throw GIVE_UP;
+          c = b[++i];
+          while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i];
+          values[o + slot] = readNumber(b, i);
+          i = numberEnd;
+          c = b[i];
+          while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i];
+          if (c === CLOSE_OBJECT) { c = b[++i]; break; }
+          if (c !== COMMA) throw GIVE_UP;
+          c = b[++i];
+          while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i];
+        }
+      }
+      while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i];
+      if (c === CLOSE_ARRAY) { this.i = i + 1; return new PackedBoxes(this.packed, first, this.boxCount - first); }
+      if (c !== COMMA) throw GIVE_UP;
+      c = b[++i];
+      while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i];
+    }
+  }
+
+  /** A slot of PACKED_STRIDE NaNs (fields not seen) for the next box. */
+  private newSlot(): number {
+    let values = this.packed.values;
+    const o = this.boxCount++ * PACKED_STRIDE;
+    if (o + PACKED_STRIDE > values.length) {
+      const grown = new Float64Array(values.length * 2);
+      grown.set(values);
+      this.packed.values = values = grown;
+    }
+    for (let k = o; k < o + PACKED_STRIDE; k++) values[k] = NaN;
+    return o;
+  }
+}
+
+/** Where the last readNumber stopped: one parse at a time runs on a thread, and a second return value would allocate. */
+let numberEnd = 0;
+
+/**
+ * JSON's number grammar at b[start]. Up to 15 significant digits and a power of ten within ±22, the value is
+ * one correctly rounded multiplication or division of two exact doubles (Clinger's fast path), so it is the
+ * double JSON.parse gives; anything else goes to Number() on the text.
+ */
+function readNumber(b: Buffer, start: number): number {
+  let i = start;
+  let c = b[i];
+  const negative = c === MINUS;
+  if (negative) c = b[++i];
+  let mantissa = 0, digits = 0, exponent = 0;
+  if (c === ZERO) {
+    c = b[++i]; // a digit after a leading zero is left for the caller to refuse, as it refuses any stray byte
+  } else if (isDigit(c!)) {
+    do { mantissa = mantissa * 10 + (c! - ZERO); digits++; c = b[++i]; } while (isDigit(c!));
+  } else {
+    throw GIVE_UP;
+  }
+  if (c === DOT) {
+    c = b[++i];
+    if (!isDigit(c!)) throw GIVE_UP;
+    do { mantissa = mantissa * 10 + (c! - ZERO); digits++; exponent--; c = b[++i]; } while (isDigit(c!));
+  }
+  if (c === LOWER_E || c === UPPER_E) {
+    c = b[++i];
+    const negativeExponent = c === MINUS;
+    if (c === MINUS || c === PLUS) c = b[++i];
+    if (!isDigit(c!)) throw GIVE_UP;
+    let e = 0;
+    do { if (e < 1e6) e = e * 10 + (c! - ZERO); c = b[++i]; } while (isDigit(c!));
+    exponent += negativeExponent ? -e : e;
+  }
+  numberEnd = i;
+  if (digits <= 15) {
+    if (mantissa === 0) return negative ? -0 : 0;
+    if (exponent >= 0 && exponent <= 22) return negative ? -(mantissa * POW10[exponent]!) : mantissa * POW10[exponent]!;
+    if (exponent < 0 && exponent >= -22) return negative ? -(mantissa / POW10[-exponent]!) : mantissa / POW10[-exponent]!;
+  }
+  return Number(b.toString('latin1', start, i));
+}
+
+/** The body's value with packed boxes, or undefined when the caller must use JSON.parse (see the header). */
+export function parseRunJson(body: Buffer): unknown {
+  try {
+    return new Parser(body).parse();
+  } catch {
+    // GIVE_UP, or a RangeError from nesting deeper than the stack: JSON.parse decides.
+    return undefined;
+  }
+}

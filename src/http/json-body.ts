@@ -1,0 +1,35 @@
+// The JSON body parser: plain JSON.parse, with the API's own 400 for an empty or malformed body.
+// The stock parser scans every body for prototype keys; nothing here merges parsed input into objects, so
+// plain JSON.parse is safe and saves a full pass over 30 MiB runs.
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from './problem.js';
+
+const EMPTY = () => new ApiError(400, 'malformed_json', 'The body is empty');
+
+/** JSON.parse with the API's error; `fast`, when given, is tried first and answers undefined to decline. */
+export function parseJsonBody(body: Buffer | string, fast?: (body: Buffer) => unknown): unknown {
+  if (body.length === 0) throw EMPTY();
+  if (fast && typeof body !== 'string') {
+    const value = fast(body);
+    if (value !== undefined) return value;
+  }
+  try {
+    return JSON.parse(typeof body === 'string' ? body : body.toString('utf8'));
+  } catch {
+    throw new ApiError(400, 'malformed_json', 'The body is not valid JSON');
+  }
+}
+
+/** Replaces the scope's application/json parser; with `fast`, the body arrives as bytes (see parseJsonBody). */
+export function useJsonBodyParser(app: FastifyInstance, fast?: (body: Buffer) => unknown): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: fast ? 'buffer' : 'string' }, (_request, body, done) => {
+    let value: unknown;
+    try {
+      value = parseJsonBody(body as Buffer | string, fast);
+    } catch (error) {
+      return done(error as Error, undefined);
+    }
+    done(null, value);
+  });
+}
