@@ -19,6 +19,12 @@ const QUOTE = 0x22, BACKSLASH = 0x5c, COMMA = 0x2c, COLON = 0x3a, MINUS = 0x2d, 
 const ZERO = 0x30, NINE = 0x39, OPEN_OBJECT = 0x7b, CLOSE_OBJECT = 0x7d, OPEN_ARRAY = 0x5b, CLOSE_ARRAY = 0x5d;
 const LOWER_E = 0x65, UPPER_E = 0x45;
 
+/**
+ * 88 bytes a box: a body of 32 MiB of `{}` boxes would otherwise take a GiB. A million boxes of real output is about
+ * 40 MiB of JSON, more than a body may be; past this the body is left to JSON.parse (and the validator's limits).
+ */
+const MAX_PACKED_BOXES = 1_000_000;
+
 /** 10^0 … 10^22: every one of them is exact as a double. */
 const POW10 = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
 
@@ -202,6 +208,7 @@ class Parser {
 
   /** A slot of PACKED_STRIDE NaNs (fields not seen) for the next box. */
   private newSlot(): number {
+    if (this.boxCount === MAX_PACKED_BOXES) throw GIVE_UP;
     let values = this.packed.values;
     const o = this.boxCount++ * PACKED_STRIDE;
     if (o + PACKED_STRIDE > values.length) {

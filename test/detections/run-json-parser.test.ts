@@ -173,6 +173,7 @@ describe('parseRunJson declines, and JSON.parse decides', () => {
     ['a box that is not an object', '{"tracks":[{"boxes":[1]}]}'],
     ['a "__proto__" key', '{"__proto__":{"polluted":1},"tracks":[]}'],
     ['a "__proto__" key written with an escape', '{"\\u005f_proto__":1}'],
+    ['more than a million boxes (88 bytes each packed)', `{"tracks":[{"boxes":[${'{},'.repeat(1_000_000)}{}]}]}`],
     ['nesting deeper than the stack', `${'['.repeat(200_000)}${']'.repeat(200_000)}`],
   ])('valid JSON it leaves to JSON.parse: %s', (_name, text) => {
     expect(parse(text)).toBeUndefined();
