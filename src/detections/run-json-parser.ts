@@ -29,15 +29,15 @@ const MAX_PACKED_BOXES = 1_000_000;
 const POW10 = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
 
 const isDigit = (c: number) => c >= ZERO && c <= NINE;
+// Callers test c <= 0x20 first: one comparison for the usual byte that is not a space.
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 // Box keys, matched byte by byte: a Buffer.indexOf call per key cost more than the rest of the box.
-const [X, Y, W, H, ONE, TWO, LOWER_F, LOWER_C, LOWER_T] = [...'xywh12fct'].map((c) => c.charCodeAt(0));
-const longKey = (name: (typeof PACKED_FIELDS)[number]) => ({ bytes: Buffer.from(name, 'latin1'), slot: PACKED_FIELDS.indexOf(name) });
-const FRAME = longKey('frame'), CONFIDENCE = longKey('confidence'), TIMESTAMP_MS = longKey('timestampMs');
+const [X, Y, W, H, ONE, TWO] = [...'xywh12'].map((c) => c.charCodeAt(0));
 
 class Parser {
   i = 0;
-  private readonly packed: PackedValues = { values: new Float64Array(1024 * PACKED_STRIDE) };
+  private readonly packed: PackedValues = { values: new Float64Array(0) };
   private boxCount = 0;
 
   constructor(private readonly b: Buffer) {}
@@ -52,7 +52,7 @@ class Parser {
   private skipSpace(): void {
     const b = this.b;
     let c = b[this.i];
-    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++this.i];
+    while (c! <= 0x20 && isSpace(c!)) c = b[++this.i];
   }
 
   /** `at` says where the value is: 0 the body, 1 a top-level member "tracks", 2 a track, 3 a track's "boxes". */
@@ -150,14 +150,14 @@ class Parser {
     const first = this.boxCount;
     let i = this.i + 1;
     let c = b[i];
-    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i];
+    while (c! <= 0x20 && isSpace(c!)) c = b[++i];
     if (c === CLOSE_ARRAY) { this.i = i + 1; return new PackedBoxes(this.packed, first, 0); }
     for (;;) {
       if (c !== OPEN_OBJECT) throw GIVE_UP;
       const o = this.newSlot();
       const values = this.packed.values;
       c = b[++i];
-      while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i];
+      while (c! <= 0x20 && isSpace(c!)) c = b[++i];
       if (c === CLOSE_OBJECT) c = b[++i];
       else {
         for (;;) {
@@ -174,35 +174,30 @@ class Parser {
             else if (k1 === TWO) slot = k0 === X ? 7 : k0 === Y ? 8 : -1;
             i += 4;
           } else {
-            const word = k0 === LOWER_F ? FRAME : k0 === LOWER_C ? CONFIDENCE : k0 === LOWER_T ? TIMESTAMP_MS : undefined;
-            if (word === undefined) throw GIVE_UP;
-            const bytes = word.bytes;
-            for (let k = 1; k < bytes.length; k++) if (b[i + 1 + k] !== bytes[k]) throw GIVE_UP;
-            if (b[i + 1 + bytes.length] !== QUOTE) throw GIVE_UP;
-            slot = word.slot;
-            i += bytes.length + 2;
+            slot = longKeySlot(b, i);
+            i += slot === 0 ? 7 : slot === 9 ? 12 : 13; // past "frame", "confidence", "timestampMs"
           }
           if (slot < 0) throw GIVE_UP;
           c = b[i];
-          while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i];
+          while (c! <= 0x20 && isSpace(c!)) c = b[++i];
           if (c !== COLON) throw GIVE_UP;
           c = b[++i];
-          while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i];
+          while (c! <= 0x20 && isSpace(c!)) c = b[++i];
           values[o + slot] = readNumber(b, i);
           i = numberEnd;
           c = b[i];
-          while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i];
+          while (c! <= 0x20 && isSpace(c!)) c = b[++i];
           if (c === CLOSE_OBJECT) { c = b[++i]; break; }
           if (c !== COMMA) throw GIVE_UP;
           c = b[++i];
-          while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i];
+          while (c! <= 0x20 && isSpace(c!)) c = b[++i];
         }
       }
-      while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i];
+      while (c! <= 0x20 && isSpace(c!)) c = b[++i];
       if (c === CLOSE_ARRAY) { this.i = i + 1; return new PackedBoxes(this.packed, first, this.boxCount - first); }
       if (c !== COMMA) throw GIVE_UP;
       c = b[++i];
-      while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i];
+      while (c! <= 0x20 && isSpace(c!)) c = b[++i];
     }
   }
 
@@ -212,12 +207,56 @@ class Parser {
     let values = this.packed.values;
     const o = this.boxCount++ * PACKED_STRIDE;
     if (o + PACKED_STRIDE > values.length) {
-      const grown = new Float64Array(values.length * 2);
+      // First a guess from the body's size (a box is some 40 to 100 bytes of JSON), then doubling.
+      const grown = new Float64Array(values.length > 0 ? values.length * 2 : Math.ceil(this.b.length / 64) * PACKED_STRIDE);
       grown.set(values);
       this.packed.values = values = grown;
     }
     for (let k = o; k < o + PACKED_STRIDE; k++) values[k] = NaN;
     return o;
+  }
+}
+
+/**
+ * The slot of the key "frame", "confidence" or "timestampMs" quoted at b[i], or -1. Unrolled: a loop over the
+ * key's bytes was a tenth of the parse of a small run.
+ */
+function longKeySlot(b: Buffer, i: number): number {
+  switch (b[i + 1]) {
+    case 102: // frame
+      return b[i + 2] === 114 /* r */ &&
+        b[i + 3] === 97 /* a */ &&
+        b[i + 4] === 109 /* m */ &&
+        b[i + 5] === 101 /* e */ &&
+        b[i + 6] === QUOTE
+        ? 0 : -1;
+    case 99: // confidence
+      return b[i + 2] === 111 /* o */ &&
+        b[i + 3] === 110 /* n */ &&
+        b[i + 4] === 102 /* f */ &&
+        b[i + 5] === 105 /* i */ &&
+        b[i + 6] === 100 /* d */ &&
+        b[i + 7] === 101 /* e */ &&
+        b[i + 8] === 110 /* n */ &&
+        b[i + 9] === 99 /* c */ &&
+        b[i + 10] === 101 /* e */ &&
+        b[i + 11] === QUOTE
+        ? 9 : -1;
+    case 116: // timestampMs
+      return b[i + 2] === 105 /* i */ &&
+        b[i + 3] === 109 /* m */ &&
+        b[i + 4] === 101 /* e */ &&
+        b[i + 5] === 115 /* s */ &&
+        b[i + 6] === 116 /* t */ &&
+        b[i + 7] === 97 /* a */ &&
+        b[i + 8] === 109 /* m */ &&
+        b[i + 9] === 112 /* p */ &&
+        b[i + 10] === 77 /* M */ &&
+        b[i + 11] === 115 /* s */ &&
+        b[i + 12] === QUOTE
+        ? 10 : -1;
+    default:
+      return -1;
   }
 }
 
