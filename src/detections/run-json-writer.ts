@@ -103,11 +103,9 @@ class ChunkWriter {
     this.pos = p;
   }
 
-  /** The buffers written so far, the last one included; the writer starts a new one. */
-  take(): Buffer[] {
+  /** The buffers not yet taken, the last one included; the writer is done. */
+  finish(): Buffer[] {
     if (this.pos > 0) this.full.push(this.buf.subarray(0, this.pos));
-    this.buf = Buffer.allocUnsafe(CHUNK_BYTES);
-    this.pos = 0;
     return this.full.splice(0);
   }
 }
@@ -154,5 +152,5 @@ export function* tracksJsonChunks(headers: TrackHeader[], columns: Float64Array)
     w.byte(0x7d);
     if (w.full.length > 0) yield* w.full.splice(0);
   }
-  yield* w.take();
+  yield* w.finish();
 }
