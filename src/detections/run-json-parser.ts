@@ -7,10 +7,10 @@
 // into a typed array and reads the bytes without decoding the body to a string first.
 //
 // It gives up (returns undefined) on anything it does not handle exactly as JSON.parse would — invalid
-// JSON, a box with a key other than PACKED_FIELDS or a value that is not a number, an escaped or non-ASCII
-// object key, a "__proto__" key, nesting deep enough to exhaust the stack — and the caller then runs
-// JSON.parse on the text, so errors and rare shapes take the old path unchanged.
-import { PACKED_FIELDS, PACKED_STRIDE, PackedBoxes, type PackedValues } from './packed-boxes.js';
+// JSON, a box with a key other than PACKED_FIELDS or a value that is not a number, a box key written with an
+// escape, a "__proto__" key, nesting deep enough to exhaust the stack, more than MAX_PACKED_BOXES boxes —
+// and the caller then runs JSON.parse on the text, so errors and rare shapes take the old path unchanged.
+import { PACKED_STRIDE, PackedBoxes, type PackedValues } from './packed-boxes.js';
 
 class GiveUp {}
 const GIVE_UP = new GiveUp();
