@@ -38,19 +38,4 @@ export class PackedBoxes {
     view.timestampMs = field(v[o + 10]!);
     return view;
   }
-
-  /** The boxes as JSON.parse would have given them (tests, and the rare code that needs plain objects). */
-  toObjects(): Array<Record<string, number>> {
-    const out = [];
-    for (let i = 0; i < this.length; i++) {
-      const box: Record<string, number> = {};
-      const o = (this.start + i) * PACKED_STRIDE;
-      for (let f = 0; f < PACKED_STRIDE; f++) {
-        const v = this.store.values[o + f]!;
-        if (v === v) box[PACKED_FIELDS[f]!] = v;
-      }
-      out.push(box);
-    }
-    return out;
-  }
 }
