@@ -6,7 +6,8 @@ import { hashPassword } from './password.js';
 import { ACCESS_TOKEN_PREFIX, SESSION_PREFIX, hashSecret, newSecret, sameHash } from './secrets.js';
 import { TOKEN_ROLE, type UserRole } from './roles.js';
 import type { FailureCounter } from './throttle.js';
-import { preparedQuery } from '../db/prepared-query.js';
+import { batchedLookup } from '../db/lookup-batcher.js';
+import { byKey, firstRow, preparedQuery } from '../db/prepared-query.js';
 
 type Db = Kysely<Database>;
 
@@ -74,12 +75,12 @@ export async function revokeAccessToken(db: Db, orgId: string, id: string): Prom
 export async function findPrincipal(db: Db, token: string, now = Date.now()): Promise<Principal | undefined> {
   const hash = hashSecret(token);
   if (token.startsWith(SESSION_PREFIX)) {
-    const [row] = await sessionByHash(db, hash);
+    const row = await sessionByHash(db, hash);
     if (!row || !sameHash(row.token_hash, hash) || row.expires_at <= now) return undefined;
     return { orgId: row.org_id, role: row.role, kind: 'session', userId: row.user_id };
   }
   if (token.startsWith(ACCESS_TOKEN_PREFIX)) {
-    const [row] = await accessTokenByHash(db, hash);
+    const row = await accessTokenByHash(db, hash);
     if (!row || !sameHash(row.token_hash, hash) || row.revoked_at !== null) return undefined;
     if (row.expires_at !== null && row.expires_at <= now) return undefined;
     return { orgId: row.org_id, role: row.role, kind: 'access_token', tokenId: row.id };
@@ -87,12 +88,19 @@ export async function findPrincipal(db: Db, token: string, now = Date.now()): Pr
   return undefined;
 }
 
-// Every authenticated request runs one of these: compiled once, not built per request.
-const sessionByHash = preparedQuery((db: Db) => db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.user_id')
-  .select(['sessions.token_hash', 'sessions.expires_at', 'sessions.org_id', 'users.id as user_id', 'users.role'])
-  .where('sessions.token_hash', '=', ''));
-const accessTokenByHash = preparedQuery((db: Db) => db.selectFrom('access_tokens')
-  .select(['id', 'token_hash', 'org_id', 'role', 'expires_at', 'revoked_at']).where('token_hash', '=', ''));
+// Every authenticated request runs one of these: compiled once, not built per request; on PostgreSQL the
+// lookups of concurrent requests share a query (lookup-batcher.ts).
+const SESSION_COLUMNS = ['sessions.token_hash', 'sessions.expires_at', 'sessions.org_id', 'users.id as user_id', 'users.role'] as const;
+const sessionsFrom = (db: Db) => db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.user_id').select(SESSION_COLUMNS);
+const sessionByHash = batchedLookup(
+  byKey(preparedQuery((db: Db) => sessionsFrom(db).where(sql<boolean>`sessions.token_hash = any(${[]}::text[])`)), (r) => r.token_hash),
+  firstRow(preparedQuery((db: Db) => sessionsFrom(db).where('sessions.token_hash', '=', ''))),
+);
+const TOKEN_COLUMNS = ['id', 'token_hash', 'org_id', 'role', 'expires_at', 'revoked_at'] as const;
+const accessTokenByHash = batchedLookup(
+  byKey(preparedQuery((db: Db) => db.selectFrom('access_tokens').select(TOKEN_COLUMNS).where(sql<boolean>`token_hash = any(${[]}::text[])`)), (r) => r.token_hash),
+  firstRow(preparedQuery((db: Db) => db.selectFrom('access_tokens').select(TOKEN_COLUMNS).where('token_hash', '=', ''))),
+);
 
 export async function deleteSession(db: Db, token: string): Promise<void> {
   await db.deleteFrom('sessions').where('token_hash', '=', hashSecret(token)).execute();

@@ -1,6 +1,7 @@
 // Recordings: the table every detection run hangs off, always read within one organisation.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database, RecordingsTable } from '../db/schema.js';
+import { batchedLookup } from '../db/lookup-batcher.js';
 import { preparedQuery } from '../db/prepared-query.js';
 import { newId } from '../util/ids.js';
 
@@ -38,21 +39,39 @@ export async function insertRecording(db: Db, orgId: string, input: NewRecording
 
 /** The recording a run names, inside the caller's organisation only; mediaKey wins over analysisId. */
 export async function resolveTarget(db: Db, orgId: string, target: { mediaKey?: string; analysisId?: string }): Promise<Recording | undefined> {
-  let rows: RecordingsTable[];
-  if (target.mediaKey !== undefined) rows = await recordingByMediaKey(db, orgId, target.mediaKey);
-  else if (target.analysisId !== undefined) rows = await recordingByAnalysisId(db, orgId, target.analysisId);
+  let row: RecordingsTable | undefined;
+  if (target.mediaKey !== undefined) row = await recordingByMediaKey(db, `${orgId}\n${target.mediaKey}`);
+  else if (target.analysisId !== undefined) row = await recordingByAnalysisId(db, `${orgId}\n${target.analysisId}`);
   else return undefined;
-  return rows[0] && toRecording(rows[0]);
+  return row && toRecording(row);
 }
 
-// Every run POST resolves its recording: these two run without building the query each time.
+// Every run POST resolves its recording: these run without building the query each time, and on PostgreSQL the
+// lookups of concurrent requests share a query (lookup-batcher.ts). A key is "<orgId>\n<mediaKey or analysisId>":
+// ids never hold a newline, so the first one splits it.
 // Named columns, not *: a planned statement must keep its result type when a later migration adds a column.
 const RECORDING_COLUMNS = [
   'id', 'org_id', 'media_key', 'analysis_id', 'start_timestamp', 'device_key', 'provider', 'width', 'height', 'fps',
   'frame_count', 'duration_ms', 'created_at',
 ] as const satisfies ReadonlyArray<keyof RecordingsTable>;
-const recordingByMediaKey = preparedQuery((db: Db) => db.selectFrom('recordings').select(RECORDING_COLUMNS).where('org_id', '=', '').where('media_key', '=', ''));
-const recordingByAnalysisId = preparedQuery((db: Db) => db.selectFrom('recordings').select(RECORDING_COLUMNS).where('org_id', '=', '').where('analysis_id', '=', ''));
+type KeyColumn = 'media_key' | 'analysis_id';
+
+function recordingLookup(column: KeyColumn) {
+  const many = preparedQuery((db: Db) => db.selectFrom('recordings').select(RECORDING_COLUMNS)
+    .where(sql<boolean>`(org_id, ${sql.ref(column)}) in (select * from unnest(${[]}::text[], ${[]}::text[]))`));
+  const one = preparedQuery((db: Db) => db.selectFrom('recordings').select(RECORDING_COLUMNS).where('org_id', '=', '').where(column, '=', ''));
+  const split = (key: string) => [key.slice(0, key.indexOf('\n')), key.slice(key.indexOf('\n') + 1)];
+  return batchedLookup(
+    async (db: Db, keys: string[]) => {
+      const pairs = keys.map(split);
+      const rows = await many(db, pairs.map((p) => p[0]), pairs.map((p) => p[1]));
+      return new Map(rows.map((r) => [`${r.org_id}\n${r[column]}`, r as RecordingsTable]));
+    },
+    async (db: Db, key: string) => (await one(db, ...split(key)))[0] as RecordingsTable | undefined,
+  );
+}
+const recordingByMediaKey = recordingLookup('media_key');
+const recordingByAnalysisId = recordingLookup('analysis_id');
 
 export async function listRecordings(db: Db, orgId: string): Promise<Recording[]> {
   const rows = await db.selectFrom('recordings').selectAll().where('org_id', '=', orgId)

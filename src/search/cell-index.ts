@@ -1,16 +1,13 @@
 // Keeps the per-recording, per-label cell masks (recording_label_cells) equal to the union of its
 // run_centroids masks. Called inside the run's own transaction, after its centroids changed.
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from '../db/is-postgres.js';
 import { labelCellRows, labelCellsOf, type LabelCells, type LabelCellsRow } from './label-cells.js';
 
 export type { LabelCells };
 
 // Kysely<any>: the migration backfill calls this too, with an untyped handle.
 type AnyDb = Kysely<any>;
-
-export function isPostgres(db: AnyDb): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
 
 /**
  * Rewrites the recording's aggregate rows from its runs' centroid rows. On PostgreSQL a transaction-scoped

@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { before, decodeCursor, encodeCursor, type Position } from '../recordings/cursor.js';
 import { ANY_LABEL, GRID, isEmpty, type CellMask } from './grid.js';
-import { isPostgres } from './cell-index.js';
+import { isPostgres } from '../db/is-postgres.js';
 import { POINT_BYTES, rowSpan } from './point-rows.js';
 import { containsPoint, coverCells, type Polygon } from './region.js';
 import type { SearchRequest } from './request.js';

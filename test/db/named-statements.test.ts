@@ -24,8 +24,8 @@ describe.skipIf(!PG_URL)('named statements on pg', () => {
     }
     const statements = await prepared();
     expect(statements.map((s) => s.name).every((n) => /^sightline_\d+$/.test(n))).toBe(true);
-    expect(statements.some((s) => /from "access_tokens"/.test(s.statement))).toBe(true);
-    expect(statements.some((s) => /from "recordings"/.test(s.statement) && /"media_key" = \$2/.test(s.statement))).toBe(true);
+    expect(statements.some((s) => /from "access_tokens"/.test(s.statement) && /token_hash = any\(\$1::text\[\]\)/.test(s.statement))).toBe(true);
+    expect(statements.some((s) => /from "recordings"/.test(s.statement) && /\(org_id, "media_key"\) in \(select \* from unnest\(\$1::text\[\], \$2::text\[\]\)\)/.test(s.statement))).toBe(true);
     expect(statements).toHaveLength(2);
   });
 
