@@ -1,6 +1,7 @@
 // One typed view of every setting: environment variables first, command-line flags override them.
 import path from 'node:path';
 import { parseDuration } from './util/duration.js';
+import { parseExpiry } from './storage/expiry.js';
 
 export interface Config {
   port: number;
@@ -63,9 +64,10 @@ function editorExpiry(value: string | undefined): number {
 
 export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.env): Config {
   const expiry = env.DEFAULT_URI_EXPIRY_TIME;
-  const defaultUriExpirySeconds = expiry === undefined || expiry === '' ? 86_400 : parseDuration(expiry);
+  // The same forms and bounds as a request's uriExpiryTime: a default no request could ask for is refused at start.
+  const defaultUriExpirySeconds = expiry === undefined || expiry === '' ? 86_400 : parseExpiry(expiry);
   if (defaultUriExpirySeconds === undefined) {
-    throw new Error(`DEFAULT_URI_EXPIRY_TIME must be seconds or a duration such as 30m, 1h, 7d; got "${expiry}"`);
+    throw new Error(`DEFAULT_URI_EXPIRY_TIME must be 1 to 604800 seconds, as seconds or a duration such as 30m, 1h, 7d; got "${expiry}"`);
   }
   const sessionTtl = parseDuration(env.SESSION_TTL ?? '12h');
   if (sessionTtl === undefined) throw new Error(`SESSION_TTL must be a duration such as 12h, got "${env.SESSION_TTL}"`);

@@ -1,4 +1,5 @@
 // Spec §4.3–4.5 as one pure function: a parsed body in, a normalised run (or the 400 it earns) out.
+import { decimalText } from '../util/decimal-text.js';
 import { isObject } from '../util/is-object.js';
 import { newId } from '../util/ids.js';
 import { newBoxView, PackedBoxes } from './packed-boxes.js';
@@ -23,10 +24,12 @@ export type ValidationResult = ValidatedRun | RequestFailure;
 type Obj = Record<string, unknown>;
 const bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
 const fail = (code: string, detail: string): RequestFailure => ({ ok: false, code, detail });
-const CONTROL = /[\u0000-\u001f\u007f]/;
+// Unicode's control characters (category Cc): C0, DEL and C1.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
-function optionalString(value: unknown, max: number): value is string | undefined {
-  return value === undefined || (typeof value === 'string' && bytes(value) <= max);
+/** Absent, null (JSON's way of saying absent) or a string of at most `max` bytes. */
+function optionalString(value: unknown, max: number): value is string | undefined | null {
+  return value === undefined || value === null || (typeof value === 'string' && bytes(value) <= max);
 }
 
 function metaTooLarge(value: unknown): boolean {
@@ -67,7 +70,7 @@ function checkMedia(media: unknown, pixel: boolean): RequestFailure | { ok: true
     if (!positive(v)) return fail('invalid_media', `media.${field} must be a number greater than 0`);
   }
   if (media.fps !== undefined && !positive(media.fps)) return fail('invalid_media', 'media.fps must be a number greater than 0');
-  if (media.frameCount !== undefined && !(Number.isSafeInteger(media.frameCount) && (media.frameCount as number) >= 0)) {
+  if (media.frameCount !== undefined && !(Number.isInteger(media.frameCount) && (media.frameCount as number) >= 0)) {
     return fail('invalid_media', 'media.frameCount must be an integer of 0 or more');
   }
   const kept: Obj = {};
@@ -78,7 +81,7 @@ function checkMedia(media: unknown, pixel: boolean): RequestFailure | { ok: true
 }
 
 function trackId(value: unknown): string | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return decimalText(value);
   if (typeof value === 'string' && value !== '' && bytes(value) <= L.MAX_TRACK_ID_BYTES) return value;
   return undefined;
 }
@@ -99,10 +102,9 @@ function checkTracks(tracks: unknown): RequestFailure | { ok: true; ids: string[
     seen.add(id);
     ids[i] = id;
     const boxes = track.boxes;
-    if (boxes === undefined || boxes === null || ((Array.isArray(boxes) || boxes instanceof PackedBoxes) && boxes.length === 0)) {
-      return fail('track_without_boxes', `track "${id}" has no boxes`);
+    if (!(Array.isArray(boxes) || boxes instanceof PackedBoxes) || boxes.length === 0) {
+      return fail('track_without_boxes', `track "${id}" has no boxes: boxes must be a non-empty array`);
     }
-    if (!Array.isArray(boxes) && !(boxes instanceof PackedBoxes)) return fail('invalid_track', `track "${id}": boxes must be an array`);
     if (boxes.length > L.MAX_BOXES_PER_TRACK) return fail('too_many_boxes', `track "${id}" has more than ${L.MAX_BOXES_PER_TRACK} boxes`);
     if (metaTooLarge(track.meta)) return fail('invalid_field', `track "${id}": meta must be an object of at most ${L.MAX_META_BYTES} bytes`);
     total += boxes.length;
@@ -119,7 +121,7 @@ export function validateRun(body: unknown): ValidationResult {
   if (!mediaKey && !analysisId) return fail('target_missing', 'Name the recording with mediaKey or analysisId');
   const task = body.task ?? 'detection';
   if (task !== 'detection' && task !== 'pose') return fail('unsupported_task', 'task must be "detection" or "pose"');
-  if (body.name !== undefined && !optionalString(body.name, L.MAX_NAME_BYTES)) {
+  if (!optionalString(body.name, L.MAX_NAME_BYTES)) {
     return fail('invalid_field', `name must be a string of at most ${L.MAX_NAME_BYTES} bytes`);
   }
   const source = checkSource(body.source);
@@ -128,7 +130,7 @@ export function validateRun(body: unknown): ValidationResult {
   if (space !== 'pixel' && space !== 'normalized') return fail('invalid_coordinate_space', 'coordinateSpace must be "pixel" or "normalized"');
   const media = checkMedia(body.media, space === 'pixel');
   if (!media.ok) return media;
-  if (body.categories !== undefined && (!Array.isArray(body.categories) || body.categories.length > L.MAX_CATEGORIES)) {
+  if (body.categories !== undefined && body.categories !== null && (!Array.isArray(body.categories) || body.categories.length > L.MAX_CATEGORIES)) {
     return fail('invalid_field', `categories must be an array of at most ${L.MAX_CATEGORIES} entries`);
   }
   const tracksCheck = checkTracks(body.tracks);
@@ -184,8 +186,8 @@ function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: nu
     let lastFrame = -1;
     for (let b = 0; b < input.length; b++) {
       const box: unknown = packed ? packed.load(b, view) : (input as unknown[])[b];
-      if (!isObject(box) || !Number.isSafeInteger(box.frame) || (box.frame as number) < 0) {
-        rejected.push({ trackId: id, frame: isObject(box) && Number.isSafeInteger(box.frame) ? (box.frame as number) : null, reason: 'box_invalid_frame' });
+      if (!isObject(box) || !Number.isInteger(box.frame) || (box.frame as number) < 0) {
+        rejected.push({ trackId: id, frame: isObject(box) && Number.isInteger(box.frame) ? (box.frame as number) : null, reason: 'box_invalid_frame' });
         continue;
       }
       const frame = box.frame as number;

@@ -9,7 +9,8 @@ import { sql } from 'kysely';
 import type { Config } from '../config.js';
 import type { Store } from '../db/store.js';
 import './context.js';
-import { installErrorHandlers } from './error-handler.js';
+import { clientErrorHandler, frameworkErrors, installErrorHandlers } from './error-handler.js';
+import { buildValidator } from './validators.js';
 import { REDACTED_PATHS, redactUrl } from './log-redaction.js';
 import { ApiError } from './problem.js';
 import { requestIdFrom } from './request-id.js';
@@ -49,6 +50,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: process.env.TRUST_PROXY === 'true',
     routerOptions: { ignoreTrailingSlash: false },
     ajv: { customOptions: { removeAdditional: false } },
+    schemaController: { compilersFactory: { buildValidator } },
+    frameworkErrors,
+    clientErrorHandler,
   }) as unknown as FastifyInstance;
 
   app.decorate('store', store);

@@ -1,5 +1,7 @@
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, PROBLEM_CONTENT_TYPE, problem, type ProblemBody } from './problem.js';
+import { LATEST_API_VERSION } from './versioning.js';
 
 interface Mapped { status: number; body: ProblemBody; headers?: Record<string, string> }
 
@@ -57,4 +59,38 @@ export function installErrorHandlers(app: FastifyInstance): void {
     reply.code(404).type(PROBLEM_CONTENT_TYPE)
       .send(JSON.stringify(problem(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}`)));
   });
+}
+
+/**
+ * Errors Fastify meets before any hook runs: a path whose percent-encoding is broken (`/detections/%ZZ`). Still a
+ * problem, with the headers every answer carries.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const bad = error.code === 'FST_ERR_BAD_URL';
+  const body = bad
+    ? problem(400, 'bad_request', 'The request path is not valid percent-encoded UTF-8')
+    : problem(500, 'internal_error', 'The server failed to handle the request');
+  request.log.info({ code: body.code, status: body.status }, 'request rejected');
+  reply.code(body.status).headers({ 'X-Request-Id': request.id, 'API-Version': LATEST_API_VERSION })
+    .type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
+}
+
+/**
+ * Requests Node's HTTP parser refuses (a control character in a header value, a broken request line): no request
+ * object exists, so the answer is written to the socket directly, as problem+json like every other error.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  // A reset connection has nobody left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, detail] = error.code === 'HPE_HEADER_OVERFLOW'
+    ? [431, 'Request Header Fields Too Large', 'The request headers are too large']
+    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', 'The request took too long to arrive']
+      : [400, 'Bad Request', 'The request is not valid HTTP (for example a control character in a header value)'];
+  const body = JSON.stringify(problem(status, 'bad_request', detail));
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
+      + `API-Version: ${LATEST_API_VERSION}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
 }

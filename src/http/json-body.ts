@@ -23,7 +23,9 @@ export function parseJsonBody(body: Buffer | string, fast?: (body: Buffer) => un
 /** Replaces the scope's application/json parser; with `fast`, the body arrives as bytes (see parseJsonBody). */
 export function useJsonBodyParser(app: FastifyInstance, fast?: (body: Buffer) => unknown): void {
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: fast ? 'buffer' : 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: fast ? 'buffer' : 'string' }, (request, body, done) => {
+    // Many clients label every request JSON: an empty DELETE body is no body, not malformed JSON.
+    if ((body as Buffer | string).length === 0 && request.method === 'DELETE') return done(null, undefined);
     let value: unknown;
     try {
       value = parseJsonBody(body as Buffer | string, fast);

@@ -30,10 +30,10 @@ export async function storageAdminRoutes(app: FastifyInstance): Promise<void> {
   app.get('/api/storage/admin/providers', opts('List the providers (credentials are never returned)'),
     async (request) => ({ data: await providersOf(app.store, org(request)) }));
 
-  app.post('/api/storage/admin/providers', opts('Create a provider', 'Body: { name, type: fs|s3|azure|gcs, config, enabled? }. Credentials are encrypted at rest and never returned.'),
+  app.post('/api/storage/admin/providers', opts('Create a provider', 'Body: { name, type: fs|s3|azure|gcs, config, enabled? }. Credentials are encrypted at rest and never returned. An fs provider gets a folder of its own in the data directory: config.root is for the operator (CLI) only → 403 forbidden.'),
     async (request, reply) => {
       reply.code(201);
-      return { data: await createProvider(app.store, app.config, org(request), objectBody(request.body)) };
+      return { data: await createProvider(app.store, app.config, org(request), objectBody(request.body), 'organisation') };
     });
 
   app.patch('/api/storage/admin/providers/:name', opts('Enable or disable a provider', 'Body: { enabled }'), async (request) => {

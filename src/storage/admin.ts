@@ -23,7 +23,15 @@ export function accountView(a: Account) {
 
 const isUniqueViolation = (err: unknown) => /unique|duplicate/i.test((err as Error)?.message ?? '');
 
-export async function createProvider(store: Store, config: Config, orgId: Owner, input: { name?: unknown; type?: unknown; config?: unknown; enabled?: unknown }) {
+/**
+ * `operator`: the caller runs the service (the CLI, the demo) and may point an fs provider at any directory. An
+ * organisation's administrator (the HTTP API) may not: a root of "/" would let the organisation read every file
+ * the service can, the URL signing key included. Its fs providers live in the data directory, one folder each.
+ */
+export async function createProvider(store: Store, config: Config, orgId: Owner, input: { name?: unknown; type?: unknown; config?: unknown; enabled?: unknown }, caller: 'operator' | 'organisation' = 'operator') {
+  if (caller === 'organisation' && input.type === 'fs' && typeof input.config === 'object' && input.config !== null && 'root' in input.config) {
+    throw new ApiError(403, 'forbidden', 'Only the operator (sightline admin provider create) chooses an fs provider\'s root; leave config.root out to get a folder of its own in the data directory');
+  }
   const nameProblem = providerNameProblem(input.name);
   if (nameProblem) throw new ApiError(400, 'invalid_provider', `provider ${nameProblem}`);
   if (!isProviderType(input.type)) throw new ApiError(400, 'invalid_provider', `type must be one of ${PROVIDER_TYPES.join(', ')}`);

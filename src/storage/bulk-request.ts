@@ -1,4 +1,5 @@
-// The bulk body, element by element: every bad element is reported, by index and reason. Pure.
+// The bulk body, element by element: every bad element is reported, by index and reason, each with a code of the
+// spec's list (§7): the field's own code where it has one, else invalid_bulk_request. Pure.
 import { EXPIRY_HINT, parseExpiry } from './expiry.js';
 import { filenameProblem } from './filename.js';
 
@@ -20,13 +21,13 @@ export function parseBulk(body: unknown): BulkParse {
   const errors: BulkError[] = [];
   body.forEach((element: unknown, index) => {
     if (typeof element !== 'object' || element === null || Array.isArray(element)) {
-      errors.push({ index, field: null, code: 'invalid_element', reason: 'the element must be an object' });
+      errors.push({ index, field: null, code: 'invalid_bulk_request', reason: 'the element must be an object' });
       return;
     }
     const e = element as Record<string, unknown>;
     const before = errors.length;
     for (const key of Object.keys(e)) {
-      if (!FIELDS.has(key)) errors.push({ index, field: key, code: 'unknown_field', reason: `unknown field "${key}" (fields: filename, provider, uriExpiryTime)` });
+      if (!FIELDS.has(key)) errors.push({ index, field: key, code: 'invalid_bulk_request', reason: `unknown field "${key}" (fields: filename, provider, uriExpiryTime)` });
     }
     if (typeof e.filename !== 'string') {
       errors.push({ index, field: 'filename', code: 'invalid_filename', reason: e.filename === undefined ? 'filename is required' : 'filename must be a string' });
@@ -35,7 +36,7 @@ export function parseBulk(body: unknown): BulkParse {
       if (bad) errors.push({ index, field: 'filename', code: 'invalid_filename', reason: bad });
     }
     if (e.provider !== undefined && (typeof e.provider !== 'string' || e.provider === '')) {
-      errors.push({ index, field: 'provider', code: 'invalid_provider', reason: 'provider must be a non-empty string' });
+      errors.push({ index, field: 'provider', code: 'unknown_provider', reason: 'provider must be the non-empty name of a provider' });
     }
     let seconds: number | undefined;
     if (e.uriExpiryTime !== undefined) {

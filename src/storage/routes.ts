@@ -1,6 +1,9 @@
 // GET /api/storage and POST /api/storage/bulk: authenticated by the account headers, answering signed URLs; what
 // they do lives in url-requests.ts.
+import { isUtf8 } from 'node:buffer';
 import { skipSchemaValidation } from '../http/skip-validation.js';
+import { parseJsonBody, useJsonBodyParser } from '../http/json-body.js';
+import { utf8OrMarked } from '../http/utf8-marked.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../http/problem.js';
 import { andThen } from '../util/maybe-promise.js';
@@ -20,6 +23,10 @@ function sendData(reply: FastifyReply, dataJson: string) {
 }
 
 export async function storageUrlRoutes(app: FastifyInstance): Promise<void> {
+  // Bulk bodies are read as bytes: a filename whose bytes are not UTF-8 is refused by index, not rewritten with
+  // U+FFFD into another filename (utf8-marked.ts). Well-formed bodies take the plain JSON.parse path.
+  useJsonBodyParser(app, (body) => (isUtf8(body) ? undefined : parseJsonBody(utf8OrMarked(body))));
+
   app.get('/api/storage', {
     validatorCompiler: skipSchemaValidation,
     schema: {

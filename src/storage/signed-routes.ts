@@ -17,7 +17,8 @@ type Verdict =
   | { ok: false; reason: 'malformed' | 'bad_signature' | 'expired' | 'account_disabled'; error: ApiError; tuple?: SignedTuple; partial: Record<string, string | null> };
 
 async function verify(request: FastifyRequest): Promise<Verdict> {
-  const parsed = parseSignedQuery(request.query as Record<string, unknown>);
+  const q = request.url.indexOf('?');
+  const parsed = parseSignedQuery(request.query as Record<string, unknown>, q < 0 ? '' : request.url.slice(q + 1));
   if (!parsed.ok) {
     const { account, provider, filename } = parsed.partial;
     return { ok: false, reason: 'malformed', error: new ApiError(400, 'invalid_signed_url', parsed.detail), partial: { account, provider, filename } };

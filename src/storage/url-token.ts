@@ -61,7 +61,30 @@ function single(query: Record<string, unknown>, name: string): string | undefine
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
-export function parseSignedQuery(query: Record<string, unknown>): ParsedSignedQuery {
+const SIGNED_PARAMS = new Set(['a', 'p', 'f', 'e', 's']);
+
+/**
+ * The signed parameters whose raw text is not valid percent-encoded UTF-8 (`f=%ZZ`, `f=%FF`). The query parser
+ * keeps a broken escape as text and turns bad UTF-8 into U+FFFD, so a malformed URL would otherwise be judged by
+ * its signature (403) instead of being refused as malformed (400).
+ */
+export function malformedSignedParams(rawQuery: string): string[] {
+  const bad: string[] = [];
+  for (const part of rawQuery.split('&')) {
+    const eq = part.indexOf('=');
+    const name = eq < 0 ? part : part.slice(0, eq);
+    if (!SIGNED_PARAMS.has(name)) continue;
+    try {
+      decodeURIComponent(part.slice(eq + 1).replace(/\+/g, ' '));
+    } catch {
+      bad.push(name);
+    }
+  }
+  return bad;
+}
+
+/** `rawQuery`: the query string as sent (after `?`), to refuse broken encodings. */
+export function parseSignedQuery(query: Record<string, unknown>, rawQuery = ''): ParsedSignedQuery {
   const a = single(query, 'a');
   const p = single(query, 'p');
   const f = single(query, 'f');
@@ -71,6 +94,8 @@ export function parseSignedQuery(query: Record<string, unknown>): ParsedSignedQu
   const partial = { account: a ?? null, provider: p ?? null, filename: f ?? null, expiresAt };
   const missing = (['a', 'p', 'f', 'e', 's'] as const).filter((n) => single(query, n) === undefined);
   if (missing.length > 0) return { ok: false, detail: `Missing or repeated query parameter: ${missing.join(', ')}`, partial };
+  const broken = malformedSignedParams(rawQuery);
+  if (broken.length > 0) return { ok: false, detail: `Not valid percent-encoded UTF-8: ${broken.join(', ')}`, partial };
   if (expiresAt === null) return { ok: false, detail: 'e must be the expiry in Unix seconds', partial };
   if (!TOKEN.test(s!)) return { ok: false, detail: 's is not a well-formed token', partial };
   const bad = filenameProblem(f!);

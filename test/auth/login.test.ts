@@ -35,6 +35,10 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     ['missing password', { username: 'alice' }],
     ['empty username', { username: '', password: 'x' }],
     ['not an object', ['alice']],
+    // Bodies are not coerced: these would otherwise become "alice" / "1" / "true".
+    ['username an array', { username: ['alice'], password: ['wonderland-42'] }],
+    ['username a number', { username: 1, password: 'wonderland-42' }],
+    ['password a boolean', { username: 'alice', password: true }],
   ])('400 for %s', async (_name, body) => {
     const res = await login(body);
     expect(res.status).toBe(400);

@@ -108,6 +108,13 @@ describe.each(DIALECTS)('reading and deleting runs on %s', (dialect) => {
     expect((await call('/detections/doomed', 'DELETE')).status).toBe(404);
   });
 
+  it('deletes when the client labels the empty DELETE as JSON (many clients send Content-Type on every request)', async () => {
+    expect((await post(runBody('labelled'))).status).toBe(201);
+    const res = await fetch(`${server.url}/detections/labelled`, { method: 'DELETE', headers: { ...bearer(org.token), 'content-type': 'application/json' } });
+    expect(res.status).toBe(200);
+    expect((await res.json()).data).toEqual({ runId: 'labelled', mediaKey: org.recording.mediaKey, deleted: true });
+  });
+
   it('a viewer may read but not delete', async () => {
     expect((await call('/detections/alpha', 'GET', org.sessions.viewer)).status).toBe(200);
     const res = await call('/detections/alpha', 'DELETE', org.sessions.viewer);

@@ -32,6 +32,13 @@ describe('whole-request checks (spec §4.3)', () => {
     ['source an array', base({ source: [] }), 'invalid_source'],
     ['runId with slash', base({ source: { runId: 'a/b' } }), 'invalid_run_id'],
     ['runId with control char', base({ source: { runId: 'a\nb' } }), 'invalid_run_id'],
+    ['runId with DEL', base({ source: { runId: 'a\u007fb' } }), 'invalid_run_id'],
+    ['runId with a C1 control char', base({ source: { runId: 'a\u0085b' } }), 'invalid_run_id'],
+    ['runId with the last C1 control char', base({ source: { runId: 'a\u009fb' } }), 'invalid_run_id'],
+    ['runId with NBSP (not a control char)', base({ source: { runId: 'a\u00a0b' } }), 'ok'],
+    ['name null (absent)', base({ name: null }), 'ok'],
+    ['categories null (absent)', base({ categories: null }), 'ok'],
+    ['source.name null (absent)', base({ source: { name: null, runId: 'r' } }), 'ok'],
     ['runId too long', base({ source: { runId: 'r'.repeat(129) } }), 'invalid_run_id'],
     ['runId empty', base({ source: { runId: '' } }), 'invalid_run_id'],
     ['runId a number', base({ source: { runId: 5 } }), 'invalid_run_id'],
@@ -55,6 +62,8 @@ describe('whole-request checks (spec §4.3)', () => {
     ['duplicate track id (7 and "7")', base({ tracks: [{ id: 7, boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }] }, { id: '7', boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }] }] }), 'duplicate_track_id'],
     ['track without boxes', base({ tracks: [{ id: 'a', boxes: [] }] }), 'track_without_boxes'],
     ['track with boxes missing', base({ tracks: [{ id: 'a' }] }), 'track_without_boxes'],
+    ['track with boxes an object', base({ tracks: [{ id: 'a', boxes: {} }] }), 'track_without_boxes'],
+    ['track with boxes a string', base({ tracks: [{ id: 'a', boxes: 'x' }] }), 'track_without_boxes'],
     ['too many boxes', base({ tracks: [{ id: 'a', boxes: new Array(100_001).fill({ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }) }] }), 'too_many_boxes'],
     ['track meta too large', base({ tracks: [{ id: 'a', meta: { s: 'x'.repeat(5000) }, boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }] }] }), 'invalid_field'],
     ['box meta too large', base({ tracks: [{ id: 'a', boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1, meta: { s: 'x'.repeat(5000) } }] }] }), 'invalid_field'],
@@ -100,6 +109,17 @@ describe('box rules (spec §4.4)', () => {
       { trackId: 'A', frame: null, reason: 'box_invalid_frame' },
       { trackId: 'A', frame: null, reason: 'box_invalid_frame' },
     ]);
+  });
+
+  it('accepts any integer frame, beyond 2^53 too (JSON has no integer limit), and rejects a negative one with its value', () => {
+    const r = run([{ frame: 2 ** 53, x: 0, y: 0, w: 0.1, h: 0.1 }, { frame: 1e20, x: 0, y: 0, w: 0.1, h: 0.1 }, { frame: -1e20, x: 0, y: 0, w: 0.1, h: 0.1 }]);
+    expect(r.ok && r.rejected).toEqual([{ trackId: 'A', frame: -1e20, reason: 'box_invalid_frame' }]);
+    expect(r.ok && Array.from({ length: r.boxes.count }, (_, i) => r.boxes.columns[i * BOX_STRIDE])).toEqual([2 ** 53, 1e20]);
+  });
+
+  it('turns numeric track ids into decimal text, never an exponent', () => {
+    const r = ok(base({ tracks: [{ id: 1e21, boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }] }, { id: 2.5e-7, boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }] }] }));
+    expect(r.boxes.headers.map((h) => h.id)).toEqual(['1000000000000000000000', '0.00000025']);
   });
 
   it.each([

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/store.js';
 import { getJson, startTestServer, type TestServer } from '../support/server.js';
@@ -43,6 +44,34 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     const res = await getJson(`${server.url}/nope`);
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('route_not_found');
+  });
+
+  it('answers a path with broken percent-encoding with a problem and the usual headers', async () => {
+    for (const path of ['/detections/%ZZ', '/detections/%E0%A4%A']) {
+      const res = await fetch(`${server.url}${path}`, { headers: { 'x-request-id': 'bad-url-1' } });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(res.headers.get('api-version')).toBe('2026-01-01');
+      expect(res.headers.get('x-request-id')).toBe('bad-url-1');
+      expect(await res.json()).toMatchObject({ status: 400, code: 'bad_request', type: expect.any(String), title: 'Bad Request', detail: expect.any(String) });
+    }
+  });
+
+  it('answers a request Node\'s HTTP parser refuses (DEL in a header value) with a problem', async () => {
+    const { port } = new URL(server.url);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => {
+        socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\nX-Service-Storage-FileName: a\x7fb\r\n\r\n');
+      });
+      let text = '';
+      socket.on('data', (c) => { text += c; });
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    const [head, body] = raw.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(head).toMatch(/content-type: application\/problem\+json/i);
+    expect(JSON.parse(body!)).toMatchObject({ status: 400, code: 'bad_request' });
   });
 
   it('serves the OpenAPI document at /docs', async () => {

@@ -41,7 +41,7 @@ describe.each(DIALECTS)('storage admin HTTP API on %s', (dialect) => {
   it('rejects bad providers with 400 invalid_provider and duplicates with 409', async () => {
     const cases = [
       { name: 'x', type: 'ftp' }, { name: '', type: 'fs' }, { name: 'y', type: 's3', config: { bucket: 'b-1' } },
-      { name: 'z', type: 'fs', config: { root: 1 } }, { name: 'w', type: 'azure', config: { account: 'a', container: 'c', accountKey: 'x', extra: 1 } },
+      { name: 'z', type: 'fs', config: { other: 1 } }, { name: 'w', type: 'azure', config: { account: 'a', container: 'c', accountKey: 'x', extra: 1 } },
     ];
     for (const body of cases) {
       const res = await postJson(`${server.url}/api/storage/admin/providers`, body, admin);
@@ -51,6 +51,16 @@ describe.each(DIALECTS)('storage admin HTTP API on %s', (dialect) => {
     const dup = await postJson(`${server.url}/api/storage/admin/providers`, { name: 'disk', type: 'fs' }, admin);
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe('provider_exists');
+  });
+
+  it('lets only the operator choose an fs root: an organisation asking for "/" gets 403 and no provider', async () => {
+    for (const root of ['/', '..', 'elsewhere']) {
+      const res = await postJson(`${server.url}/api/storage/admin/providers`, { name: 'rootfs', type: 'fs', config: { root } }, admin);
+      expect(res.status, root).toBe(403);
+      expect(res.body.code).toBe('forbidden');
+    }
+    const list = await getJson(`${server.url}/api/storage/admin/providers`, admin);
+    expect(list.body.data.map((p: { name: string }) => p.name)).not.toContain('rootfs');
   });
 
   it('creates an account whose secret is shown once, and which then signs URLs', async () => {
@@ -124,5 +134,14 @@ describe.each(DIALECTS)('signing key at startup on %s', (dialect) => {
     const ok = await buildApp({ config: withKey, store: ts.store, logger: false });
     await ok.close();
     await expect(createProvider(ts.store, plain, org.orgId, { name: 'disk2', type: 'fs' })).rejects.toThrow(/STORAGE_URL_SIGNING_KEY/);
+  });
+});
+
+describe('DEFAULT_URI_EXPIRY_TIME', () => {
+  it.each([['90', 90], ['30m', 1800], ['7d', 604_800], ['1h30m', 5400]])('accepts %s', (value, seconds) => {
+    expect(loadConfig({}, { DEFAULT_URI_EXPIRY_TIME: value }).storage.defaultUriExpirySeconds).toBe(seconds);
+  });
+  it.each(['0', '8d', '604801', '-1', 'abc'])('refuses %s at startup: outside 1 s … 7 days, like a request', (value) => {
+    expect(() => loadConfig({}, { DEFAULT_URI_EXPIRY_TIME: value })).toThrow(/DEFAULT_URI_EXPIRY_TIME/);
   });
 });

@@ -141,6 +141,16 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     const badE = new URL(url);
     badE.searchParams.set('e', 'tomorrow');
     expect((await fetch(badE)).status).toBe(400);
+    // Broken percent-encoding or bytes that are not UTF-8: malformed (400, reason "malformed"), not a bad signature.
+    const raw = url.toString();
+    for (const f of ['%ZZ', '%FF', 'alice%2Fa%E0%A4%A']) {
+      const broken = raw.replace(/f=[^&]+/, `f=${f}`);
+      const res = await fetch(broken);
+      expect(res.status, f).toBe(400);
+      expect((await res.json()).code).toBe('invalid_signed_url');
+      const verdict = await (await fetch(broken.replace('/signed?', '/signed/validate?'))).json();
+      expect(verdict.data).toMatchObject({ valid: false, reason: 'malformed' });
+    }
   });
 
   it('answers 403 url_expired after e, while a second (rotated-out) key still verifies', async () => {

@@ -191,6 +191,23 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
       expect(res.body.data).toBeUndefined();
     });
 
+    it('refuses a filename whose bytes are not UTF-8 by its index, instead of rewriting it with U+FFFD', async () => {
+      const body = Buffer.concat([Buffer.from('[{"filename":"alice/ok.mp4"},{"filename":"alice/a'), Buffer.from([0xff, 0xfe]), Buffer.from('b"}]')]);
+      const res = await fetch(`${server.url}/api/storage/bulk`, { method: 'POST', headers: { 'content-type': 'application/json', ...fx.headers() }, body });
+      expect(res.status).toBe(400);
+      const problem = await res.json();
+      expect(problem.code).toBe('invalid_bulk_request');
+      expect(problem.errors).toEqual([expect.objectContaining({ index: 1, field: 'filename', code: 'invalid_filename' })]);
+      // A bad byte outside a string is malformed JSON, as it always was.
+      const outside = Buffer.concat([Buffer.from('['), Buffer.from([0xff]), Buffer.from(']')]);
+      const res2 = await fetch(`${server.url}/api/storage/bulk`, { method: 'POST', headers: { 'content-type': 'application/json', ...fx.headers() }, body: outside });
+      expect(res2.status).toBe(400);
+      expect((await res2.json()).code).toBe('malformed_json');
+      // A real U+FFFD, sent as UTF-8, is an ordinary character of a valid key.
+      const real = await bulk(server, fx.headers(), [{ filename: 'alice/a\uFFFDb' }]);
+      expect(real.status).toBe(200);
+    });
+
     it('rejects a non-array body and more than 1000 elements with invalid_bulk_request', async () => {
       const obj = await bulk(server, fx.headers(), { filename: 'a/b' });
       expect(obj.status).toBe(400);
