@@ -41,7 +41,7 @@ export async function storageUrlRoutes(app: FastifyInstance): Promise<void> {
   app.post('/api/storage/bulk', {
     bodyLimit: BULK_BODY_LIMIT,
     validatorCompiler: skipSchemaValidation,
-    // Credentials are checked before the body is read: nobody unauthenticated makes the server parse 4 MiB.
+    // Credentials are checked before the body is read: nobody unauthenticated makes the server parse 8 MiB.
     onRequest: (request, _reply, done) => {
       let authenticated;
       try {

@@ -218,6 +218,13 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
       const max = await bulk(server, fx.headers(), Array.from({ length: 1000 }, (_, i) => ({ filename: `a/${i}.jpg` })));
       expect(max.status).toBe(200);
       expect(Object.keys(JSON.parse(max.body.data))).toHaveLength(1000);
+      // The largest valid request: 1000 keys of 1024 bytes, every character sent as a \uXXXX escape (6.2 MB).
+      const key = (i: number) => `a/${String(i).padStart(4, '0')}/${'x'.repeat(1017)}`;
+      const escaped = `[${Array.from({ length: 1000 }, (_, i) => `{"filename":"${[...key(i)].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"}`).join(',')}]`;
+      expect(escaped.length).toBeGreaterThan(6_000_000);
+      const largest = await bulk(server, fx.headers(), escaped);
+      expect(largest.status).toBe(200);
+      expect(Object.keys(JSON.parse(largest.body.data))).toEqual(Array.from({ length: 1000 }, (_, i) => key(i)));
     });
 
     it('answers malformed_json, unsupported_media_type and payload_too_large', async () => {
@@ -227,7 +234,7 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
       const text = await bulk(server, fx.headers(), '[]', 'text/plain');
       expect(text.status).toBe(415);
       expect(text.body.code).toBe('unsupported_media_type');
-      const huge = await bulk(server, fx.headers(), JSON.stringify([{ filename: 'x'.repeat(5 * 1024 * 1024) }]));
+      const huge = await bulk(server, fx.headers(), JSON.stringify([{ filename: 'x'.repeat(9 * 1024 * 1024) }]));
       expect(huge.status).toBe(413);
       expect(huge.body.code).toBe('payload_too_large');
     });
