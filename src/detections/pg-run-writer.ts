@@ -2,13 +2,34 @@
 // under load) with one statement per step rather than one per run: the round trips and the commit are the
 // cost of a small run, not the rows.
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import { rowBatchQuery } from '../db/row-batch-query.js';
+import type { Database, RunsTable } from '../db/schema.js';
 import type { Recording } from '../recordings/queries.js';
 import { lockRecordingCells, mergeLabelCellRows, refreshRecordingCells } from '../search/cell-index.js';
 import { cellChange, labelCellRows, labelCellsOf, type LabelCells } from '../search/label-cells.js';
 import { REPLACED_RUN_COLUMNS, centroidRowsOf, runRowOf, type CentroidRow, runKey, type RunWrite } from './run-rows.js';
 import type { StoredRun } from './run-write-batch.js';
 import type { ValidatedRun } from './validate-run.js';
+
+// The two multi-row statements of every batch, compiled once per row count (row-batch-query.ts).
+const RUN_COLUMNS = [
+  'id', 'org_id', 'recording_id', 'run_id', 'name', 'task', 'schema_version', 'source', 'original_coordinate_space',
+  'original_box_form', 'media', 'categories', 'recording_timestamp', 'created_at', 'updated_at', 'version',
+  'tracks_stored', 'boxes_stored', 'tracks', 'boxes',
+] as const satisfies ReadonlyArray<keyof RunsTable>;
+const upsertRuns = rowBatchQuery(RUN_COLUMNS, (db: Kysely<Database>, rows: RunsTable[]) => db.insertInto('runs').values(rows)
+  .onConflict((oc) => oc.columns(['recording_id', 'run_id']).doUpdateSet((eb) => ({
+    ...Object.fromEntries(REPLACED_RUN_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)])),
+    version: eb('runs.version', '+', 1),
+  })))
+  .returning(['id', 'version', 'recording_id', 'run_id']));
+
+type CentroidInsert = CentroidRow & { run_pk: string };
+const CENTROID_COLUMNS = [
+  'run_pk', 'recording_id', 'org_id', 'label', 'count', 'points', 'cells_lo', 'cells_hi',
+  'row1_start', 'row2_start', 'row3_start', 'row4_start', 'row5_start', 'row6_start', 'row7_start',
+] as const satisfies ReadonlyArray<keyof CentroidInsert>;
+const insertCentroids = rowBatchQuery(CENTROID_COLUMNS, (db: Kysely<Database>, rows: CentroidInsert[]) => db.insertInto('run_centroids').values(rows), 256);
 
 /**
  * Stores the last write of each group. Runs go in key order, so that two instances writing overlapping
@@ -19,13 +40,7 @@ export async function writePgRuns(db: Kysely<Database>, groups: RunWrite[][]): P
   const now = Date.now();
   const rows = writes.map((w) => runRowOf(w.orgId, w.recording, w.run, now, 'columns'));
   const byKey = await db.transaction().execute(async (trx) => {
-    const upsert = trx.insertInto('runs').values(rows)
-      .onConflict((oc) => oc.columns(['recording_id', 'run_id']).doUpdateSet((eb) => ({
-        ...Object.fromEntries(REPLACED_RUN_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)])),
-        version: eb('runs.version', '+', 1),
-      })))
-      .returning(['id', 'version', 'recording_id', 'run_id'])
-      .execute();
+    const upsert = upsertRuns(trx, rows);
     // The centroids are worked out while the runs travel to the server and it writes them: once the query is
     // on the wire (the driver sends it within the current turn's microtasks), the CPU is free until the answer
     // comes. A large run's centroids take ~11 ms.
@@ -41,7 +56,7 @@ export async function writePgRuns(db: Kysely<Database>, groups: RunWrite[][]): P
     const previous = replaced.length === 0 ? [] : await trx.deleteFrom('run_centroids').where('run_pk', 'in', replaced)
       .returning(['recording_id', 'label', 'cells_lo', 'cells_hi', 'count']).execute();
     const newRows = writes.flatMap((_, i) => centroids[i]!.map((c) => ({ ...c, run_pk: results[i]!.runPk })));
-    if (newRows.length > 0) await trx.insertInto('run_centroids').values(newRows).execute();
+    if (newRows.length > 0) await insertCentroids(trx, newRows);
 
     await updateRecordingCells(trx, writes.map((w) => w.recording), centroids, previous);
     return stored;

@@ -2,6 +2,7 @@
 // run_centroids masks. Called inside the run's own transaction, after its centroids changed.
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../db/is-postgres.js';
+import { rowBatchQuery } from '../db/row-batch-query.js';
 import { labelCellRows, labelCellsOf, type LabelCells, type LabelCellsRow } from './label-cells.js';
 
 export type { LabelCells };
@@ -41,12 +42,13 @@ export async function lockRecordingCells(db: AnyDb, recordingIds: string[]): Pro
  * run may remove cells: those paths recompute.) The caller holds the recordings' locks (lockRecordingCells).
  */
 export async function mergeLabelCellRows(db: AnyDb, rows: LabelCellsRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.insertInto('recording_label_cells').values(rows)
-    .onConflict((oc) => oc.columns(['recording_id', 'label']).doUpdateSet({
-      cells_lo: sql`recording_label_cells.cells_lo | excluded.cells_lo`,
-      cells_hi: sql`recording_label_cells.cells_hi | excluded.cells_hi`,
-      centroid_count: sql`recording_label_cells.centroid_count + excluded.centroid_count`,
-    }))
-    .execute();
+  if (rows.length > 0) await mergeRows(db, rows);
 }
+
+const LABEL_CELL_COLUMNS = ['recording_id', 'org_id', 'label', 'start_timestamp', 'cells_lo', 'cells_hi', 'centroid_count'] as const satisfies ReadonlyArray<keyof LabelCellsRow>;
+const mergeRows = rowBatchQuery(LABEL_CELL_COLUMNS, (db: AnyDb, rows: LabelCellsRow[]) => db.insertInto('recording_label_cells').values(rows)
+  .onConflict((oc) => oc.columns(['recording_id', 'label']).doUpdateSet({
+    cells_lo: sql`recording_label_cells.cells_lo | excluded.cells_lo`,
+    cells_hi: sql`recording_label_cells.cells_hi | excluded.cells_hi`,
+    centroid_count: sql`recording_label_cells.centroid_count + excluded.centroid_count`,
+  })), 256);
