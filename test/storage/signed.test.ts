@@ -224,6 +224,38 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
       }
     });
 
+    it('completes a backend\'s 416 without Content-Range and 304 without validators from a HEAD of the object', async () => {
+      const methods: string[] = [];
+      const up = await upstream((req, res) => {
+        methods.push(`${req.method} ${req.headers.range ?? req.headers['if-none-match'] ?? ''}`);
+        if (req.method === 'HEAD') {
+          res.writeHead(200, { 'content-length': '10', etag: '"abc"', 'last-modified': new Date(0).toUTCString(), 'content-type': 'image/jpeg' });
+          res.end();
+        } else if (req.headers.range) {
+          res.writeHead(416); // no Content-Range, as s3rver answers
+          res.end();
+        } else {
+          res.writeHead(304); // no ETag
+          res.end();
+        }
+      });
+      const fx2 = await seedStorage(server, { s3Endpoint: up.url });
+      try {
+        const url = (await getUrl(server, fx2.headers({ 'x-service-storage-filename': 'bob/t.jpg', 'x-service-storage-provider': 's3' }))).body.data;
+        const unsatisfiable = await fetch(url, { headers: { range: 'bytes=50-60' } });
+        expect(unsatisfiable.status).toBe(416);
+        expect(unsatisfiable.headers.get('content-range')).toBe('bytes */10');
+        expect((await unsatisfiable.json()).code).toBe('range_not_satisfiable');
+        const notModified = await fetch(url, { headers: { 'if-none-match': '"abc"' } });
+        expect(notModified.status).toBe(304);
+        expect(notModified.headers.get('etag')).toBe('"abc"');
+        expect(notModified.headers.get('last-modified')).toBe(new Date(0).toUTCString());
+        expect(methods).toEqual(['GET bytes=50-60', 'HEAD ', 'GET "abc"', 'HEAD ']);
+      } finally {
+        await up.close();
+      }
+    });
+
     it('maps backend failures: 5xx → 502 provider_unavailable, 403 → 502 provider_error, 404 → object_not_found, silence → 504', async () => {
       let mode = 500;
       const up = await upstream((_req, res) => {

@@ -65,15 +65,16 @@ export class AzureProvider implements StorageProvider {
     const url = this.presign(filename, Date.now() + 300_000);
     // Blob storage has no suffix ranges (`bytes=-N`): it would refuse them, so they become absolute ones here.
     const suffix = /^bytes=-(\d+)$/.exec(request.range?.trim() ?? '');
-    if (!suffix) return readThroughUrl(this.name, url, request, this.timeoutMs);
+    const headUrl = () => url; // a read SAS allows HEAD too
+    if (!suffix) return readThroughUrl(this.name, url, request, this.timeoutMs, headUrl);
     const head = await readThroughUrl(this.name, url, { method: 'HEAD', signal: request.signal }, this.timeoutMs);
     const size = Number(head.headers['content-length']);
     const length = Number(suffix[1]);
-    if (!Number.isSafeInteger(size)) return readThroughUrl(this.name, url, request, this.timeoutMs);
+    if (!Number.isSafeInteger(size)) return readThroughUrl(this.name, url, request, this.timeoutMs, headUrl);
     if (size === 0 || length === 0) {
       throw new ApiError(416, 'range_not_satisfiable', 'The requested range is outside the object', { provider: this.name }, { 'Content-Range': `bytes */${size}` });
     }
-    return readThroughUrl(this.name, url, { ...request, range: `bytes=${Math.max(0, size - length)}-${size - 1}` }, this.timeoutMs);
+    return readThroughUrl(this.name, url, { ...request, range: `bytes=${Math.max(0, size - length)}-${size - 1}` }, this.timeoutMs, headUrl);
   }
 
   async put(filename: string, request: PutRequest) {

@@ -21,7 +21,8 @@ export abstract class PresignedUrlProvider implements StorageProvider {
   }
 
   read(filename: string, request: ReadRequest) {
-    return readThroughUrl(this.name, this.presign(request.method, filename, INTERNAL_URL_SECONDS, Date.now()), request, this.timeoutMs);
+    return readThroughUrl(this.name, this.presign(request.method, filename, INTERNAL_URL_SECONDS, Date.now()), request, this.timeoutMs,
+      () => this.presign('HEAD', filename, INTERNAL_URL_SECONDS, Date.now()));
   }
 
   async put(filename: string, request: PutRequest) {

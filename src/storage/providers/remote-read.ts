@@ -6,7 +6,11 @@ import type { ReadRequest, ReadResponse } from './types.js';
 
 const PASSED_HEADERS = ['content-type', 'content-length', 'etag', 'last-modified', 'content-range'] as const;
 
-export async function readThroughUrl(providerName: string, url: string, request: ReadRequest, timeoutMs: number): Promise<ReadResponse> {
+/**
+ * `headUrl`: a URL for a HEAD of the same object, asked only when the backend leaves out what the answer needs (some
+ * S3-compatible servers send a 416 without `Content-Range` and a 304 without `ETag`/`Last-Modified`).
+ */
+export async function readThroughUrl(providerName: string, url: string, request: ReadRequest, timeoutMs: number, headUrl?: () => string): Promise<ReadResponse> {
   const headers: Record<string, string> = {};
   if (request.range) headers.range = request.range;
   if (request.ifRange) headers['if-range'] = request.ifRange;
@@ -40,6 +44,11 @@ export async function readThroughUrl(providerName: string, url: string, request:
     if (request.method === 'HEAD' || status === 304 || !response.body) {
       await response.body?.cancel().catch(() => {});
       request.signal.removeEventListener('abort', onClientGone);
+      if (status === 304 && (!out.etag || !out['last-modified']) && headUrl) {
+        // A 304 carries the validators the 200 would have (RFC 9110 §15.4.5).
+        const head = await headHeaders(headUrl(), timeoutMs);
+        for (const name of ['etag', 'last-modified', 'content-type'] as const) if (!out[name] && head?.get(name)) out[name] = head.get(name)!;
+      }
       return { status, headers: out };
     }
     const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
@@ -50,10 +59,24 @@ export async function readThroughUrl(providerName: string, url: string, request:
   request.signal.removeEventListener('abort', onClientGone);
   if (status === 404) throw new ApiError(404, 'object_not_found', 'No such object', { provider: providerName });
   if (status === 416) {
-    const range = response.headers.get('content-range');
+    let range = response.headers.get('content-range');
+    if (!range && headUrl) {
+      const size = Number((await headHeaders(headUrl(), timeoutMs))?.get('content-length') ?? NaN);
+      if (Number.isSafeInteger(size)) range = `bytes */${size}`;
+    }
     throw new ApiError(416, 'range_not_satisfiable', 'The requested range is outside the object', { provider: providerName },
       range ? { 'Content-Range': range } : {});
   }
   if (status >= 500) throw new ApiError(502, 'provider_unavailable', `Provider "${providerName}" answered with a server error (${status})`, { provider: providerName });
   throw new ApiError(502, 'provider_error', `Provider "${providerName}" refused the request (${status}); check its configuration and credentials`, { provider: providerName });
+}
+
+/** The headers of a HEAD of the object, or undefined when the backend does not answer it with 200 in time. */
+async function headHeaders(url: string, timeoutMs: number): Promise<Headers | undefined> {
+  try {
+    const response = await fetch(url, { method: 'HEAD', signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    return response.status === 200 ? response.headers : undefined;
+  } catch {
+    return undefined;
+  }
 }
