@@ -121,10 +121,16 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
       if (t === undefined) throw new ApiError(400, 'invalid_field', `${field} must be Unix seconds or an ISO-8601 date`, { field });
       return t;
     };
-    const limit = parseLimit(q.limit);
+    const limit = parseLimit(q.limit, 'query');
+    // A filter given twice is refused, never dropped: an unfiltered list would look like an answer.
+    if (Array.isArray(q.device)) throw new ApiError(400, 'invalid_field', 'Give device once', { field: 'device' });
     const device = typeof q.device === 'string' && q.device !== '' ? q.device : undefined;
+    const from = timeParam('from');
+    const to = timeParam('to');
+    // The same rule as the search's.
+    if (from !== undefined && to !== undefined && from > to) throw new ApiError(400, 'invalid_field', 'from must not be after to', { field: 'from' });
     const rows = await listRecordingsPage(db, principalOf(request).orgId, {
-      device, from: timeParam('from'), to: timeParam('to'), hasDetections: booleanParam(q.hasDetections, 'hasDetections'),
+      device, from, to, hasDetections: booleanParam(q.hasDetections, 'hasDetections'),
       labels: listParam(q.label), after: decodeCursor(q.cursor), limit: limit + 1,
     });
     const page = rows.slice(0, limit);

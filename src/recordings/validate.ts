@@ -55,7 +55,28 @@ export function validateRecordingBody(body: unknown): NewRecording {
   };
 }
 
-/** Unix seconds from a number or text: seconds, milliseconds (13+ digits) or an ISO-8601 date. */
+// ISO-8601 as producers write it: a date, optionally a time (minutes, seconds, fraction) and a zone. A time
+// without a zone is UTC, so that the answer never depends on the server's time zone.
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
+/** Milliseconds of a strict ISO-8601 date or date-time, or undefined (no "May 1", no February 30th). */
+function isoMillis(text: string): number | undefined {
+  const m = ISO_8601.exec(text);
+  if (!m) return undefined;
+  const [, y, mo, d, hh = '00', mi = '00', ss = '00', fraction = '', zone = 'Z'] = m;
+  const day = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
+  if (day.getUTCFullYear() !== Number(y) || day.getUTCMonth() !== Number(mo) - 1 || day.getUTCDate() !== Number(d)) return undefined;
+  if (Number(hh) > 23 || Number(mi) > 59 || Number(ss) > 59) return undefined;
+  const offset = /^[Zz]$/.test(zone) ? 'Z' : zone.length === 3 ? `${zone}:00` : zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
+  const ms = Date.parse(`${y}-${mo}-${d}T${hh}:${mi}:${ss}${fraction.slice(0, 4)}${offset}`);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/**
+ * Unix seconds from a number or text: seconds, milliseconds (13+ digits) or a strict ISO-8601 date. Anything else
+ * (negative numbers, "May 1", "2024-02-30") is undefined: a start time guessed from loose text would file the
+ * recording under a wrong date, and retention would then delete it.
+ */
 export function parseTimestamp(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isFinite(value) && value >= 0) {
     return Math.floor(value >= 1e11 ? value / 1000 : value);
@@ -63,8 +84,8 @@ export function parseTimestamp(value: unknown): number | undefined {
   if (typeof value !== 'string' || value.trim() === '') return undefined;
   const text = value.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return parseTimestamp(Number(text));
-  const ms = Date.parse(text);
-  return Number.isNaN(ms) || ms < 0 ? undefined : Math.floor(ms / 1000);
+  const ms = isoMillis(text);
+  return ms === undefined || ms < 0 ? undefined : Math.floor(ms / 1000);
 }
 
 export type UploadEvent = { kind: 'recording'; recording: NewRecording } | { kind: 'ignored'; key: string; reason: string };

@@ -41,12 +41,14 @@ export function regionPolygon(region: unknown): Polygon {
       if (!isObject(p) || !finite(p.x) || !finite(p.y)) throw fieldError(`region.points[${i}]`, `region.points[${i}] must be { x, y } with finite numbers`);
       xy.push((p.x / width) * SPACE, (p.y / height) * SPACE);
     });
+    if (!xy.every(Number.isFinite)) throw fieldError('region', 'region.points divided by width and height must stay finite numbers');
     return polygonOf(xy);
   }
   const { x, y, w, h } = region;
   if (!finite(x) || !finite(y) || !finite(w) || !finite(h)) throw fieldError('region', 'region must be { points, width, height } or { x, y, w, h }');
   if (w <= 0 || h <= 0) throw fieldError('region', 'region.w and region.h must be > 0');
   const x0 = x * SPACE; const y0 = y * SPACE; const x1 = (x + w) * SPACE; const y1 = (y + h) * SPACE;
+  if (![x0, y0, x1, y1].every(Number.isFinite)) throw fieldError('region', 'region x + w and y + h must stay finite numbers');
   return polygonOf([x0, y0, x1, y0, x1, y1, x0, y1]);
 }
 
@@ -58,9 +60,10 @@ function timeBound(body: Record<string, unknown>, field: 'from' | 'to'): number 
   return t;
 }
 
-export function parseLimit(value: unknown, field = 'limit'): number {
-  if (value === undefined || value === null || value === '') return DEFAULT_SEARCH_LIMIT;
-  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+/** `from`: a query string (text, digits accepted) or a JSON body (a number, as JSON says). */
+export function parseLimit(value: unknown, from: 'query' | 'body', field = 'limit'): number {
+  if (value === undefined || value === null || (from === 'query' && value === '')) return DEFAULT_SEARCH_LIMIT;
+  const n = from === 'query' && typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_SEARCH_LIMIT) {
     throw fieldError(field, `${field} must be an integer from 1 to ${MAX_SEARCH_LIMIT}`);
   }
@@ -81,5 +84,5 @@ export function validateSearchBody(body: unknown): SearchRequest {
   const from = timeBound(body, 'from');
   const to = timeBound(body, 'to');
   if (from !== undefined && to !== undefined && from > to) throw fieldError('from', 'from must not be after to');
-  return { polygon, labels, from, to, limit: parseLimit(body.limit), cursor: body.cursor };
+  return { polygon, labels, from, to, limit: parseLimit(body.limit, 'body'), cursor: body.cursor };
 }

@@ -51,6 +51,19 @@ describe.each(DIALECTS)('pipeline upload events on %s', (dialect) => {
     expect((await post(uploadEvent('ts/1700003000_c.mp4', { 'event-timestamp': undefined }))).body.data.startTimestamp).toBe(1_700_003_000);
     expect((await post(uploadEvent('ts/d.mp4', { 'event-timestamp': undefined }))).body).toMatchObject({ status: 400, code: 'invalid_field' });
     expect((await post(uploadEvent('ts/e.mp4', { 'event-timestamp': 'soon' }))).body).toMatchObject({ status: 400, code: 'invalid_field' });
+    // Only seconds, milliseconds and strict ISO-8601: loose text would file the recording under a guessed date.
+    for (const stamp of ['-5', 'May 1', '1/2/2003', 'foo 2020', '2024-02-30', '2024-13-01', '2024-01-01T25:00Z']) {
+      const res = await post(uploadEvent('ts/f.mp4', { 'event-timestamp': stamp }));
+      expect(res.body, stamp).toMatchObject({ status: 400, code: 'invalid_field', field: 'payload.metadata.event-timestamp' });
+    }
+    // ISO forms producers write: date only (UTC midnight), a time without zone (UTC), an offset, a fraction.
+    for (const [stamp, seconds] of [
+      ['2023-11-14', 1_699_920_000], ['2023-11-14T22:13:20', 1_700_000_000], ['2023-11-14T23:13:20+01:00', 1_700_000_000],
+      ['2023-11-14T22:13:20.999Z', 1_700_000_000], ['2023-11-14 22:13:20+0000', 1_700_000_000],
+    ] as const) {
+      const res = await post(uploadEvent(`ts/iso-${stamp.replace(/[^0-9]/g, '')}.mp4`, { 'event-timestamp': stamp }));
+      expect(res.body.data?.startTimestamp, stamp).toBe(seconds);
+    }
   });
 
   it('ignores uploads that are not recordings', async () => {

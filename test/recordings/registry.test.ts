@@ -198,7 +198,11 @@ describe.each(DIALECTS)('listing recordings on %s', (dialect) => {
   });
 
   it('rejects bad filters with 400', async () => {
-    for (const q of ['limit=0', 'limit=501', 'limit=abc', 'from=yesterday', 'hasDetections=maybe', 'cursor=garbage']) {
+    for (const q of [
+      'limit=0', 'limit=501', 'limit=abc', 'from=yesterday', 'hasDetections=maybe', 'cursor=garbage',
+      // Repeated filters are refused, never dropped; loose dates and a reversed range too, as in the search.
+      'device=cam1&device=cam1', 'device=cam1&device=cam2', 'from=May%201', 'to=-5', 'from=2024-02-30', 'from=1700000100&to=1700000000',
+    ]) {
       const res = await getJson(`${server.url}/recordings?${q}`, bearer(org.token));
       expect(res.status, q).toBe(400);
       expect(res.body.code, q).toBe('invalid_field');

@@ -150,6 +150,13 @@ describe.each(DIALECTS)('region search on %s', (dialect) => {
       [{ region: { points: U, width: 100 } }, 'region'], [{ region: { x: 0, y: 0, w: 0, h: 1 } }, 'region'],
       [{ region: { x: 0, y: 0, w: 1, h: 1 }, labels: 'cat' }, 'labels'], [{ region: { x: 0, y: 0, w: 1, h: 1 }, limit: 0 }, 'limit'],
       [{ region: { x: 0, y: 0, w: 1, h: 1 }, from: 10, to: 5 }, 'from'], [{ region: { x: 0, y: 0, w: 1, h: 1 }, cursor: 'nope' }, 'cursor'],
+      // JSON says what a number is: a limit sent as text is refused, as every other numeric field is.
+      [{ region: { x: 0, y: 0, w: 1, h: 1 }, limit: '5' }, 'limit'],
+      // Coordinates that overflow once scaled would match nothing silently.
+      [{ region: { x: 0.4, y: 0.4, w: 1e308, h: 1e308 } }, 'region'],
+      [{ region: { points: [{ x: 0, y: 0 }, { x: 1e308, y: 0 }, { x: 0, y: 1e308 }] } }, 'region'],
+      [{ region: { points: [{ x: 0, y: 0 }, { x: 1, y: 0 }, { x: 0, y: 1 }], width: 1e-320, height: 1e-320 } }, 'region'],
+      [{ region: { x: 0, y: 0, w: 1, h: 1 }, from: '-5' }, 'from'], [{ region: { x: 0, y: 0, w: 1, h: 1 }, to: 'May 1' }, 'to'],
     ] as const;
     for (const [body, field] of bad) {
       const res = await search(server.url, org.token, body);

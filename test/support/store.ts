@@ -32,7 +32,10 @@ export async function createTestStore(dialect: DialectName, options: { pgUrl?: s
     };
   }
   if (!pgUrl) throw new Error('TEST_DATABASE_URL is not set');
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  // In a test run, the run's schemas are dropped together at its end (global-setup.ts); elsewhere (benchmarks)
+  // each store drops its own.
+  const run = process.env.SIGHTLINE_TEST_RUN;
+  const schema = run ? `t_${run}_${randomBytes(6).toString('hex')}` : `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: pgUrl });
   await admin.connect();
   await admin.query(`create schema ${schema}`);
@@ -44,10 +47,12 @@ export async function createTestStore(dialect: DialectName, options: { pgUrl?: s
     location: { databaseUrl: `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`, dataDir, pgSchema: schema },
     async destroy() {
       await store.close().catch(() => {});
-      const c = new pg.Client({ connectionString: pgUrl });
-      await c.connect();
-      await c.query(`drop schema if exists ${schema} cascade`);
-      await c.end();
+      if (!run) {
+        const c = new pg.Client({ connectionString: pgUrl });
+        await c.connect();
+        await c.query(`drop schema if exists ${schema} cascade`);
+        await c.end();
+      }
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
