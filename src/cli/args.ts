@@ -35,7 +35,10 @@ export function stringFlag(flags: Record<string, FlagValue>, name: string, requi
 export function stringFlag(flags: Record<string, FlagValue>, name: string, required = false): string | undefined {
   const value = flags[name];
   if (Array.isArray(value)) throw new Error(`--${name} may be given only once`);
-  if (value === undefined || value === '' || value === true || value === false) {
+  // An explicit empty value is a mistake (an unset shell variable), not "absent": `--expires-in ""` must not
+  // make a token that never expires.
+  if (value === '') throw new Error(`--${name} needs a value, got an empty one`);
+  if (value === undefined || value === true || value === false) {
     if (required) throw new Error(`--${name} is required`);
     return undefined;
   }

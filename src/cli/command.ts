@@ -12,6 +12,8 @@ export interface CommandContext {
 
 export interface Command {
   usage: string;
+  /** The flags it takes, when not exactly the `--flags` its usage names (besides the global ones). */
+  flags?: readonly string[];
   run(ctx: CommandContext): Promise<number | void>;
 }
 

@@ -3,8 +3,36 @@ import { loadConfig } from '../config.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { openStore } from '../db/store.js';
 import { parseArgs } from './args.js';
-import type { CommandContext } from './command.js';
+import type { Command, CommandContext } from './command.js';
 import { commands } from './commands/index.js';
+
+/** Flags every command takes: output and where the store is. */
+const GLOBAL_FLAGS = ['json', 'help', 'data', 'database-url', 'log-level'];
+
+/**
+ * What a command refuses before it runs: a flag it does not take (a typo such as `--expire-in 90d` must not
+ * silently make a token that never expires) and words after the command's name.
+ */
+function strayInput(command: Command, name: string, words: string[], flags: Record<string, unknown>): string | undefined {
+  const allowed = new Set([...GLOBAL_FLAGS, ...(command.flags ?? [...command.usage.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]!))]);
+  const unknown = Object.keys(flags).filter((f) => !allowed.has(f));
+  if (unknown.length > 0) return `unknown flag${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `--${f}`).join(', ')}`;
+  const extra = words.slice(name.split(' ').length);
+  if (extra.length > 0) return `unexpected argument${extra.length > 1 ? 's' : ''} ${extra.map((w) => `"${w}"`).join(' ')} (values follow their flag: --name value)`;
+  return undefined;
+}
+
+/**
+ * The commands check for duplicates before they write; a second command creating the same name at the same moment
+ * can still reach the database's unique constraint first. Its message says so instead of quoting the database.
+ */
+function messageOf(err: unknown): string {
+  const message = (err as Error)?.message ?? String(err);
+  if (/UNIQUE constraint failed|duplicate key value violates unique constraint/i.test(message)) {
+    return 'it already exists: another command created the same name at the same moment; nothing was changed';
+  }
+  return message;
+}
 
 function usage(): string {
   return ['usage: sightline <command> [flags]   (add --json for machine-readable output)', '',
@@ -21,12 +49,21 @@ export async function main(argv: string[]): Promise<number> {
   }
   const { words, flags } = parsed;
   const name = [3, 2, 1].map((n) => words.slice(0, n).join(' ')).find((key) => key in commands);
-  if (!name || flags.help === true) {
-    if (words.length > 0 && !name) process.stderr.write(`sightline: unknown command "${words.join(' ')}"\n\n`);
+  if (flags.help === true) {
+    process.stdout.write(`${name ? `usage: sightline ${commands[name]!.usage}` : usage()}\n`);
+    return 0;
+  }
+  if (!name) {
+    if (words.length > 0) process.stderr.write(`sightline: unknown command "${words.join(' ')}"\n\n`);
     process.stderr.write(`${usage()}\n`);
-    return name || words.length === 0 ? 0 : 2;
+    return words.length === 0 ? 0 : 2;
   }
   const command = commands[name]!;
+  const stray = strayInput(command, name, words, flags);
+  if (stray) {
+    process.stderr.write(`sightline ${name}: ${stray}\nusage: sightline ${command.usage}\n`);
+    return 2;
+  }
   try {
     const config = loadConfig({
       port: flags.port as string, host: flags.host as string, data: flags.data as string,
@@ -47,7 +84,7 @@ export async function main(argv: string[]): Promise<number> {
     const code = await command.run(ctx);
     return typeof code === 'number' ? code : 0;
   } catch (err) {
-    process.stderr.write(`sightline ${name}: ${(err as Error).message}\nusage: sightline ${command.usage}\n`);
+    process.stderr.write(`sightline ${name}: ${messageOf(err)}\nusage: sightline ${command.usage}\n`);
     return 1;
   }
 }

@@ -1,4 +1,6 @@
-// The sweeper inside `serve`: once at start, then every SWEEP_INTERVAL_SECONDS (0 turns it off).
+// The sweeper inside `serve`: every SWEEP_INTERVAL_SECONDS (0 turns it off), the first one an interval after start:
+// a restarted fleet does not sweep all at once, and what a setup script registered just before `serve` started is
+// not swept from under the first requests (`sightline admin sweep` sweeps at once).
 // A sweep still running when the next is due is not doubled; errors are logged and retried next time.
 import type { FastifyInstance } from 'fastify';
 import { sweepExpired } from './sweeper.js';
@@ -24,9 +26,7 @@ export function retentionJob(app: FastifyInstance): (() => void) | void {
       running = false;
     }
   };
-  const first = setTimeout(tick, 1000);
   const timer = setInterval(tick, seconds * 1000);
-  first.unref();
   timer.unref();
-  return () => { stopped = true; clearTimeout(first); clearInterval(timer); };
+  return () => { stopped = true; clearInterval(timer); };
 }

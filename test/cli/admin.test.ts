@@ -51,10 +51,29 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
     [['admin', 'token', 'revoke', '--org', 'acme', '--id', 'missing'], /no active token/],
     [['admin', 'recording', 'create', '--org', 'acme', '--media-key', 'k', '--width', 'wide'], /--width must be a number/],
     [['admin', 'frobnicate'], /unknown command/],
+    // A typo must not silently change what is made: here, a token that never expires.
+    [['admin', 'token', 'create', '--org', 'acme', '--name', 'typo', '--expire-in', '90d'], /unknown flag --expire-in/],
+    [['admin', 'token', 'create', '--org', 'acme', '--name', 'extra', 'positional'], /unexpected argument "positional"/],
+    [['admin', 'user', 'create', '--org', 'acme', '--username', 'y', '--password', 'long-password', '--role', 'editor', '--bogus', '1'], /unknown flag --bogus/],
+    [['admin', 'token', 'create', '--org', 'acme', '--name', 'empty', '--expires-in', ''], /--expires-in needs a value/],
+    [['admin', 'org', 'create', '--name', '   '], /--name must not be blank/],
+    [['admin', 'recording', 'create', '--org', 'acme', '--media-key', 'k/ms.mp4', '--start', '1700000000000'], /looks like milliseconds/],
   ])('exits non-zero with a clear message: %j', async (args, message) => {
     const r = await cli(...args);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(message);
+  });
+
+  it('leaves nothing behind for refused input, and prints usage for --help with exit 0', async () => {
+    const tokens = await cli('admin', 'token', 'create', '--org', 'acme', '--name', 'typo', '--expire-in', '90d', '--json');
+    expect(tokens.code).not.toBe(0);
+    const orgs = await cli('admin', 'org', 'create', '--name', '   ');
+    expect(orgs.code).not.toBe(0);
+    expect(await ts.store.db.selectFrom('access_tokens').select('id').where('name', '=', 'typo').execute()).toEqual([]);
+    expect(await ts.store.db.selectFrom('organisations').select('id').where('name', '=', '   ').execute()).toEqual([]);
+    const help = await cli('admin', 'token', 'create', '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/usage: sightline admin token create --org <name>/);
   });
 
   it('works against the store a running server uses, and revocation takes effect at once', async () => {

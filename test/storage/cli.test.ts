@@ -100,6 +100,8 @@ describe.each(DIALECTS)('storage CLI on %s', (dialect) => {
       [['storage', 'put', '--provider', 'disk', '--file', '/etc/hostname', '--key', '../escape'], /invalid|".." path segment/],
       [['storage', 'put', '--provider', 'ghost', '--file', '/etc/hostname', '--key', 'alice/x'], /No provider named "ghost"/],
       [['admin', 'provider', 'list', '--org', 'no-such-org'], /no-such-org/],
+      // The shared validation's field names come out as the flags to give.
+      [['admin', 'provider', 'create', '--name', 'half', '--type', 's3', '--bucket', 'media-bucket', '--region', 'eu-west-1', '--access-key-id', 'AK'], /--secret-access-key is required/],
     ];
     // None of these writes anything, so they run three at a time: one after another they took 30 s, and twice
     // that on a busy machine.

@@ -19,6 +19,7 @@ export const authCommands: CommandTable = {
     usage: 'admin org create --name <name> [--retention-days 30] [--keep-recordings]',
     async run({ flags, json, withStore }) {
       const name = stringFlag(flags, 'name', true);
+      if (!/\S/.test(name)) throw new Error('--name must not be blank');
       const retentionDays = numberFlag(flags, 'retention-days', { integer: true, min: 1 }) ?? 30;
       const org = await withStore(async ({ db }) => {
         if (await findOrganisationByName(db, name)) throw new Error(`an organisation named "${name}" already exists`);
@@ -32,6 +33,7 @@ export const authCommands: CommandTable = {
     async run({ flags, json, withStore }) {
       const orgName = stringFlag(flags, 'org', true);
       const username = stringFlag(flags, 'username', true);
+      if (!/\S/.test(username)) throw new Error('--username must not be blank');
       const password = stringFlag(flags, 'password', true);
       const role = stringFlag(flags, 'role', true);
       if (!isUserRole(role)) throw new Error(`--role must be one of ${USER_ROLES.join(', ')}`);

@@ -14,7 +14,9 @@ export const recordingCommands: CommandTable = {
     async run({ flags, json, withStore }) {
       const orgName = stringFlag(flags, 'org', true);
       const mediaKey = stringFlag(flags, 'media-key', true);
-      const start = numberFlag(flags, 'start', { integer: true, min: 0 }) ?? startFromMediaKey(mediaKey) ?? Math.floor(Date.now() / 1000);
+      const given = numberFlag(flags, 'start', { integer: true, min: 0 });
+      if (given !== undefined && given >= 1e11) throw new Error(`--start is Unix seconds; ${given} looks like milliseconds (seconds: ${Math.floor(given / 1000)})`);
+      const start = given ?? startFromMediaKey(mediaKey) ?? Math.floor(Date.now() / 1000);
       const recording = await withStore(async ({ db }) => {
         const org = await requireOrganisation(db, orgName);
         const existing = await db.selectFrom('recordings').select('id').where('org_id', '=', org.id).where('media_key', '=', mediaKey).executeTakeFirst();

@@ -14,11 +14,19 @@ import { printResult } from '../output.js';
 import { requireOrganisation } from './admin-auth.js';
 
 /** Admin failures are ApiErrors; the CLI shows their detail only. */
+// The shared validation speaks of the API's config fields; on the command line they are flags.
+const FLAG_OF_FIELD: Record<string, string> = {
+  accessKeyId: 'access-key-id', secretAccessKey: 'secret-access-key', sessionToken: 'session-token', pathStyle: 'path-style',
+  accountKey: 'account-key', connectionString: 'connection-string', serviceAccountKey: 'service-account-key',
+  clientEmail: 'client-email', privateKey: 'private-key-file',
+};
+const FIELD_NAMES = new RegExp(`\\b(${Object.keys(FLAG_OF_FIELD).join('|')})\\b`, 'g');
+
 async function cli<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof ApiError) throw new Error(err.message);
+    if (err instanceof ApiError) throw new Error(err.message.replace(FIELD_NAMES, (field) => `--${FLAG_OF_FIELD[field]}`));
     throw err;
   }
 }
@@ -103,6 +111,8 @@ export const storageCommands: CommandTable = {
       + '[fs: --root <dir>] [s3: --bucket <b> --region <r> [--endpoint <url>] [--path-style] --access-key-id <k> --secret-access-key <s>] '
       + '[azure: --account <a> --container <c> --account-key <k> | --connection-string <cs> [--endpoint <url>]] '
       + `[gcs: --bucket <b> --service-account-key <key.json> [--endpoint <url>]] ${ORG}  (a secret may come from STORAGE_PROVIDER_SECRET instead)`,
+    // Every type's flags: which ones apply to the given --type is checked by providerConfig.
+    flags: [...new Set(['name', 'type', 'org', ...Object.values(FLAGS_BY_TYPE).flat()])],
     async run({ flags, json, withStore, config }) {
       const name = stringFlag(flags, 'name', true);
       const type = stringFlag(flags, 'type', true);
