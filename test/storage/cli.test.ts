@@ -86,7 +86,7 @@ describe.each(DIALECTS)('storage CLI on %s', (dialect) => {
 
   it('fails with a non-zero exit and a clear message on bad input, and knows no old command names', async () => {
     const cases: Array<[string[], RegExp]> = [
-      [['admin', 'provider', 'create', '--name', 'x', '--type', 's3', '--bucket', 'vids'], /accessKeyId is required/],
+      [['admin', 'provider', 'create', '--name', 'x', '--type', 's3', '--bucket', 'vids'], /--access-key-id is required/],
       [['admin', 'provider', 'create', '--name', 'x', '--type', 'ftp'], /--type must be one of fs, s3, azure, gcs/],
       [['admin', 'provider', 'create', '--name', 'x', '--type', 'fs', '--bucket', 'b'], /--bucket does not apply to --type fs/],
       [['admin', 'provider', 'create', '--name', 'disk', '--type', 'fs'], /already exists/],
