@@ -2,6 +2,7 @@
 import { loadConfig } from '../config.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { openStore } from '../db/store.js';
+import { isUniqueViolation } from '../db/unique-violation.js';
 import { parseArgs } from './args.js';
 import type { Command, CommandContext } from './command.js';
 import { commands } from './commands/index.js';
@@ -27,11 +28,8 @@ function strayInput(command: Command, name: string, words: string[], flags: Reco
  * can still reach the database's unique constraint first. Its message says so instead of quoting the database.
  */
 function messageOf(err: unknown): string {
-  const message = (err as Error)?.message ?? String(err);
-  if (/UNIQUE constraint failed|duplicate key value violates unique constraint/i.test(message)) {
-    return 'it already exists: another command created the same name at the same moment; nothing was changed';
-  }
-  return message;
+  if (isUniqueViolation(err)) return 'it already exists: another command created the same name at the same moment; nothing was changed';
+  return (err as Error)?.message ?? String(err);
 }
 
 function usage(): string {

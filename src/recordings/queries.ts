@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, RecordingsTable } from '../db/schema.js';
 import { batchedLookup } from '../db/lookup-batcher.js';
 import { preparedQuery } from '../db/prepared-query.js';
+import { isUniqueViolation } from '../db/unique-violation.js';
 import { newId } from '../util/ids.js';
 
 type Db = Kysely<Database>;
@@ -113,11 +114,6 @@ export type Registration =
   | { outcome: 'created' | 'existing'; recording: Recording }
   | { outcome: 'conflict'; recording: Recording; fields: string[] }
   | { outcome: 'analysis_id_taken' };
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e?.code === '23505' || /UNIQUE constraint failed/i.test(e?.message ?? '') || e?.code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
 
 /**
  * Registers a recording once per (organisation, mediaKey). Re-registering with the same values returns the

@@ -6,12 +6,12 @@ import { listRunSummaries, summaryForApi } from '../detections/queries.js';
 import { ApiError } from '../http/problem.js';
 import { sendJson } from '../http/send-json.js';
 import { searchRecordings } from '../search/queries.js';
-import { parseLimit, validateSearchBody } from '../search/request.js';
+import { checkTimeRange, parseLimit, parseTimeBound, validateSearchBody } from '../search/request.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import {
   deleteRecording, findRecording, listRecordingsPage, recordingForApi, registerRecording, type NewRecording, type Registration,
 } from './queries.js';
-import { parseTimestamp, validateRecordingBody, validateUploadEvent } from './validate.js';
+import { validateRecordingBody, validateUploadEvent } from './validate.js';
 
 const secured = [{ bearer: [] }];
 const tags = ['recordings'];
@@ -115,20 +115,13 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
     },
   }, async (request, reply) => {
     const q = request.query as Record<string, unknown>;
-    const timeParam = (field: 'from' | 'to') => {
-      if (q[field] === undefined || q[field] === '') return undefined;
-      const t = parseTimestamp(q[field]);
-      if (t === undefined) throw new ApiError(400, 'invalid_field', `${field} must be Unix seconds or an ISO-8601 date`, { field });
-      return t;
-    };
     const limit = parseLimit(q.limit, 'query');
     // A filter given twice is refused, never dropped: an unfiltered list would look like an answer.
     if (Array.isArray(q.device)) throw new ApiError(400, 'invalid_field', 'Give device once', { field: 'device' });
     const device = typeof q.device === 'string' && q.device !== '' ? q.device : undefined;
-    const from = timeParam('from');
-    const to = timeParam('to');
-    // The same rule as the search's.
-    if (from !== undefined && to !== undefined && from > to) throw new ApiError(400, 'invalid_field', 'from must not be after to', { field: 'from' });
+    const from = parseTimeBound(q.from, 'from', 'query');
+    const to = parseTimeBound(q.to, 'to', 'query');
+    checkTimeRange(from, to);
     const rows = await listRecordingsPage(db, principalOf(request).orgId, {
       device, from, to, hasDetections: booleanParam(q.hasDetections, 'hasDetections'),
       labels: listParam(q.label), after: decodeCursor(q.cursor), limit: limit + 1,

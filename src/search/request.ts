@@ -52,12 +52,20 @@ export function regionPolygon(region: unknown): Polygon {
   return polygonOf([x0, y0, x1, y0, x1, y1, x0, y1]);
 }
 
-function timeBound(body: Record<string, unknown>, field: 'from' | 'to'): number | undefined {
-  const v = body[field];
-  if (v === undefined || v === null) return undefined;
-  const t = parseTimestamp(v);
+/**
+ * A `from`/`to` start-time bound of the search or the list: Unix seconds or ISO-8601, undefined when absent.
+ * `source`: a query string (where an empty value is absent) or a JSON body.
+ */
+export function parseTimeBound(value: unknown, field: 'from' | 'to', source: 'query' | 'body'): number | undefined {
+  if (value === undefined || value === null || (source === 'query' && value === '')) return undefined;
+  const t = parseTimestamp(value);
   if (t === undefined) throw fieldError(field, `${field} must be Unix seconds or an ISO-8601 date`);
   return t;
+}
+
+/** Both routes refuse a range that ends before it starts. */
+export function checkTimeRange(from: number | undefined, to: number | undefined): void {
+  if (from !== undefined && to !== undefined && from > to) throw fieldError('from', 'from must not be after to');
 }
 
 /** `from`: a query string (text, digits accepted) or a JSON body (a number, as JSON says). */
@@ -81,8 +89,8 @@ export function validateSearchBody(body: unknown): SearchRequest {
     }
     labels = body.labels.length > 0 ? [...new Set(body.labels as string[])] : undefined;
   }
-  const from = timeBound(body, 'from');
-  const to = timeBound(body, 'to');
-  if (from !== undefined && to !== undefined && from > to) throw fieldError('from', 'from must not be after to');
+  const from = parseTimeBound(body.from, 'from', 'body');
+  const to = parseTimeBound(body.to, 'to', 'body');
+  checkTimeRange(from, to);
   return { polygon, labels, from, to, limit: parseLimit(body.limit, 'body'), cursor: body.cursor };
 }

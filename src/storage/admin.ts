@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import type { Config } from '../config.js';
 import type { Store } from '../db/store.js';
+import { isUniqueViolation } from '../db/unique-violation.js';
 import { ApiError } from '../http/problem.js';
 import { checkAccountInput, directoriesProblem, providersProblem } from './account-input.js';
 import { checkProviderConfig, isProviderType, providerNameProblem } from './provider-config.js';
@@ -20,8 +21,6 @@ export function accountView(a: Account) {
     enabled: a.enabled, createdAt: new Date(a.createdAt).toISOString(), updatedAt: new Date(a.updatedAt).toISOString(),
   };
 }
-
-const isUniqueViolation = (err: unknown) => /unique|duplicate/i.test((err as Error)?.message ?? '');
 
 /**
  * `operator`: the caller runs the service (the CLI, the demo) and may point an fs provider at any directory. An

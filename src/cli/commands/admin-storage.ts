@@ -13,7 +13,6 @@ import type { CommandContext, CommandTable } from '../command.js';
 import { printResult } from '../output.js';
 import { requireOrganisation } from './admin-auth.js';
 
-/** Admin failures are ApiErrors; the CLI shows their detail only. */
 // The shared validation speaks of the API's config fields; on the command line they are flags.
 const FLAG_OF_FIELD: Record<string, string> = {
   accessKeyId: 'access-key-id', secretAccessKey: 'secret-access-key', sessionToken: 'session-token', pathStyle: 'path-style',
@@ -22,6 +21,7 @@ const FLAG_OF_FIELD: Record<string, string> = {
 };
 const FIELD_NAMES = new RegExp(`\\b(${Object.keys(FLAG_OF_FIELD).join('|')})\\b`, 'g');
 
+/** Admin failures are ApiErrors; the CLI shows their detail only. */
 async function cli<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
