@@ -7,9 +7,13 @@ import { clearFailures, createSession, deleteSession, findUserForLogin, readFail
 import { retryAfterSeconds } from './throttle.js';
 
 const LoginBody = Type.Object({
-  username: Type.String({ minLength: 1, maxLength: 256 }),
-  password: Type.String({ minLength: 1, maxLength: 1024 }),
+  username: Type.String({ minLength: 1 }),
+  password: Type.String({ minLength: 1 }),
 });
+
+// No account has a longer name or password; a longer one is a wrong one (401), not a malformed request.
+const MAX_USERNAME = 256;
+const MAX_PASSWORD = 1024;
 
 const LoginResponse = Type.Object({
   data: Type.Object({
@@ -31,7 +35,8 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   }, async (request, reply) => {
     const { username, password } = request.body as { username: string; password: string };
     const db = app.store.db;
-    const userKey = `user:${username.toLowerCase()}`;
+    const tooLong = username.length > MAX_USERNAME || password.length > MAX_PASSWORD;
+    const userKey = `user:${username.slice(0, MAX_USERNAME).toLowerCase()}`;
     const addressKey = `addr:${request.ip}`;
     const counters = await readFailures(db, [userKey, addressKey]);
     const now = Date.now();
@@ -42,8 +47,8 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     if (wait > 0) {
       throw new ApiError(429, 'too_many_requests', 'Too many failed logins; try again later', { retryAfter: wait }, { 'Retry-After': String(wait) });
     }
-    const user = await findUserForLogin(db, username);
-    const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
+    const user = tooLong ? undefined : await findUserForLogin(db, username);
+    const ok = await verifyPassword(password.slice(0, MAX_PASSWORD), user?.password_hash ?? DUMMY_PASSWORD_HASH);
     if (!user || !ok) {
       await recordFailure(db, [userKey, addressKey], login.windowSeconds);
       throw new ApiError(401, 'invalid_credentials', 'Wrong username or password');

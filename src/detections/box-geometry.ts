@@ -33,7 +33,10 @@ export function normaliseGeometry(box: Record<string, unknown>, scaleX: number, 
   } else {
     return 'box_missing_geometry';
   }
-  if (!(w > 0) || !(h > 0) || !Number.isFinite(w) || !Number.isFinite(h)) return 'box_non_positive_dimensions';
+  // Rule 3 held on the input's numbers, so a size that is 0 or infinite here came from the arithmetic: a width that
+  // underflowed when divided by the frame (rule 6: clamped to nothing) or corners so far apart that their difference
+  // overflowed (rule 5: such a box cannot fit the frame).
+  if (!(w > 0) || !(h > 0) || !Number.isFinite(w) || !Number.isFinite(h)) return 'box_out_of_frame';
   const x2 = form === 'xyxy' ? (box.x2 as number) / scaleX : x + w;
   const y2 = form === 'xyxy' ? (box.y2 as number) / scaleY : y + h;
   if (x < -FRAME_TOLERANCE || y < -FRAME_TOLERANCE || x2 > 1 + FRAME_TOLERANCE || y2 > 1 + FRAME_TOLERANCE) return 'box_out_of_frame';

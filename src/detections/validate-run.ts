@@ -1,6 +1,7 @@
 // Spec §4.3–4.5 as one pure function: a parsed body in, a normalised run (or the 400 it earns) out.
 import { decimalText } from '../util/decimal-text.js';
 import { isObject } from '../util/is-object.js';
+import { isWellFormed, jsonBytesOver, nestedDeeperThan } from '../util/json-shape.js';
 import { newId } from '../util/ids.js';
 import { newBoxView, PackedBoxes } from './packed-boxes.js';
 import { normaliseGeometry, type BoxForm, type NormalisedBox } from './box-geometry.js';
@@ -27,23 +28,26 @@ const fail = (code: string, detail: string): RequestFailure => ({ ok: false, cod
 // Unicode's control characters (category Cc): C0, DEL and C1.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
-/** Absent, null (JSON's way of saying absent) or a string of at most `max` bytes. */
+/**
+ * Absent, null (JSON's way of saying absent) or a string of at most `max` bytes. Stored strings must be valid
+ * Unicode: a lone surrogate (`"\ud800"`) would be stored as U+FFFD, and the run would answer to another name.
+ */
 function optionalString(value: unknown, max: number): value is string | undefined | null {
-  return value === undefined || value === null || (typeof value === 'string' && bytes(value) <= max);
+  return value === undefined || value === null || (typeof value === 'string' && bytes(value) <= max && isWellFormed(value));
 }
 
 function metaTooLarge(value: unknown): boolean {
-  if (value === undefined) return false;
+  if (value === undefined || value === null) return false;
   if (!isObject(value)) return true;
-  return bytes(JSON.stringify(value)) > L.MAX_META_BYTES;
+  return jsonBytesOver(value, L.MAX_META_BYTES);
 }
 
 function checkSource(source: unknown): RequestFailure | { ok: true; source: Obj; runId?: string } {
   if (!isObject(source)) return fail('invalid_source', 'source must be an object with kind, name, version and runId');
   const runId = source.runId;
   if (runId !== undefined && runId !== null) {
-    if (typeof runId !== 'string' || runId === '' || bytes(runId) > L.MAX_RUN_ID_BYTES || CONTROL.test(runId) || runId.includes('/')) {
-      return fail('invalid_run_id', `source.runId must be a non-empty string of at most ${L.MAX_RUN_ID_BYTES} bytes without "/" or control characters`);
+    if (typeof runId !== 'string' || runId === '' || bytes(runId) > L.MAX_RUN_ID_BYTES || CONTROL.test(runId) || runId.includes('/') || !isWellFormed(runId)) {
+      return fail('invalid_run_id', `source.runId must be a non-empty string of valid Unicode, at most ${L.MAX_RUN_ID_BYTES} bytes, without "/" or control characters`);
     }
   }
   for (const field of ['kind', 'name', 'version'] as const) {
@@ -64,13 +68,14 @@ function checkMedia(media: unknown, pixel: boolean): RequestFailure | { ok: true
   }
   if (!isObject(media)) return fail('invalid_media', 'media must be an object');
   const positive = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v > 0;
+  const absent = (v: unknown) => v === undefined || v === null;
   for (const field of ['width', 'height'] as const) {
     const v = media[field];
-    if (v === undefined && !pixel) continue;
+    if (absent(v) && !pixel) continue;
     if (!positive(v)) return fail('invalid_media', `media.${field} must be a number greater than 0`);
   }
-  if (media.fps !== undefined && !positive(media.fps)) return fail('invalid_media', 'media.fps must be a number greater than 0');
-  if (media.frameCount !== undefined && !(Number.isInteger(media.frameCount) && (media.frameCount as number) >= 0)) {
+  if (!absent(media.fps) && !positive(media.fps)) return fail('invalid_media', 'media.fps must be a number greater than 0');
+  if (!absent(media.frameCount) && !(Number.isInteger(media.frameCount) && (media.frameCount as number) >= 0)) {
     return fail('invalid_media', 'media.frameCount must be an integer of 0 or more');
   }
   const kept: Obj = {};
@@ -80,9 +85,10 @@ function checkMedia(media: unknown, pixel: boolean): RequestFailure | { ok: true
   return { ok: true, media: kept };
 }
 
+/** The id's text when it is a valid one: the 64-byte limit holds for a number's decimal text too (5e-324 has 326). */
 function trackId(value: unknown): string | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return decimalText(value);
-  if (typeof value === 'string' && value !== '' && bytes(value) <= L.MAX_TRACK_ID_BYTES) return value;
+  const text = typeof value === 'number' && Number.isFinite(value) ? decimalText(value) : value;
+  if (typeof text === 'string' && text !== '' && bytes(text) <= L.MAX_TRACK_ID_BYTES && isWellFormed(text)) return text;
   return undefined;
 }
 
@@ -97,7 +103,7 @@ function checkTracks(tracks: unknown): RequestFailure | { ok: true; ids: string[
     const track = tracks[i];
     if (!isObject(track)) return fail('invalid_track', `tracks[${i}] must be an object`);
     const id = trackId(track.id);
-    if (id === undefined) return fail('invalid_track', `tracks[${i}].id must be a non-empty string of at most ${L.MAX_TRACK_ID_BYTES} bytes, or a number`);
+    if (id === undefined) return fail('invalid_track', `tracks[${i}].id must be a non-empty string of valid Unicode or a number, at most ${L.MAX_TRACK_ID_BYTES} bytes as text`);
     if (seen.has(id)) return fail('duplicate_track_id', `track id "${id}" appears more than once`);
     seen.add(id);
     ids[i] = id;
@@ -130,8 +136,9 @@ export function validateRun(body: unknown): ValidationResult {
   if (space !== 'pixel' && space !== 'normalized') return fail('invalid_coordinate_space', 'coordinateSpace must be "pixel" or "normalized"');
   const media = checkMedia(body.media, space === 'pixel');
   if (!media.ok) return media;
-  if (body.categories !== undefined && body.categories !== null && (!Array.isArray(body.categories) || body.categories.length > L.MAX_CATEGORIES)) {
-    return fail('invalid_field', `categories must be an array of at most ${L.MAX_CATEGORIES} entries`);
+  if (body.categories !== undefined && body.categories !== null && (!Array.isArray(body.categories) || body.categories.length > L.MAX_CATEGORIES
+    || nestedDeeperThan(body.categories, L.MAX_CATEGORIES_DEPTH))) {
+    return fail('invalid_field', `categories must be an array of at most ${L.MAX_CATEGORIES} entries, nested at most ${L.MAX_CATEGORIES_DEPTH} levels deep`);
   }
   const tracksCheck = checkTracks(body.tracks);
   if (!tracksCheck.ok) return tracksCheck;
@@ -152,7 +159,7 @@ export function validateRun(body: unknown): ValidationResult {
     schemaVersion: body.schemaVersion as string,
     source: { ...source.source, runId },
     originalCoordinateSpace: space,
-    originalBoxForm: boxes.forms.size === 2 ? 'mixed' : boxes.forms.has('xyxy') ? 'xyxy' : 'xywh',
+    originalBoxForm: boxes.form,
     ...(media.media ? { media: media.media } : {}),
     ...(Array.isArray(body.categories) ? { categories: body.categories } : {}),
   };
@@ -160,13 +167,14 @@ export function validateRun(body: unknown): ValidationResult {
   return { ok: true, meta, boxes: boxes.run, rejected: boxes.rejected, warnings, overwritten: boxes.overwritten };
 }
 
-interface Normalised { run: RunBoxes; rejected: Rejection[]; overwritten: number; forms: Set<BoxForm>; failure?: RequestFailure }
+interface Normalised { run: RunBoxes; rejected: Rejection[]; overwritten: number; form: BoxForm | 'mixed'; failure?: RequestFailure }
 
 function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: number, scaleY: number): Normalised {
   const columns = new Float64Array(total * BOX_STRIDE);
   const headers: TrackHeader[] = [];
   const rejected: Rejection[] = [];
-  const forms = new Set<BoxForm>();
+  // The form of the box in each slot: originalBoxForm counts the kept boxes, not the ones a duplicate overwrote.
+  const xyxyAt = new Uint8Array(total);
   const geometry: NormalisedBox = { x: 0, y: 0, w: 0, h: 0, form: 'xywh' };
   const view = newBoxView();
   let count = 0;
@@ -186,6 +194,11 @@ function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: nu
     let lastFrame = -1;
     for (let b = 0; b < input.length; b++) {
       const box: unknown = packed ? packed.load(b, view) : (input as unknown[])[b];
+      // A whole-request check: it holds for a box that is rejected too.
+      if (!packed && isObject(box) && metaTooLarge(box.meta)) {
+        const at = Number.isInteger(box.frame) ? `frame ${box.frame as number}` : `box ${b}`;
+        return { run: { headers, columns, count }, rejected, overwritten, form: 'xywh', failure: fail('invalid_field', `track "${id}" ${at}: meta must be an object of at most ${L.MAX_META_BYTES} bytes`) };
+      }
       if (!isObject(box) || !Number.isInteger(box.frame) || (box.frame as number) < 0) {
         rejected.push({ trackId: id, frame: isObject(box) && Number.isInteger(box.frame) ? (box.frame as number) : null, reason: 'box_invalid_frame' });
         continue;
@@ -196,10 +209,6 @@ function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: nu
         rejected.push({ trackId: id, frame, reason: rejection });
         continue;
       }
-      if (metaTooLarge(box.meta)) {
-        return { run: { headers, columns, count }, rejected, overwritten, forms, failure: fail('invalid_field', `track "${id}" frame ${frame}: meta must be an object of at most ${L.MAX_META_BYTES} bytes`) };
-      }
-      forms.add(geometry.form);
       let slot: number | undefined;
       if (slotOfFrame === undefined && frame > lastFrame) {
         slot = count++; // every earlier frame of the track is smaller: a new slot, no lookup
@@ -217,6 +226,7 @@ function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: nu
           if (extras) delete extras[slot - start];
         }
       }
+      xyxyAt[slot] = geometry.form === 'xyxy' ? 1 : 0;
       const o = slot * BOX_STRIDE;
       columns[o] = frame;
       columns[o + 1] = geometry.x;
@@ -243,7 +253,9 @@ function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: nu
     if (extras && Object.keys(extras).length > 0) header.extras = extras;
     headers.push(header);
   }
-  return { run: { headers, columns, count }, rejected, overwritten, forms };
+  const xyxy = xyxyAt.subarray(0, count).reduce((sum, v) => sum + v, 0);
+  const form = xyxy === 0 ? 'xywh' : xyxy === count ? 'xyxy' : 'mixed';
+  return { run: { headers, columns, count }, rejected, overwritten, form };
 }
 
 /** The slots [start, end) of the columns by their frame. */

@@ -61,6 +61,13 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect(wrong.body.detail).toBe(unknown.body.detail);
   });
 
+  it('401, not 400, for a username or password longer than any account can have', async () => {
+    for (const body of [{ username: 'a'.repeat(257), password: 'wonderland-42' }, { username: 'alice', password: 'p'.repeat(1025) }]) {
+      const res = await login(body);
+      expect([res.status, res.body.code]).toEqual([401, 'invalid_credentials']);
+    }
+  });
+
   it('throttles repeated failures for one username with 429 and Retry-After, even for the right password', async () => {
     for (let i = 0; i < 3; i++) expect((await login({ username: 'throttled', password: 'bad-guess' })).status).toBe(401);
     const res = await login({ username: 'throttled', password: 'wonderland-42' });

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/store.js';
 import { bearer, getJson, postJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
@@ -180,6 +181,28 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     expect(stored[0][0].map((b: { frame: number }) => b.frame)).toEqual([0, 1, 2]);
   });
 
+  it('400 invalid_field, not 500, for meta or categories nested 20 000 deep, and a lone-surrogate runId is refused', async () => {
+    const deep = `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
+    const text = (runId: string, track: string, extra = '') => `{"mediaKey":${JSON.stringify(org.recording.mediaKey)},"schemaVersion":"1.0",`
+      + `"source":{"runId":"${runId}"},"coordinateSpace":"normalized"${extra},"tracks":[${track}]}`;
+    const send = async (body: string) => {
+      const res = await fetch(`${server.url}/detections`, { method: 'POST', headers: bearer(org.token, { 'content-type': 'application/json' }), body });
+      return { status: res.status, body: await res.json() as { code?: string } };
+    };
+    const okBox = '{"frame":0,"x":0.1,"y":0.1,"w":0.2,"h":0.2}';
+    for (const body of [
+      text('deep-1', `{"id":"t","meta":${deep},"boxes":[${okBox}]}`),
+      text('deep-2', `{"id":"t","boxes":[{"frame":0,"x":0.1,"y":0.1,"w":0.2,"h":0.2,"meta":${deep}}]}`),
+      text('deep-3', `{"id":"t","boxes":[${okBox}]}`, `,"categories":[${'['.repeat(20_000)}${']'.repeat(20_000)}]`),
+    ]) {
+      const res = await send(body);
+      expect([res.status, res.body.code]).toEqual([400, 'invalid_field']);
+    }
+    const surrogate = await send(text('sur\\ud800-1', `{"id":"t","boxes":[${okBox}]}`));
+    expect([surrogate.status, surrogate.body.code]).toEqual([400, 'invalid_run_id']);
+    expect((await list()).map((r) => r.runId).filter((id) => String(id).startsWith('deep') || String(id).startsWith('sur'))).toEqual([]);
+  });
+
   it('415 unsupported_media_type for a body that is not JSON', async () => {
     const res = await fetch(`${server.url}/detections`, { method: 'POST', headers: bearer(org.token, { 'content-type': 'text/plain' }), body: JSON.stringify(run()) });
     expect(res.status).toBe(415);
@@ -192,6 +215,19 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     expect(res.status).toBe(413);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(JSON.parse(res.body).code).toBe('payload_too_large');
+  });
+
+  it('Expect: 100-continue: 413 without asking for a body over 32 MiB; 100 Continue for one within it', async () => {
+    const ask = (length: number) => new Promise<{ continued: boolean; status: number }>((resolve, reject) => {
+      let continued = false;
+      const req = http.request(`${server.url}/detections`, { method: 'POST', headers: bearer(org.token, { 'content-type': 'application/json', 'content-length': String(length), expect: '100-continue' }) });
+      req.on('continue', () => { continued = true; req.end('x'.repeat(length)); });
+      req.on('response', (res) => { res.resume(); req.destroy(); resolve({ continued, status: res.statusCode! }); });
+      req.on('error', reject);
+      req.flushHeaders();
+    });
+    expect(await ask(40 * 1024 * 1024)).toEqual({ continued: false, status: 413 });
+    expect(await ask(3)).toEqual({ continued: true, status: 400 });
   });
 
   it('401 with WWW-Authenticate for a missing, malformed or unknown token; checked before the body', async () => {

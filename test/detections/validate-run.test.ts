@@ -13,6 +13,8 @@ function ok(body: unknown): ValidatedRun {
   if (!r.ok) throw new Error(`expected ok, got ${r.code}: ${r.detail}`);
   return r;
 }
+/** An array nested `depth` levels deep around a number. */
+const nested = (depth: number): unknown => { let v: unknown = 1; for (let i = 0; i < depth; i++) v = [v]; return v; };
 const code = (body: unknown) => { const r = validateRun(body); return r.ok ? 'ok' : r.code; };
 const boxesOf = (r: ValidatedRun) => Array.from({ length: r.boxes.count }, (_, i) => Array.from(r.boxes.columns.subarray(i * BOX_STRIDE, i * BOX_STRIDE + 5)));
 
@@ -67,8 +69,36 @@ describe('whole-request checks (spec §4.3)', () => {
     ['too many boxes', base({ tracks: [{ id: 'a', boxes: new Array(100_001).fill({ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }) }] }), 'too_many_boxes'],
     ['track meta too large', base({ tracks: [{ id: 'a', meta: { s: 'x'.repeat(5000) }, boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }] }] }), 'invalid_field'],
     ['box meta too large', base({ tracks: [{ id: 'a', boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1, meta: { s: 'x'.repeat(5000) } }] }] }), 'invalid_field'],
+    // Whole-request checks hold for boxes that are rejected too.
+    ['box meta too large on a box with a bad frame', base({ tracks: [{ id: 'a', boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }, { frame: -1, x: 0, y: 0, w: 0.1, h: 0.1, meta: { s: 'x'.repeat(5000) } }] }] }), 'invalid_field'],
+    ['box meta too large on an out-of-frame box', base({ tracks: [{ id: 'a', boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }, { frame: 1, x: 2, y: 0, w: 0.1, h: 0.1, meta: { s: 'x'.repeat(5000) } }] }] }), 'invalid_field'],
+    ['track meta null (absent)', base({ tracks: [{ id: 'a', meta: null, boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1, meta: null }] }] }), 'ok'],
+    ['categories nested 64 deep', base({ categories: [nested(63)] }), 'ok'],
+    ['categories nested 65 deep', base({ categories: [nested(64)] }), 'invalid_field'],
+    // A lone surrogate cannot be written as UTF-8: stored, it would become U+FFFD and answer to another name.
+    ['runId with a lone surrogate', base({ source: { runId: 'sur\ud800-1' } }), 'invalid_run_id'],
+    ['runId with a surrogate pair', base({ source: { runId: 'emoji\ud83d\ude00' } }), 'ok'],
+    ['name with a lone surrogate', base({ name: 'n\udc00' }), 'invalid_field'],
+    ['source.name with a lone surrogate', base({ source: { name: '\ud800', runId: 'r' } }), 'invalid_source'],
+    ['track id with a lone surrogate', base({ tracks: [{ id: '\ud800', boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }] }] }), 'invalid_track'],
+    ['numeric track id longer than 64 bytes as text (5e-324)', base({ tracks: [{ id: 5e-324, boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }] }] }), 'invalid_track'],
+    ['numeric track id longer than 64 bytes as text (1e70)', base({ tracks: [{ id: 1e70, boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }] }] }), 'invalid_track'],
+    ['numeric track id of 64 digits', base({ tracks: [{ id: 1e63, boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }] }] }), 'ok'],
+    ['media.fps and frameCount null (absent)', base({ media: { fps: null, frameCount: null } }), 'ok'],
+    ['normalized media with width null (absent)', base({ media: { width: null, height: null } }), 'ok'],
+    ['pixel with width null', base({ coordinateSpace: 'pixel', media: { width: null, height: 10 } }), 'invalid_media'],
   ])('%s → %s', (_name, body, expected) => {
     expect(code(body)).toBe(expected);
+  });
+
+  // Outside the table: the test runner's own formatting of a 20 000-deep value overflows the stack.
+  it('answers invalid_field for meta and categories nested 20 000 deep, where JSON.stringify overflows the stack', () => {
+    let deepObject: unknown = 1;
+    for (let i = 0; i < 20_000; i++) deepObject = { a: deepObject };
+    const box = { frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 };
+    expect(code(base({ tracks: [{ id: 'a', meta: deepObject, boxes: [box] }] }))).toBe('invalid_field');
+    expect(code(base({ tracks: [{ id: 'a', boxes: [{ ...box, meta: deepObject }] }] }))).toBe('invalid_field');
+    expect(code(base({ categories: [nested(20_000)] }))).toBe('invalid_field');
   });
 
   it('accepts analysisId alone, and prefers mediaKey when both are sent', () => {
@@ -157,6 +187,20 @@ describe('box rules (spec §4.4)', () => {
     const r = ok(base({ tracks: [{ id: 'A', boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.1, h: 0.1, x1: 0.5, y1: 0.5, x2: 0.9, y2: 0.9 }, { frame: 1, x1: 0.2, y1: 0.2, x2: 0.4, y2: 0.4 }] }] }));
     expect(boxesOf(r)[0]).toEqual([0, 0.1, 0.1, 0.1, 0.1]);
     expect(r.meta.originalBoxForm).toBe('mixed');
+  });
+
+  it('computes originalBoxForm over the kept boxes: an overwritten duplicate does not count', () => {
+    const r = ok(base({ tracks: [{ id: 'A', boxes: [{ frame: 0, x1: 0.1, y1: 0.1, x2: 0.2, y2: 0.2 }, { frame: 0, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] }] }));
+    expect(r.meta.originalBoxForm).toBe('xywh');
+    const rejected = ok(base({ tracks: [{ id: 'A', boxes: [{ frame: 0, x1: 0.1, y1: 0.1, x2: 0.2, y2: 0.2 }, { frame: 1, x: 2, y: 0.1, w: 0.2, h: 0.2 }] }] }));
+    expect(rejected.meta.originalBoxForm).toBe('xyxy');
+  });
+
+  it('rejects corners whose difference overflows as out of frame, and a width that underflows when scaled', () => {
+    const huge = ok(base({ tracks: [{ id: 'A', boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }, { frame: 1, x1: -1e308, y1: 0, x2: 1e308, y2: 0.5 }] }] }));
+    expect(huge.rejected).toEqual([{ trackId: 'A', frame: 1, reason: 'box_out_of_frame' }]);
+    const tiny = ok(base({ coordinateSpace: 'pixel', media: { width: 1000, height: 500 }, tracks: [{ id: 'A', boxes: [{ frame: 0, x: 10, y: 10, w: 100, h: 10 }, { frame: 1, x: 10, y: 10, w: 5e-324, h: 10 }] }] }));
+    expect(tiny.rejected).toEqual([{ trackId: 'A', frame: 1, reason: 'box_out_of_frame' }]);
   });
 
   it('the normalized worked example: frame 1 out of frame → one rejection, one box stored', () => {

@@ -40,6 +40,14 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     expect(body).toMatchObject({ status: 406, code: 'unsupported_api_version', supportedVersions: ['2026-01-01'] });
   });
 
+  it('takes the first known version when the Accept header pins several, and 406 only when it knows none', async () => {
+    const several = await fetch(`${server.url}/api/health`, { headers: { accept: 'application/json; version=2099-01-01, application/json; version=2026-01-01' } });
+    expect([several.status, several.headers.get('api-version')]).toEqual([200, '2026-01-01']);
+    const none = await fetch(`${server.url}/api/health`, { headers: { accept: 'application/json; version=2099-01-01, application/json; version=1999-01-01' } });
+    expect(none.status).toBe(406);
+    expect((await none.json()).detail).toContain('2099-01-01');
+  });
+
   it('answers unknown routes with a problem', async () => {
     const res = await getJson(`${server.url}/nope`);
     expect(res.status).toBe(404);

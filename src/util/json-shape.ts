@@ -1,0 +1,52 @@
+// Measures of a parsed JSON value that never recurse: a body may nest arrays and objects tens of thousands
+// deep (a 32 MiB body holds 16 million brackets), and JSON.stringify of such a value overflows the stack.
+
+/** Whether JSON.stringify(value) is longer than `limit` UTF-8 bytes; stops counting once it is. */
+export function jsonBytesOver(value: unknown, limit: number): boolean {
+  let total = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const v = pending.pop();
+    if (v === null || typeof v !== 'object') {
+      total += scalarBytes(v);
+    } else if (Array.isArray(v)) {
+      total += 2 + Math.max(0, v.length - 1);
+      for (let i = v.length - 1; i >= 0; i--) pending.push(v[i]);
+    } else {
+      const keys = Object.keys(v);
+      total += 2 + Math.max(0, keys.length - 1);
+      for (const key of keys) {
+        total += Buffer.byteLength(JSON.stringify(key), 'utf8') + 1;
+        pending.push((v as Record<string, unknown>)[key]);
+      }
+    }
+    if (total > limit) return true;
+  }
+  return false;
+}
+
+function scalarBytes(v: unknown): number {
+  if (typeof v === 'string') return Buffer.byteLength(JSON.stringify(v), 'utf8');
+  // A parsed value holds no undefined; JSON.stringify writes one inside an array as null.
+  return v === undefined ? 4 : String(JSON.stringify(v)).length;
+}
+
+/** Whether arrays and objects nest more than `maxDepth` levels in `value` (a scalar is depth 0). */
+export function nestedDeeperThan(value: unknown, maxDepth: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  while (pending.length > 0) {
+    const [v, depth] = pending.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth + 1 > maxDepth) return true;
+    for (const child of Object.values(v)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+// With the u flag a lone surrogate is a code point of category Cs; a proper pair is one code point of another.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Whether a string is valid Unicode text: JSON's \uD800-style escapes can make one that UTF-8 cannot hold. */
+export function isWellFormed(text: string): boolean {
+  return !LONE_SURROGATE.test(text);
+}
