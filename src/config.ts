@@ -55,7 +55,7 @@ function str(value: string | boolean | undefined): string | undefined {
 
 function editorExpiry(value: string | undefined): number {
   if (value === undefined || value === '') return 3600;
-  const seconds = parseDuration(value);
+  const seconds = parseDuration(value.trim());
   if (seconds === undefined || seconds < 1 || seconds > 604_800) {
     throw new Error(`EDITOR_URI_EXPIRY_TIME must be 1s to 7d, such as 1h; got "${value}"`);
   }
@@ -63,13 +63,13 @@ function editorExpiry(value: string | undefined): number {
 }
 
 export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.env): Config {
-  const expiry = env.DEFAULT_URI_EXPIRY_TIME;
+  const expiry = env.DEFAULT_URI_EXPIRY_TIME?.trim();
   // The same forms and bounds as a request's uriExpiryTime: a default no request could ask for is refused at start.
   const defaultUriExpirySeconds = expiry === undefined || expiry === '' ? 86_400 : parseExpiry(expiry);
   if (defaultUriExpirySeconds === undefined) {
     throw new Error(`DEFAULT_URI_EXPIRY_TIME must be 1 to 604800 seconds, as seconds or a duration such as 30m, 1h, 7d; got "${expiry}"`);
   }
-  const sessionTtl = parseDuration(env.SESSION_TTL ?? '12h');
+  const sessionTtl = parseDuration((env.SESSION_TTL ?? '12h').trim());
   if (sessionTtl === undefined) throw new Error(`SESSION_TTL must be a duration such as 12h, got "${env.SESSION_TTL}"`);
   return {
     port: int(flags.port ?? env.PORT, 'port', 8080),

@@ -79,7 +79,24 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
  * Requests Node's HTTP parser refuses (a control character in a header value, a broken request line): no request
  * object exists, so the answer is written to the socket directly, as problem+json like every other error.
  */
-export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+const FILENAME_HEADER = 'X-Service-Storage-FileName';
+const FILENAME_LINE = /^x-service-storage-filename:([^]*)$/i;
+
+/** Whether a refused request to a storage route carries a control character in its filename header. */
+function controlCharInFilenameHeader(raw: Buffer | undefined): boolean {
+  if (!raw) return false;
+  const text = raw.toString('latin1');
+  if (!/^[A-Z]+ \/api\/storage[/?\s]/.test(text)) return false;
+  const head = text.slice(0, text.indexOf('\r\n\r\n') >>> 0);
+  // Each header line ends at CRLF; a bare LF or CR inside a value is itself the control character.
+  for (const line of head.split('\r\n')) {
+    const m = FILENAME_LINE.exec(line);
+    if (m && /[\x00-\x08\x0a-\x1f\x7f]/.test(m[1]!)) return true;
+  }
+  return false;
+}
+
+export function clientErrorHandler(error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
   // A reset connection has nobody left to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, reason, detail] = error.code === 'HPE_HEADER_OVERFLOW'
@@ -87,7 +104,11 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
     : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? [408, 'Request Timeout', 'The request took too long to arrive']
       : [400, 'Bad Request', 'The request is not valid HTTP (for example a control character in a header value)'];
-  const body = JSON.stringify(problem(status, 'bad_request', detail));
+  // The storage spec's answer to a filename with a control character is invalid_filename; in a header, the parser
+  // refuses it before any route sees it.
+  const body = error.code === 'HPE_INVALID_HEADER_TOKEN' && Buffer.isBuffer(error.rawPacket) && controlCharInFilenameHeader(error.rawPacket)
+    ? JSON.stringify(problem(400, 'invalid_filename', `${FILENAME_HEADER}: a filename has no control characters`, { header: FILENAME_HEADER }))
+    : JSON.stringify(problem(status, 'bad_request', detail));
   if (socket.writable) {
     socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
       + `API-Version: ${LATEST_API_VERSION}\r\nConnection: close\r\n\r\n${body}`);

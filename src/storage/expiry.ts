@@ -8,7 +8,7 @@ export const MAX_EXPIRY_SECONDS = 604_800;
 export function parseExpiry(input: unknown): number | undefined {
   let seconds: number | undefined;
   if (typeof input === 'number') seconds = Number.isInteger(input) ? input : undefined;
-  else if (typeof input === 'string') seconds = input.trim() === '' ? undefined : parseDuration(input);
+  else if (typeof input === 'string') seconds = parseDuration(input);
   if (seconds === undefined || seconds < MIN_EXPIRY_SECONDS || seconds > MAX_EXPIRY_SECONDS) return undefined;
   return seconds;
 }

@@ -3,6 +3,7 @@ import { skipSchemaValidation } from '../http/skip-validation.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/problem.js';
 import { SignedQuery, ValidateResult } from './api-schemas.js';
+import { contentTypeFor } from './content-type.js';
 import { directoryAllowed } from './filename.js';
 import { toAccount, type Account } from './queries.js';
 import { accountByName, providersNamed } from './row-cache.js';
@@ -25,7 +26,7 @@ async function verify(request: FastifyRequest): Promise<Verdict> {
   }
   const { tuple } = parsed;
   const partial = { account: tuple.account, provider: tuple.provider, filename: tuple.filename };
-  if (!verifyToken(signingKeys(request.server.config), tuple, parsed.token)) {
+  if (!parsed.exact || !verifyToken(signingKeys(request.server.config), tuple, parsed.token)) {
     return { ok: false, reason: 'bad_signature', error: new ApiError(403, 'bad_signature', 'The URL signature is not valid'), partial };
   }
   if (Date.now() > tuple.expiresAt * 1000) {
@@ -62,9 +63,15 @@ async function serve(request: FastifyRequest, reply: FastifyReply, method: 'GET'
   const result = await provider.read(tuple.filename, { method, signal: controller.signal, ...conditionalHeaders(request) });
   const secondsLeft = Math.max(0, tuple.expiresAt - Math.floor(Date.now() / 1000));
   reply.code(result.status).headers(result.headers);
+  // Spec §5: the provider's type, else the extension's (a backend may keep none).
+  if (!result.headers['content-type']) reply.header('content-type', contentTypeFor(tuple.filename));
   reply.header('accept-ranges', 'bytes');
   reply.header('cache-control', `private, max-age=${secondsLeft}`);
   reply.header('x-content-type-options', 'nosniff');
+  // Objects are uploaded by anyone with a provider's keys and served from this service's origin: an HTML or SVG
+  // file opened from a signed URL must not run scripts here. A sandboxed document has an opaque origin and no
+  // scripts; video, images and downloads are unaffected.
+  reply.header('content-security-policy', 'sandbox');
   return result.body ? reply.send(result.body) : reply.send();
 }
 

@@ -52,8 +52,12 @@ export function signedUrl(baseUrl: string, key: string, t: SignedTuple): string 
     + `&f=${encodeURIComponent(t.filename)}&e=${t.expiresAt}&s=${s}`;
 }
 
+/**
+ * `exact`: `e` is written as this service writes it. `e=01700000000` names the same instant, but it is not the URL
+ * that was signed (the token covers the URL's text), so it fails as a bad signature, like any other edit.
+ */
 export type ParsedSignedQuery =
-  | { ok: true; tuple: SignedTuple; token: string }
+  | { ok: true; tuple: SignedTuple; token: string; exact: boolean }
   | { ok: false; detail: string; partial: { account: string | null; provider: string | null; filename: string | null; expiresAt: number | null } };
 
 function single(query: Record<string, unknown>, name: string): string | undefined {
@@ -97,8 +101,8 @@ export function parseSignedQuery(query: Record<string, unknown>, rawQuery = ''):
   const broken = malformedSignedParams(rawQuery);
   if (broken.length > 0) return { ok: false, detail: `Not valid percent-encoded UTF-8: ${broken.join(', ')}`, partial };
   if (expiresAt === null) return { ok: false, detail: 'e must be the expiry in Unix seconds', partial };
-  if (!TOKEN.test(s!)) return { ok: false, detail: 's is not a well-formed token', partial };
   const bad = filenameProblem(f!);
   if (bad) return { ok: false, detail: `f is not a valid filename: ${bad}`, partial };
-  return { ok: true, tuple: { account: a!, provider: p!, filename: f!, expiresAt }, token: s! };
+  // A token of the wrong length or alphabet is not malformed (400) but simply wrong (403): verifyToken refuses it.
+  return { ok: true, tuple: { account: a!, provider: p!, filename: f!, expiresAt }, token: s!, exact: e === String(expiresAt) };
 }

@@ -12,12 +12,13 @@ function unitSeconds(code: number): number {
 }
 
 /**
- * Seconds for `90`, `"90"`, `30m`, `1h30m`, `7d`; undefined when unparsable. Bounds are the caller's.
+ * Seconds for `90`, `"90"`, `30m`, `1h30m`, `7d`; undefined when unparsable, whitespace included (a request's
+ * `" 1h"` is not a duration; settings trim their own values). Bounds are the caller's.
  * One pass over the characters: every storage URL request with a lifetime header comes through here.
  */
 export function parseDuration(input: string | number): number | undefined {
   if (typeof input === 'number') return Number.isSafeInteger(input) ? input : undefined;
-  const text = input.trim();
+  const text = input;
   let total = 0;
   let amount = 0;
   let digits = 0;

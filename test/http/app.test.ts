@@ -65,21 +65,31 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     }
   });
 
-  it('answers a request Node\'s HTTP parser refuses (DEL in a header value) with a problem', async () => {
+  const rawRequest = (request: string) => new Promise<{ head: string; body: Record<string, unknown> }>((resolve, reject) => {
     const { port } = new URL(server.url);
-    const raw = await new Promise<string>((resolve, reject) => {
-      const socket = net.connect(Number(port), '127.0.0.1', () => {
-        socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\nX-Service-Storage-FileName: a\x7fb\r\n\r\n');
-      });
-      let text = '';
-      socket.on('data', (c) => { text += c; });
-      socket.on('close', () => resolve(text));
-      socket.on('error', reject);
-    });
-    const [head, body] = raw.split('\r\n\r\n');
+    const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(request));
+    let text = '';
+    socket.on('data', (c) => { text += c; });
+    socket.on('close', () => { const [head, body] = text.split('\r\n\r\n'); resolve({ head: head!, body: JSON.parse(body!) }); });
+    socket.on('error', reject);
+  });
+
+  it('answers a request Node\'s HTTP parser refuses (DEL in a header value) with a problem', async () => {
+    const { head, body } = await rawRequest('GET /api/health HTTP/1.1\r\nHost: x\r\nX-Other: a\x7fb\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 400 /);
     expect(head).toMatch(/content-type: application\/problem\+json/i);
-    expect(JSON.parse(body!)).toMatchObject({ status: 400, code: 'bad_request' });
+    expect(body).toMatchObject({ status: 400, code: 'bad_request' });
+  });
+
+  it('answers a control character in a storage filename header with invalid_filename, as in a bulk body', async () => {
+    for (const c of ['\x7f', '\x01', '\x1b']) {
+      const { head, body } = await rawRequest(`GET /api/storage HTTP/1.1\r\nHost: x\r\nX-Service-Storage-FileName: alice/a${c}b\r\nX-Service-Storage-Provider: disk\r\n\r\n`);
+      expect(head).toMatch(/^HTTP\/1\.1 400 /);
+      expect(body, JSON.stringify(c)).toMatchObject({ status: 400, code: 'invalid_filename', header: 'X-Service-Storage-FileName' });
+    }
+    // Another header's control character is still only bad HTTP.
+    const other = await rawRequest('GET /api/storage HTTP/1.1\r\nHost: x\r\nX-Service-Storage-FileName: alice/ok\r\nX-Service-Storage-Provider: d\x7fisk\r\n\r\n');
+    expect(other.body).toMatchObject({ status: 400, code: 'bad_request' });
   });
 
   it('serves the OpenAPI document at /docs', async () => {

@@ -40,7 +40,7 @@ describe('expiry', () => {
     expect(parseExpiry('90')).toBe(90);
     expect(parseExpiry('1h30m')).toBe(5400);
     expect(parseExpiry('7d')).toBe(604_800);
-    for (const bad of [0, -1, 1.5, 604_801, '0s', '8d', '', ' ', 'h', '1x', '1h 30m', null, true, {}]) expect(parseExpiry(bad), String(bad)).toBeUndefined();
+    for (const bad of [0, -1, 1.5, 604_801, '0s', '8d', '', ' ', 'h', '1x', '1h 30m', ' 1h', '1h\n', '\t60', ' 60 ', '\u00a060', null, true, {}]) expect(parseExpiry(bad), String(bad)).toBeUndefined();
   });
 });
 
@@ -73,6 +73,8 @@ describe('service-signed tokens', () => {
     expect(parseSignedQuery({ a: ['x', 'y'], p: 'disk', f: 'alice/x.mp4', e: '1', s }).ok).toBe(false);
     expect(parseSignedQuery({ a: 'acct', p: 'disk', f: '../x', e: '1', s }).ok).toBe(false);
     expect(parseSignedQuery({ a: 'acct', p: 'disk', f: 'x', e: '1e9', s }).ok).toBe(false);
+    expect(parseSignedQuery({ a: 'acct', p: 'disk', f: 'alice/x.mp4', e: '1900000000', s })).toMatchObject({ ok: true, exact: true });
+    expect(parseSignedQuery({ a: 'acct', p: 'disk', f: 'alice/x.mp4', e: '01900000000', s })).toMatchObject({ ok: true, exact: false });
   });
 });
 

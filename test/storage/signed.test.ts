@@ -131,6 +131,15 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     const other = new URL(url);
     other.searchParams.set('s', signedUrl('http://x', 'another-key', { account: fx.account.name, provider: 'disk', filename: 'alice/notes.txt', expiresAt: Number(url.searchParams.get('e')) }).split('s=').pop()!);
     expect((await fetch(other)).status).toBe(403);
+    // Edits of the token's length or alphabet, and another spelling of the same e, are tampering too.
+    const s = url.searchParams.get('s')!;
+    const e = url.searchParams.get('e')!;
+    for (const [param, value] of [['s', s.slice(0, -1)], ['s', `${s}A`], ['s', `${s}=`], ['s', `${s.slice(0, -1)}+`], ['e', `0${e}`]]) {
+      const t = new URL(url);
+      t.searchParams.set(param!, value!);
+      const res = await fetch(t);
+      expect([res.status, (await res.json()).code], `${param}=${value}`).toEqual([403, 'bad_signature']);
+    }
     for (const drop of ['a', 'p', 'f', 'e', 's']) {
       const t = new URL(url);
       t.searchParams.delete(drop);
@@ -251,6 +260,24 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
         expect(notModified.headers.get('etag')).toBe('"abc"');
         expect(notModified.headers.get('last-modified')).toBe(new Date(0).toUTCString());
         expect(methods).toEqual(['GET bytes=50-60', 'HEAD ', 'GET "abc"', 'HEAD ']);
+      } finally {
+        await up.close();
+      }
+    });
+
+    it('takes the Content-Type from the extension when the backend sends none, and sandboxes every object', async () => {
+      const up = await upstream((_req, res) => { res.writeHead(200, { 'content-length': '3' }); res.end('abc'); });
+      const fx2 = await seedStorage(server, { s3Endpoint: up.url });
+      try {
+        for (const [key, type] of [['bob/clip.mp4', 'video/mp4'], ['bob/page.html', 'text/html; charset=utf-8'], ['bob/logo.svg', 'image/svg+xml'], ['bob/blob', 'application/octet-stream']]) {
+          const url = (await getUrl(server, fx2.headers({ 'x-service-storage-filename': key, 'x-service-storage-provider': 's3' }))).body.data;
+          for (const method of ['GET', 'HEAD']) {
+            const res = await fetch(url, { method });
+            expect([res.status, res.headers.get('content-type')], `${method} ${key}`).toEqual([200, type]);
+            expect(res.headers.get('content-security-policy')).toBe('sandbox');
+            expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+          }
+        }
       } finally {
         await up.close();
       }

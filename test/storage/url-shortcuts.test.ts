@@ -66,9 +66,9 @@ describe('jsonString', () => {
   });
 });
 
-// The duration grammar as a regular expression (the parser before its one-pass form).
+// The duration grammar as a regular expression (the parser before its one-pass form). Whitespace is not part of it.
 function specDuration(input: string): number | undefined {
-  const text = input.trim();
+  const text = input;
   if (/^\d+$/.test(text)) return Number.isSafeInteger(Number(text)) ? Number(text) : undefined;
   if (!/^(?:\d+[smhd])+$/.test(text)) return undefined;
   const unit: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };

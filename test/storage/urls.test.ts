@@ -183,10 +183,12 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
       const res = await bulk(server, fx.headers(), [
         { filename: 'alice/ok.mp4' }, { filename: '/abs' }, { provider: 'disk' }, 'text', { filename: 'a/b', uriExpiryTime: '8d' },
         { filename: 'a/b', fileName: 'typo' }, { filename: 'a/b', uriExpiryTime: 1.5 }, { filename: 'a/b', provider: 7 },
+        { filename: 'a/b', uriExpiryTime: ' 1h' }, { filename: 'a/b', uriExpiryTime: '60\n' },
       ]);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('invalid_bulk_request');
-      expect([...new Set(res.body.errors.map((e: { index: number }) => e.index))]).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect([...new Set(res.body.errors.map((e: { index: number }) => e.index))]).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      expect(res.body.errors.filter((e: { index: number }) => e.index >= 8).map((e: { code: string }) => e.code)).toEqual(['invalid_expiry', 'invalid_expiry']);
       for (const e of res.body.errors) expect(typeof e.reason).toBe('string');
       expect(res.body.data).toBeUndefined();
     });

@@ -53,7 +53,7 @@ export const authCommands: CommandTable = {
       const orgName = stringFlag(flags, 'org', true);
       const name = stringFlag(flags, 'name', true);
       const expiresIn = stringFlag(flags, 'expires-in');
-      const seconds = expiresIn === undefined ? undefined : parseDuration(expiresIn);
+      const seconds = expiresIn === undefined ? undefined : parseDuration(expiresIn.trim());
       if (expiresIn !== undefined && (seconds === undefined || seconds <= 0)) throw new Error('--expires-in must be a duration such as 90d, 12h or 3600');
       const token = await withStore(async ({ db }) => {
         const org = await requireOrganisation(db, orgName);
