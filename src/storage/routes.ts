@@ -7,7 +7,7 @@ import { utf8OrMarked } from '../http/utf8-marked.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../http/problem.js';
 import { andThen } from '../util/maybe-promise.js';
-import { authenticateAccount } from './account-auth.js';
+import { HEADER, authenticateAccount } from './account-auth.js';
 import { BulkBody, BulkResult, CredentialHeaders, StorageHeaders, UrlResult } from './api-schemas.js';
 import { publicBaseUrl } from './issue.js';
 import { BULK_BODY_LIMIT, isJsonContentType, issueBulk, issueSingle, jsonString } from './url-requests.js';
@@ -22,6 +22,8 @@ function sendData(reply: FastifyReply, dataJson: string) {
   return reply.header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(`{"data":${dataJson}}`);
 }
 
+const FILENAME_HEADER = HEADER.fileName.toLowerCase();
+
 export async function storageUrlRoutes(app: FastifyInstance): Promise<void> {
   // Bulk bodies are read as bytes: a filename whose bytes are not UTF-8 is refused by index, not rewritten with
   // U+FFFD into another filename (utf8-marked.ts). Well-formed bodies take the plain JSON.parse path.
@@ -35,7 +37,10 @@ export async function storageUrlRoutes(app: FastifyInstance): Promise<void> {
       headers: StorageHeaders, response: { 200: UrlResult },
     },
   }, (request, reply) => {
-    return andThen(issueSingle(request.server, request.headers, () => publicBaseUrl(request)), (url) => { sendData(reply, jsonString(url)); });
+    const name = request.headers[FILENAME_HEADER];
+    // Only a value with ", " can be several headers joined; headersDistinct is built on first use.
+    const repeated = typeof name === 'string' && name.includes(', ') && (request.raw.headersDistinct[FILENAME_HEADER]?.length ?? 0) > 1;
+    return andThen(issueSingle(request.server, request.headers, () => publicBaseUrl(request), repeated), (url) => { sendData(reply, jsonString(url)); });
   });
 
   app.post('/api/storage/bulk', {

@@ -20,20 +20,22 @@ const EXPIRY_HEADER = HEADER.expiry.toLowerCase();
 
 /**
  * The URL for the single-file request these headers describe; throws the request's ApiError. A string at once when
- * the row cache can answer for the account and the provider, else a promise.
+ * the row cache can answer for the account and the provider, else a promise. `filenameRepeated`: the filename
+ * header came more than once (Node joins the copies with ", " into one value that names no file that was asked for).
  */
-export function issueSingle(app: FastifyInstance, headers: IncomingHttpHeaders, baseUrl: () => string): MaybePromise<string> {
+export function issueSingle(app: FastifyInstance, headers: IncomingHttpHeaders, baseUrl: () => string, filenameRepeated = false): MaybePromise<string> {
   const rawName = requiredHeader(headers, HEADER.fileName);
   const providerName = requiredHeader(headers, HEADER.provider);
   requiredHeader(headers, HEADER.accessKey);
   requiredHeader(headers, HEADER.secret);
   return andThen(authenticateAccount(app.store, headers), (account) => andThen(providersFor(app, account, [providerName]),
-    (providers) => urlFor(app, account, providers.get(providerName)!, headers, rawName, baseUrl)));
+    (providers) => urlFor(app, account, providers.get(providerName)!, headers, filenameRepeated ? undefined : rawName, baseUrl)));
 }
 
-function urlFor(app: FastifyInstance, account: Account, provider: StorageProvider, headers: IncomingHttpHeaders, rawName: string, baseUrl: () => string): string {
-  const filename = headerToUtf8(rawName);
-  const bad = filename === undefined ? 'the filename is not valid UTF-8' : filenameProblem(filename);
+function urlFor(app: FastifyInstance, account: Account, provider: StorageProvider, headers: IncomingHttpHeaders, rawName: string | undefined, baseUrl: () => string): string {
+  const filename = rawName === undefined ? undefined : headerToUtf8(rawName);
+  const bad = rawName === undefined ? 'send one filename (the header came more than once)'
+    : filename === undefined ? 'the filename is not valid UTF-8' : filenameProblem(filename);
   if (bad) throw new ApiError(400, 'invalid_filename', `${HEADER.fileName}: ${bad}`, { header: HEADER.fileName });
   const rawExpiry = headers[EXPIRY_HEADER];
   let seconds = app.config.storage.defaultUriExpirySeconds;

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/store.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -129,6 +130,25 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
     }
     const longest = await single(`a/${'x'.repeat(1022)}`);
     expect(longest.status).toBe(200);
+  });
+
+  it('answers 400 invalid_filename when the filename header comes twice, instead of signing the joined value', async () => {
+    const sendTwice = (names: string[]) => new Promise<{ status: number; body: { code?: string; data?: string } }>((resolve, reject) => {
+      const req = http.request(`${server.url}/api/storage`, { headers: fx.headers({ 'x-service-storage-provider': 'disk' }) }, (res) => {
+        let text = '';
+        res.on('data', (c) => { text += c; });
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      });
+      req.setHeader('X-Service-Storage-FileName', names); // one header line per name
+      req.on('error', reject);
+      req.end();
+    });
+    const twice = await sendTwice(['alice/a.mp4', 'alice/b.mp4']);
+    expect([twice.status, twice.body.code]).toEqual([400, 'invalid_filename']);
+    // A single filename may contain ", " itself.
+    const once = await sendTwice(['alice/a, b.mp4']);
+    expect(once.status).toBe(200);
+    expect(new URL(once.body.data!).searchParams.get('f')).toBe('alice/a, b.mp4');
   });
 
   it('takes UTF-8 filenames from the header bytes, verbatim and case-sensitive', async () => {
