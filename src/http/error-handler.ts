@@ -75,16 +75,11 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
     .type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
 }
 
-/**
- * Requests Node's HTTP parser refuses (a control character in a header value, a broken request line): no request
- * object exists, so the answer is written to the socket directly, as problem+json like every other error.
- */
 const FILENAME_HEADER = 'X-Service-Storage-FileName';
 const FILENAME_LINE = /^x-service-storage-filename:([^]*)$/i;
 
 /** Whether a refused request to a storage route carries a control character in its filename header. */
-function controlCharInFilenameHeader(raw: Buffer | undefined): boolean {
-  if (!raw) return false;
+function controlCharInFilenameHeader(raw: Buffer): boolean {
   const text = raw.toString('latin1');
   if (!/^[A-Z]+ \/api\/storage[/?\s]/.test(text)) return false;
   const head = text.slice(0, text.indexOf('\r\n\r\n') >>> 0);
@@ -96,6 +91,10 @@ function controlCharInFilenameHeader(raw: Buffer | undefined): boolean {
   return false;
 }
 
+/**
+ * Requests Node's HTTP parser refuses (a control character in a header value, a broken request line): no request
+ * object exists, so the answer is written to the socket directly, as problem+json like every other error.
+ */
 export function clientErrorHandler(error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
   // A reset connection has nobody left to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
