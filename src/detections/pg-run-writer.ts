@@ -39,7 +39,14 @@ export async function writePgRuns(db: Kysely<Database>, groups: RunWrite[][]): P
   const writes = groups.map((g) => g[g.length - 1]!).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const now = Date.now();
   const rows = writes.map((w) => runRowOf(w.orgId, w.recording, w.run, now, 'columns'));
+  const recordingIds = [...new Set(writes.map((w) => w.recording.id))].sort();
   const byKey = await db.transaction().execute(async (trx) => {
+    // The recordings' rows before anything else, as deleting a recording and the retention sweep take them: a
+    // replaced run takes no foreign-key lock on its recording, and without this a delete that holds the recording
+    // and waits for this run's row deadlocks with this batch's own wait for the recording (its centroids' key).
+    // Queued on the connection together with the upsert: no extra wait here.
+    const locked = trx.selectFrom('recordings').select('id').where('id', 'in', recordingIds).forKeyShare().execute();
+    locked.catch(() => {});
     const upsert = upsertRuns(trx, rows);
     // The centroids are worked out while the runs travel to the server and it writes them: once the query is
     // on the wire (the driver sends it within the current turn's microtasks), the CPU is free until the answer
@@ -48,6 +55,7 @@ export async function writePgRuns(db: Kysely<Database>, groups: RunWrite[][]): P
     upsert.catch(() => {});
     await new Promise<void>((resolve) => setImmediate(resolve));
     const centroids = writes.map((w) => centroidRowsOf(w.recording, w.run));
+    await locked;
     const stored = new Map((await upsert).map((r) => [runKey(r.recording_id, r.run_id), { runPk: r.id, created: r.version === 1 }]));
     const results = writes.map((w) => stored.get(w.key)!);
 

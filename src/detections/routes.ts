@@ -3,6 +3,7 @@ import { skipSchemaValidation } from '../http/skip-validation.js';
 import { principalOf, requireReader, requireWriter } from '../auth/authenticate.js';
 import { useJsonBodyParser } from '../http/json-body.js';
 import { ApiError } from '../http/problem.js';
+import { isForeignKeyViolation } from '../db/foreign-key-violation.js';
 import { sendJson } from '../http/send-json.js';
 import { resolveTarget } from '../recordings/queries.js';
 import { ByIdQuery, DetectionRunBody, ListQuery, PostResult, RunIdParams } from './api-schemas.js';
@@ -65,7 +66,11 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
       const named = meta.mediaKey !== undefined ? `mediaKey "${meta.mediaKey}"` : `analysisId "${meta.analysisId}"`;
       throw new ApiError(404, 'recording_not_found', `No recording with ${named}`);
     }
-    const stored = await upsertRun(app.store, principal.orgId, recording, result);
+    const stored = await upsertRun(app.store, principal.orgId, recording, result).catch((err: unknown) => {
+      // The recording was deleted (by a user or the retention sweep) between its lookup and the write.
+      if (isForeignKeyViolation(err)) throw new ApiError(404, 'recording_not_found', `No recording with mediaKey "${recording.mediaKey}"`);
+      throw err;
+    });
     request.log.info({ runId: meta.runId, mediaKey: recording.mediaKey, boxes: boxes.count, created: stored.created }, 'run stored');
     const status = rejected.length > 0 ? 207 : stored.created ? 201 : 200;
     return sendJson(reply, status, { runId: meta.runId, tracksStored: boxes.headers.length, boxesStored: boxes.count, rejected, warnings });

@@ -1,0 +1,38 @@
+// Deleting a recording while runs are being posted to it: every answer is a clean 2xx or 404, never a 500 or a
+// deadlock, and nothing of the recording is left behind.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../support/store.js';
+import { bearer, postJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
+import { runAt } from './helpers.js';
+
+describe.each(DIALECTS)('deleting a recording during posts on %s', (dialect) => {
+  let server: TestServer;
+  let org: SeededOrg;
+  beforeAll(async () => { server = await startTestServer(dialect); org = await seedOrg(server.store); });
+  afterAll(async () => { await server.close(); });
+
+  it('answers each post 201/200 or 404 and the delete 200, and leaves no run, centroid or search cell', async () => {
+    for (let round = 0; round < 12; round++) {
+      const mediaKey = `race/1700000000_r${round}.mp4`;
+      const created = await postJson(`${server.url}/recordings`, { mediaKey }, bearer(org.token));
+      expect(created.status).toBe(201);
+      // One run exists already, so the delete has runs, centroids and cells to remove while new ones arrive.
+      expect((await postJson(`${server.url}/detections`, runAt(mediaKey, 'existing', [{ cx: 50, cy: 50, label: 'car' }]), bearer(org.token))).status).toBe(201);
+      const posts = Array.from({ length: 5 }, (_, i) => postJson(`${server.url}/detections`, runAt(mediaKey, i % 2 ? 'existing' : `new-${i}`, [{ cx: 20 + i, cy: 30, label: 'person' }]), bearer(org.token)));
+      const del = fetch(`${server.url}/recordings/${mediaKey}`, { method: 'DELETE', headers: bearer(org.token) });
+      const [deleted, ...answers] = await Promise.all([del, ...posts]);
+      expect(deleted.status, `round ${round}: ${deleted.status === 200 ? "" : await deleted.clone().text()}`).toBe(200);
+      for (const a of answers) expect([200, 201, 404], `round ${round}: ${JSON.stringify(a.body)}`).toContain(a.status);
+      for (const a of answers.filter((x) => x.status === 404)) expect(a.body.code).toBe('recording_not_found');
+      const id = created.body.data.id as string;
+      const db = server.store.db;
+      const left = await Promise.all([
+        db.selectFrom('recordings').select('id').where('id', '=', id).execute(),
+        db.selectFrom('runs').select('id').where('recording_id', '=', id).execute(),
+        db.selectFrom('run_centroids').select('run_pk').where('recording_id', '=', id).execute(),
+        db.selectFrom('recording_label_cells').select('recording_id').where('recording_id', '=', id).execute(),
+      ]);
+      expect(left.map((rows) => rows.length), `round ${round}`).toEqual([0, 0, 0, 0]);
+    }
+  });
+});
