@@ -74,6 +74,9 @@ export function batchedLookup<Db extends Kysely<any>, V>(
 ): (db: Db, key: string) => Promise<V | undefined> {
   const batchers = new WeakMap<Db, LookupBatcher<V>>();
   return (db, key) => {
+    // No stored key holds U+0000 (PostgreSQL text cannot, and the inputs refuse control characters); on PostgreSQL
+    // such a key would fail the whole batched query, and with it every other request's lookup in the batch.
+    if (key.includes('\u0000')) return Promise.resolve(undefined);
     if (!isPostgres(db)) return fetchOne(db, key);
     let batcher = batchers.get(db);
     if (!batcher) {

@@ -1,7 +1,7 @@
 // Spec §4.3–4.5 as one pure function: a parsed body in, a normalised run (or the 400 it earns) out.
 import { decimalText } from '../util/decimal-text.js';
 import { isObject } from '../util/is-object.js';
-import { isWellFormed, jsonBytesOver, nestedDeeperThan } from '../util/json-shape.js';
+import { isStorableText, isWellFormed, jsonBytesOver, nestedDeeperThan } from '../util/json-shape.js';
 import { newId } from '../util/ids.js';
 import { newBoxView, PackedBoxes } from './packed-boxes.js';
 import { normaliseGeometry, type BoxForm, type NormalisedBox } from './box-geometry.js';
@@ -33,7 +33,7 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
  * Unicode: a lone surrogate (`"\ud800"`) would be stored as U+FFFD, and the run would answer to another name.
  */
 function optionalString(value: unknown, max: number): value is string | undefined | null {
-  return value === undefined || value === null || (typeof value === 'string' && bytes(value) <= max && isWellFormed(value));
+  return value === undefined || value === null || (typeof value === 'string' && bytes(value) <= max && isStorableText(value));
 }
 
 function metaTooLarge(value: unknown): boolean {
@@ -88,7 +88,7 @@ function checkMedia(media: unknown, pixel: boolean): RequestFailure | { ok: true
 /** The id's text when it is a valid one: the 64-byte limit holds for a number's decimal text too (5e-324 has 326). */
 function trackId(value: unknown): string | undefined {
   const text = typeof value === 'number' && Number.isFinite(value) ? decimalText(value) : value;
-  if (typeof text === 'string' && text !== '' && bytes(text) <= L.MAX_TRACK_ID_BYTES && isWellFormed(text)) return text;
+  if (typeof text === 'string' && text !== '' && bytes(text) <= L.MAX_TRACK_ID_BYTES && isStorableText(text)) return text;
   return undefined;
 }
 
@@ -113,6 +113,8 @@ function checkTracks(tracks: unknown): RequestFailure | { ok: true; ids: string[
     }
     if (boxes.length > L.MAX_BOXES_PER_TRACK) return fail('too_many_boxes', `track "${id}" has more than ${L.MAX_BOXES_PER_TRACK} boxes`);
     if (metaTooLarge(track.meta)) return fail('invalid_field', `track "${id}": meta must be an object of at most ${L.MAX_META_BYTES} bytes`);
+    // The label keys the search index (its own column): it must be storable as text on both dialects.
+    if (typeof track.label === 'string' && !isStorableText(track.label)) return fail('invalid_track', `track "${id}": label must be valid Unicode without U+0000`);
     total += boxes.length;
   }
   return { ok: true, ids, total };

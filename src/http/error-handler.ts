@@ -29,6 +29,10 @@ export function toProblem(error: unknown, validationCode = 'invalid_body'): Mapp
   if (e instanceof SyntaxError || e?.code === 'malformed_json') {
     return { status: 400, body: problem(400, 'malformed_json', 'The body is not valid JSON') };
   }
+  // PostgreSQL text holds no U+0000 (22021; 22P05 inside JSON): a value with one can be neither stored nor found.
+  if (e?.code === '22021' || e?.code === '22P05') {
+    return { status: 400, body: problem(400, 'invalid_field', 'A text value contains the character U+0000, which cannot be stored or looked up') };
+  }
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return { status: e.statusCode, body: problem(e.statusCode, 'bad_request', e.message) };
   }

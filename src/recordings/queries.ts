@@ -17,6 +17,8 @@ export interface Recording {
 
 export interface NewRecording {
   mediaKey: string; analysisId?: string; startTimestamp: number; deviceKey?: string | null; provider?: string | null;
+  /** The start was not sent but read from the key's file name: a repeat that leaves it out is no conflict. */
+  startFromKey?: boolean;
   width?: number | null; height?: number | null; fps?: number | null; frameCount?: number | null; durationMs?: number | null;
 }
 
@@ -108,7 +110,7 @@ const COMPARED = ['analysisId', 'startTimestamp', 'deviceKey', 'provider', 'widt
 
 /** The fields a re-registration sets to another value than the stored one; absent fields never conflict. */
 export function conflictingFields(stored: Recording, input: NewRecording): string[] {
-  return COMPARED.filter((f) => input[f] !== undefined && input[f] !== stored[f]);
+  return COMPARED.filter((f) => input[f] !== undefined && input[f] !== stored[f] && !(f === 'startTimestamp' && input.startFromKey));
 }
 
 export type Registration =

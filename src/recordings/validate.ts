@@ -9,6 +9,9 @@ const MAX_TEXT_BYTES = 256;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
+/** 9999-12-31T23:59:59Z: later starts are typos (or milliseconds read as seconds), and no cursor or column holds them. */
+export const MAX_START_SECONDS = 253_402_300_799;
+
 const fieldError = (field: string, detail: string) => new ApiError(400, 'invalid_field', detail, { field });
 
 export function checkMediaKey(value: unknown, field = 'mediaKey'): string {
@@ -42,12 +45,13 @@ export function validateRecordingBody(body: unknown): NewRecording {
   const mediaKey = checkMediaKey(body.mediaKey);
   const analysisId = optionalText(body, 'analysisId', 128) ?? undefined;
   const explicitStart = optionalNumber(body, 'startTimestamp', true, false) ?? undefined;
+  if (explicitStart !== undefined && explicitStart > MAX_START_SECONDS) throw fieldError('startTimestamp', `startTimestamp must be Unix seconds up to ${MAX_START_SECONDS} (year 9999)`);
   const startTimestamp = explicitStart ?? startFromMediaKey(mediaKey);
   if (startTimestamp === undefined) {
     throw fieldError('startTimestamp', 'startTimestamp (Unix seconds) is required: the mediaKey carries no start time (<dir>/<unixSeconds>_….mp4)');
   }
   return {
-    mediaKey, analysisId, startTimestamp,
+    mediaKey, analysisId, startTimestamp, ...(explicitStart === undefined ? { startFromKey: true } : {}),
     deviceKey: optionalText(body, 'deviceKey'), provider: optionalText(body, 'provider'),
     width: optionalNumber(body, 'width', false, true), height: optionalNumber(body, 'height', false, true),
     fps: optionalNumber(body, 'fps', false, true), frameCount: optionalNumber(body, 'frameCount', true, false),
@@ -79,13 +83,14 @@ function isoMillis(text: string): number | undefined {
  */
 export function parseTimestamp(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isFinite(value) && value >= 0) {
-    return Math.floor(value >= 1e11 ? value / 1000 : value);
+    const seconds = Math.floor(value >= 1e11 ? value / 1000 : value);
+    return seconds <= MAX_START_SECONDS ? seconds : undefined;
   }
   if (typeof value !== 'string' || value.trim() === '') return undefined;
   const text = value.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return parseTimestamp(Number(text));
   const ms = isoMillis(text);
-  return ms === undefined || ms < 0 ? undefined : Math.floor(ms / 1000);
+  return ms === undefined || ms < 0 || ms / 1000 > MAX_START_SECONDS ? undefined : Math.floor(ms / 1000);
 }
 
 export type UploadEvent = { kind: 'recording'; recording: NewRecording } | { kind: 'ignored'; key: string; reason: string };

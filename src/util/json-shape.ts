@@ -50,3 +50,8 @@ const LONE_SURROGATE = /\p{Cs}/u;
 export function isWellFormed(text: string): boolean {
   return !LONE_SURROGATE.test(text);
 }
+
+/** Valid Unicode without U+0000, which PostgreSQL text cannot hold: storable the same way on both dialects. */
+export function isStorableText(text: string): boolean {
+  return !text.includes('\u0000') && isWellFormed(text);
+}

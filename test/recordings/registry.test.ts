@@ -42,6 +42,25 @@ describe.each(DIALECTS)('recordings registry on %s', (dialect) => {
     expect(stored.body.data).toMatchObject({ fps: 25, startTimestamp: 1_700_000_200 });
   });
 
+  it('a repeat that leaves out the start is no conflict, even when the stored start is not the one in the key', async () => {
+    const mediaKey = 'alice/1709000009_z.mp4';
+    expect((await post({ mediaKey, startTimestamp: 1_600_000_000 })).status).toBe(201);
+    const again = await post({ mediaKey, deviceKey: undefined });
+    expect([again.status, again.body.data?.startTimestamp]).toEqual([200, 1_600_000_000]);
+    expect((await post({ mediaKey, startTimestamp: 1_709_000_009 })).status).toBe(409);
+  });
+
+  it('stores a fractional durationMs as sent, and refuses starts and counts no column can hold', async () => {
+    const created = await post({ mediaKey: 'alice/1700000500_frac.mp4', fps: 29.97, frameCount: 600, durationMs: 20020.02 });
+    expect(created.status).toBe(201);
+    const stored = await getJson(`${server.url}/recordings/${encodeURIComponent('alice/1700000500_frac.mp4')}`, bearer(org.token));
+    expect(stored.body.data).toMatchObject({ durationMs: 20020.02, fps: 29.97, frameCount: 600 });
+    for (const body of [{ mediaKey: 'alice/x1.mp4', startTimestamp: 253_402_300_800 }, { mediaKey: 'alice/1700000500_y.mp4', frameCount: 1e19 }]) {
+      const res = await post(body);
+      expect([res.status, res.body.code], JSON.stringify(body)).toEqual([400, 'invalid_field']);
+    }
+  });
+
   it('answers 409 when the analysisId belongs to another recording', async () => {
     const a = await post({ mediaKey: 'alice/1700000300_a.mp4', analysisId: 'analysis-taken-1' });
     expect(a.status).toBe(201);

@@ -4,6 +4,7 @@ import type { ColumnTypes } from '../column-types.js';
 import * as m001 from './001_initial.js';
 import * as m003 from './003_recordings_search.js';
 import * as m002 from './002_storage.js';
+import * as m004 from './004_recording_duration.js';
 
 export interface MigrationModule {
   up(db: Kysely<any>, t: ColumnTypes): Promise<void>;
@@ -13,4 +14,5 @@ export const migrations: Record<string, MigrationModule> = {
   '001_initial': m001,
   '003_recordings_search': m003,
   '002_storage': m002,
+  '004_recording_duration': m004,
 };

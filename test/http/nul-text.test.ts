@@ -1,0 +1,43 @@
+// U+0000 in a value that reaches the database: PostgreSQL text cannot hold it. Every route answers 4xx (never a 500),
+// and a lookup with it does not fail the other lookups batched with it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../support/store.js';
+import { bearer, getJson, postJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
+
+describe.each(DIALECTS)('U+0000 in inputs on %s', (dialect) => {
+  let server: TestServer;
+  let org: SeededOrg;
+  beforeAll(async () => { server = await startTestServer(dialect); org = await seedOrg(server.store); });
+  afterAll(async () => { await server.close(); });
+
+  const run = (mediaKey: string, runId: string) => ({
+    mediaKey, schemaVersion: '1.0', coordinateSpace: 'normalized', source: { runId }, tracks: [{ id: 't', boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] }],
+  });
+
+  it('answers 4xx to every route, never 500', async () => {
+    const cursor = Buffer.from(JSON.stringify([1700000000, 'a\u0000b'])).toString('base64url');
+    const answers = await Promise.all([
+      getJson(`${server.url}/recordings/a%00b`, bearer(org.token)),
+      getJson(`${server.url}/recordings/a%00b`, bearer(org.token), 'DELETE'),
+      getJson(`${server.url}/recordings?device=a%00b`, bearer(org.token)),
+      getJson(`${server.url}/recordings?label=a%00b`, bearer(org.token)),
+      getJson(`${server.url}/recordings?cursor=${cursor}`, bearer(org.token)),
+      postJson(`${server.url}/recordings/search`, { region: { x: 0, y: 0, w: 1, h: 1 }, labels: ['a\u0000b'] }, bearer(org.token)),
+      postJson(`${server.url}/recordings/search`, { region: { x: 0, y: 0, w: 1, h: 1 }, to: 1e300 }, bearer(org.token)),
+      getJson(`${server.url}/detections?mediaKey=a%00b`, bearer(org.token)),
+      getJson(`${server.url}/detections/r%00x`, bearer(org.token)),
+      postJson(`${server.url}/detections`, run('a\u0000b', 'nul-1'), bearer(org.token)),
+      postJson(`${server.url}/login`, { username: 'a\u0000b', password: 'x' }),
+    ]);
+    for (const [i, a] of answers.entries()) {
+      expect(a.status, `${i}: ${JSON.stringify(a.body)}`).toBeGreaterThanOrEqual(200);
+      expect(a.status, `${i}: ${JSON.stringify(a.body)}`).toBeLessThan(500);
+    }
+  });
+
+  it('a lookup with U+0000 does not fail the lookups that share its query', async () => {
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => postJson(`${server.url}/detections`,
+      run(i % 3 === 0 ? 'nul\u0000key' : org.recording.mediaKey, `batched-${i}`), bearer(org.token))));
+    results.forEach((r, i) => expect(r.status, `${i}: ${JSON.stringify(r.body)}`).toBe(i % 3 === 0 ? 404 : 201));
+  });
+});
