@@ -93,6 +93,20 @@ export function parseTimestamp(value: unknown): number | undefined {
   return ms === undefined || ms < 0 || ms / 1000 > MAX_START_SECONDS ? undefined : Math.floor(ms / 1000);
 }
 
+/**
+ * User metadata by lower-case name without the `x-amz-meta-` prefix: S3 metadata names are case-insensitive, and
+ * pipelines forward them as `Event-Timestamp` or `X-Amz-Meta-Event-Timestamp` as often as `event-timestamp`.
+ * An exact name wins over a spelling of it.
+ */
+function metadataByName(metadata: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(metadata)) {
+    const plain = name.toLowerCase().replace(/^x-amz-meta-/, '');
+    if (!(plain in out) || plain === name) out[plain] = value;
+  }
+  return out;
+}
+
 export type UploadEvent = { kind: 'recording'; recording: NewRecording } | { kind: 'ignored'; key: string; reason: string };
 
 /** The storage pipeline's upload event: `{ source, payload: { key, fileSize, metadata: { event-timestamp, productid } } }`. */
@@ -108,7 +122,7 @@ export function validateUploadEvent(body: unknown): UploadEvent {
   if (source !== undefined && source !== null && (typeof source !== 'string' || source === '' || Buffer.byteLength(source) > MAX_TEXT_BYTES)) {
     throw fieldError('source', 'source must be the provider name');
   }
-  const metadata = isObject(payload.metadata) ? payload.metadata : {};
+  const metadata = isObject(payload.metadata) ? metadataByName(payload.metadata) : {};
   const stamp = metadata['event-timestamp'];
   let startTimestamp: number | undefined;
   if (stamp !== undefined && stamp !== null && stamp !== '') {

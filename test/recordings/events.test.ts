@@ -67,6 +67,12 @@ describe.each(DIALECTS)('pipeline upload events on %s', (dialect) => {
     }
   });
 
+  it('reads the metadata names case-insensitively, with or without the x-amz-meta- prefix', async () => {
+    expect((await post(uploadEvent('meta/a.mp4', { 'event-timestamp': undefined, productid: undefined, 'Event-Timestamp': '1700004000', ProductId: 'cam7' }))).body.data)
+      .toMatchObject({ startTimestamp: 1_700_004_000, deviceKey: 'cam7' });
+    expect((await post(uploadEvent('meta/b.mp4', { 'event-timestamp': undefined, 'X-Amz-Meta-Event-Timestamp': '1700005000' }))).body.data.startTimestamp).toBe(1_700_005_000);
+  });
+
   it('ignores uploads that are not recordings', async () => {
     for (const key of ['alice/1700001200_x_redacted.mp4', 'alice/1700001200_x_thumbnail.jpg', 'alice/1700001200_x_sprite.jpg']) {
       const res = await post(uploadEvent(key));
