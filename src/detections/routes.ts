@@ -3,6 +3,7 @@ import { skipSchemaValidation } from '../http/skip-validation.js';
 import { principalOf, requireReader, requireWriter } from '../auth/authenticate.js';
 import { useJsonBodyParser } from '../http/json-body.js';
 import { ApiError } from '../http/problem.js';
+import { Semaphore } from '../util/semaphore.js';
 import { isForeignKeyViolation } from '../db/foreign-key-violation.js';
 import { sendJson } from '../http/send-json.js';
 import { resolveTarget } from '../recordings/queries.js';
@@ -37,14 +38,38 @@ const runIdMissing = async () => {
   throw new ApiError(400, 'run_id_missing', 'Put the runId in the path: /detections/{runId}');
 };
 
+/**
+ * Bodies over this size (or of unknown size) are read, parsed and handled at most LARGE_BODY_SLOTS at a time. A valid
+ * 30 MiB run parses into packed numbers, but a body may be 32 MiB of anything its unknown members hold: eleven
+ * million `{}` parse into ~1 GB of objects, and ten such requests at once exhausted the heap and killed the server.
+ * The others wait before their bodies are read, so TCP holds their bytes, not this process.
+ */
+const LARGE_BODY_BYTES = 8 * 1024 * 1024;
+const LARGE_BODY_SLOTS = 2;
+
 export async function detectionRoutes(app: FastifyInstance): Promise<void> {
   const db = app.store.db;
+  const largeBodies = new Semaphore(LARGE_BODY_SLOTS);
+  const holding = new WeakSet<FastifyRequest>();
+  const releaseLargeBody = async (request: FastifyRequest) => {
+    if (holding.delete(request)) largeBodies.release();
+  };
   // Runs are read from the body's bytes with their boxes packed (run-json-parser.ts); JSON.parse when it declines.
   useJsonBodyParser(app, parseRunJson);
 
   app.post('/detections', {
     bodyLimit: MAX_BODY_BYTES,
     onRequest: requireWriter,
+    preParsing: async (request) => {
+      const length = Number(request.headers['content-length']);
+      if (Number.isFinite(length) && length <= LARGE_BODY_BYTES) return;
+      await largeBodies.acquire();
+      // A client that gave up while waiting has already passed onRequestAbort: its slot goes back now.
+      if (request.raw.destroyed) largeBodies.release();
+      else holding.add(request);
+    },
+    onResponse: releaseLargeBody,
+    onRequestAbort: releaseLargeBody,
     validatorCompiler: skipSchemaValidation,
     schema: {
       tags: ['detections'], summary: 'Deliver one detection run for one recording', security: secured,

@@ -13,7 +13,7 @@ import './context.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandlers } from './error-handler.js';
 import { buildValidator } from './validators.js';
 import { REDACTED_PATHS, redactUrl } from './log-redaction.js';
-import { ApiError } from './problem.js';
+import { ApiError, PROBLEM_CONTENT_TYPE, problem } from './problem.js';
 import { requestIdFrom } from './request-id.js';
 import { API_VERSIONS, negotiateVersion, LATEST_API_VERSION } from './versioning.js';
 import { authRoutes } from '../auth/routes.js';
@@ -50,7 +50,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: requestIdFrom,
     bodyLimit: DEFAULT_BODY_LIMIT,
     trustProxy: process.env.TRUST_PROXY === 'true',
-    routerOptions: { ignoreTrailingSlash: false },
+    // A runId may be 128 bytes, up to 384 characters percent-encoded; the router's default stops at 100.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 1024 },
+    // A request whose body stops arriving is dropped after 5 minutes (Fastify's default waits for ever); a 32 MiB
+    // run still has time on a slow link.
+    requestTimeout: 300_000,
     ajv: { customOptions: { removeAdditional: false } },
     schemaController: { compilersFactory: { buildValidator } },
     frameworkErrors,
@@ -62,6 +66,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     if (!(Number(req.headers['content-length']) > MAX_BODY_BYTES)) res.writeContinue();
     app.server.emit('request', req, res);
+  });
+  // Any other expectation: Node would answer 417 with an empty body.
+  app.server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    const body = JSON.stringify(problem(417, 'bad_request', 'The only expectation this server meets is 100-continue'));
+    res.writeHead(417, { 'Content-Type': PROBLEM_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(body), 'API-Version': LATEST_API_VERSION, Connection: 'close' });
+    res.end(body);
   });
 
   app.decorate('store', store);

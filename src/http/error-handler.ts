@@ -70,11 +70,13 @@ export function installErrorHandlers(app: FastifyInstance): void {
  * problem, with the headers every answer carries.
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const bad = error.code === 'FST_ERR_BAD_URL';
-  const body = bad
+  const body = error.code === 'FST_ERR_BAD_URL'
     ? problem(400, 'bad_request', 'The request path is not valid percent-encoded UTF-8')
-    : problem(500, 'internal_error', 'The server failed to handle the request');
-  request.log.info({ code: body.code, status: body.status }, 'request rejected');
+    : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? problem(400, 'bad_request', 'A path segment is longer than any id or name this API has')
+      : problem(500, 'internal_error', 'The server failed to handle the request');
+  if (body.status >= 500) request.log.error({ err: error }, 'request failed');
+  else request.log.info({ code: body.code, status: body.status }, 'request rejected');
   reply.code(body.status).headers({ 'X-Request-Id': request.id, 'API-Version': LATEST_API_VERSION })
     .type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
 }

@@ -1,5 +1,6 @@
 // Pure checks of the registry's inputs: POST /recordings bodies, pipeline upload events, list filters.
 import { isObject } from '../util/is-object.js';
+import { isWellFormed } from '../util/json-shape.js';
 import { ApiError } from '../http/problem.js';
 import { startFromMediaKey } from './media-key.js';
 import type { NewRecording } from './queries.js';
@@ -19,14 +20,16 @@ export function checkMediaKey(value: unknown, field = 'mediaKey'): string {
   if (typeof value !== 'string') throw fieldError(field, `${field} must be a string`);
   if (Buffer.byteLength(value) > MAX_KEY_BYTES) throw fieldError(field, `${field} is longer than ${MAX_KEY_BYTES} bytes`);
   if (CONTROL.test(value)) throw fieldError(field, `${field} contains a control character`);
+  // A lone surrogate (JSON's "\ud800") cannot be stored as UTF-8: the key would be stored as another one.
+  if (!isWellFormed(value)) throw fieldError(field, `${field} is not valid Unicode text`);
   return value;
 }
 
 function optionalText(body: Record<string, unknown>, field: string, maxBytes = MAX_TEXT_BYTES): string | null | undefined {
   const v = body[field];
   if (v === undefined || v === null) return v as undefined | null;
-  if (typeof v !== 'string' || v === '' || Buffer.byteLength(v) > maxBytes || CONTROL.test(v)) {
-    throw fieldError(field, `${field} must be a non-empty string of at most ${maxBytes} bytes without control characters`);
+  if (typeof v !== 'string' || v === '' || Buffer.byteLength(v) > maxBytes || CONTROL.test(v) || !isWellFormed(v)) {
+    throw fieldError(field, `${field} must be a non-empty string of valid Unicode, at most ${maxBytes} bytes, without control characters`);
   }
   return v;
 }
@@ -119,7 +122,7 @@ export function validateUploadEvent(body: unknown): UploadEvent {
     return { kind: 'ignored', key, reason: 'not_a_recording' };
   }
   const source = body.source;
-  if (source !== undefined && source !== null && (typeof source !== 'string' || source === '' || Buffer.byteLength(source) > MAX_TEXT_BYTES)) {
+  if (source !== undefined && source !== null && (typeof source !== 'string' || source === '' || Buffer.byteLength(source) > MAX_TEXT_BYTES || CONTROL.test(source) || !isWellFormed(source))) {
     throw fieldError('source', 'source must be the provider name');
   }
   const metadata = isObject(payload.metadata) ? metadataByName(payload.metadata) : {};
@@ -135,7 +138,7 @@ export function validateUploadEvent(body: unknown): UploadEvent {
   }
   const product = metadata.productid;
   const deviceKey = typeof product === 'string' && product !== '' ? product : typeof product === 'number' ? String(product) : null;
-  if (deviceKey !== null && (Buffer.byteLength(deviceKey) > MAX_TEXT_BYTES || CONTROL.test(deviceKey))) {
+  if (deviceKey !== null && (Buffer.byteLength(deviceKey) > MAX_TEXT_BYTES || CONTROL.test(deviceKey) || !isWellFormed(deviceKey))) {
     throw fieldError('payload.metadata.productid', 'productid is too long or contains a control character');
   }
   return { kind: 'recording', recording: { mediaKey: key, startTimestamp, deviceKey, provider: typeof source === 'string' ? source : null } };

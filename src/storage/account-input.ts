@@ -6,11 +6,18 @@ export type AccountInputResult = { ok: true; value: AccountInput } | { ok: false
 
 const DIRECTORY = /^[^/\\\u0000-\u001f\u007f]{1,255}$/;
 
+/** A value as an error message names it: short, and never by serialising what may be nested 10 000 deep. */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 64 ? `${value.slice(0, 64)}…` : value);
+  if (Array.isArray(value)) return 'an array';
+  return value === null ? 'null' : typeof value === 'object' ? 'an object' : String(value);
+}
+
 export function directoriesProblem(dirs: unknown): string | undefined {
   if (!Array.isArray(dirs) || dirs.length === 0) return 'directories must be ["*"] or a non-empty list of top-level directory names';
   for (const d of dirs) {
     if (typeof d !== 'string' || (d !== '*' && (!DIRECTORY.test(d) || d === '.' || d === '..'))) {
-      return `directory ${JSON.stringify(d)} is not a top-level directory name (no "/", "\\", control characters, "." or "..")`;
+      return `directory ${shown(d)} is not a top-level directory name (no "/", "\\", control characters, "." or "..")`;
     }
   }
   if (dirs.includes('*') && dirs.length > 1) return '"*" already allows every directory; give it alone';
@@ -19,7 +26,7 @@ export function directoriesProblem(dirs: unknown): string | undefined {
 
 export function providersProblem(list: unknown): string | undefined {
   if (!Array.isArray(list)) return 'providers must be a list of provider names';
-  for (const p of list) if (providerNameProblem(p)) return `provider ${JSON.stringify(p)}: ${providerNameProblem(p)}`;
+  for (const p of list) if (providerNameProblem(p)) return `provider ${shown(p)}: ${providerNameProblem(p)}`;
   return undefined;
 }
 

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/store.js';
 import { bearer, getJson, postJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
@@ -228,6 +229,25 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     });
     expect(await ask(40 * 1024 * 1024)).toEqual({ continued: false, status: 413 });
     expect(await ask(3)).toEqual({ continued: true, status: 400 });
+  });
+
+  it('large bodies whose clients give up (uploading or waiting for their turn) give their slot back', async () => {
+    const { port } = new URL(server.url);
+    const partial = () => new Promise<net.Socket>((resolve) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => {
+        const head = `POST /detections HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${org.token}\r\nContent-Type: application/json\r\nContent-Length: ${20 * 1024 * 1024}\r\n\r\n`;
+        socket.write(head + '{"pad":"' + 'x'.repeat(1024 * 1024), () => resolve(socket));
+      });
+      socket.on('error', () => {});
+    });
+    // More than the two slots: two read, the others wait; then every client disappears.
+    const sockets = await Promise.all([partial(), partial(), partial(), partial()]);
+    await Promise.all(sockets.map((s) => new Promise<void>((resolve) => { s.once('close', () => resolve()); s.destroy(); })));
+    // Three large runs in turn: with a leaked slot they would wait for ever.
+    for (let i = 0; i < 3; i++) {
+      const res = await post(run({ source: { runId: `large-after-abort-${i}` }, pad: 'p'.repeat(9 * 1024 * 1024) }));
+      expect(res.status).toBe(201);
+    }
   });
 
   it('401 with WWW-Authenticate for a missing, malformed or unknown token; checked before the body', async () => {

@@ -24,6 +24,15 @@ describe.each(DIALECTS)('reading and deleting runs on %s', (dialect) => {
   });
   afterAll(async () => { await server.close(); });
 
+  it('fetches and deletes a run whose runId has the longest length allowed (128 bytes)', async () => {
+    const runId = 'r'.repeat(64) + 'é'.repeat(32); // 128 bytes, 192 characters percent-encoded in the path
+    expect((await post(runBody(runId))).status).toBe(201);
+    expect((await call(`/detections/${q(runId)}`)).body.data.runId).toBe(runId);
+    expect((await call(`/detections/${q(runId)}`, 'DELETE')).status).toBe(200);
+    const tooLong = await call(`/detections/${'r'.repeat(2000)}`);
+    expect([tooLong.status, tooLong.body.code]).toEqual([400, 'bad_request']);
+  });
+
   it('lists an empty recording as an empty list', async () => {
     const res = await call(`/detections?mediaKey=${q(otherKey)}`);
     expect(res.status).toBe(200);

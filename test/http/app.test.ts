@@ -48,6 +48,13 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     expect((await none.json()).detail).toContain('2099-01-01');
   });
 
+  it('answers an expectation other than 100-continue with 417 problem+json', async () => {
+    const { head, body } = await rawRequest('GET /api/health HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 417 /);
+    expect(head).toMatch(/content-type: application\/problem\+json/i);
+    expect(body).toMatchObject({ status: 417, code: 'bad_request' });
+  });
+
   it('answers unknown routes with a problem', async () => {
     const res = await getJson(`${server.url}/nope`);
     expect(res.status).toBe(404);

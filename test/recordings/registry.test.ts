@@ -61,6 +61,13 @@ describe.each(DIALECTS)('recordings registry on %s', (dialect) => {
     }
   });
 
+  it('refuses a lone surrogate in the key and text fields (it would be stored as another value)', async () => {
+    for (const body of [{ mediaKey: 'x/1700000000_\ud800cam.mp4' }, { mediaKey: 'x/1700000000_ok.mp4', deviceKey: 'cam\udc00' }]) {
+      const res = await post(body);
+      expect([res.status, res.body.code], JSON.stringify(body)).toEqual([400, 'invalid_field']);
+    }
+  });
+
   it('answers 409 when the analysisId belongs to another recording', async () => {
     const a = await post({ mediaKey: 'alice/1700000300_a.mp4', analysisId: 'analysis-taken-1' });
     expect(a.status).toBe(201);
