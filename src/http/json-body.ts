@@ -24,8 +24,9 @@ export function parseJsonBody(body: Buffer | string, fast?: (body: Buffer) => un
 export function useJsonBodyParser(app: FastifyInstance, fast?: (body: Buffer) => unknown): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: fast ? 'buffer' : 'string' }, (request, body, done) => {
-    // Many clients label every request JSON: an empty DELETE body is no body, not malformed JSON.
-    if ((body as Buffer | string).length === 0 && request.method === 'DELETE') return done(null, undefined);
+    // Many clients label every request JSON: an empty body is no body, not malformed JSON, on a DELETE and on any
+    // route that takes none (POST /logout, an account's rotate).
+    if ((body as Buffer | string).length === 0 && (request.method === 'DELETE' || !request.routeOptions.schema?.body)) return done(null, undefined);
     let value: unknown;
     try {
       value = parseJsonBody(body as Buffer | string, fast);

@@ -101,6 +101,15 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect(res.body.code).toBe('unauthorized');
   });
 
+  it('logout takes an empty body labelled JSON (it reads none), while /login still refuses one', async () => {
+    const token = (await login({ username: 'alice', password: 'wonderland-42' })).body.data.token;
+    const res = await fetch(`${server.url}/logout`, { method: 'POST', headers: bearer(token, { 'content-type': 'application/json' }) });
+    expect(res.status).toBe(200);
+    expect((await listWith(token)).status).toBe(401);
+    const empty = await fetch(`${server.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    expect([empty.status, (await empty.json()).code]).toEqual([400, 'malformed_json']);
+  });
+
   it('access tokens work until revoked or expired', async () => {
     const live = await createAccessToken(server.store.db, orgId, 'ci', null);
     expect((await listWith(live.token)).status).toBe(404);
