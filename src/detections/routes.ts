@@ -14,7 +14,7 @@ import {
 } from './queries.js';
 import { readRunBody } from './run-body-reader.js';
 import { parseRunJson } from './run-json-parser.js';
-import { runJsonStream } from './run-json-stream.js';
+import { runJsonStream, runListJsonStream } from './run-json-stream.js';
 
 /** Runs with this many boxes or more are streamed (about 2 MiB of JSON). */
 const STREAM_FROM_BOXES = 20_000;
@@ -112,6 +112,11 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
     if (!recording) throw new ApiError(404, 'recording_not_found', `No recording with mediaKey "${mediaKey}"`);
     const rows = await listRunSummaries(db, orgId, recording.id);
     const withTracks = include?.split(',').includes('tracks') ?? false;
+    if (withTracks && rows.reduce((n, row) => n + row.boxes_stored, 0) >= STREAM_FROM_BOXES) {
+      const stream = runListJsonStream(recording.mediaKey, rows.map((row) => ({ summary: summaryForApi(row), read: () => readRunBody(app.store, row.id) })));
+      reply.type('application/json; charset=utf-8');
+      return request.headers['accept-encoding'] ? reply.compress(stream) : reply.send(stream);
+    }
     const runs = [];
     for (const row of rows) {
       if (!withTracks) { runs.push(summaryForApi(row)); continue; }

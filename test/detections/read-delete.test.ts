@@ -164,5 +164,13 @@ describe.each(DIALECTS)('reading and deleting runs on %s', (dialect) => {
     const zipped = await fetch(`${server.url}/detections/streamed`, { headers: bearer(org.token, { 'accept-encoding': 'gzip' }) });
     expect(zipped.headers.get('content-encoding')).toBe('gzip');
     expect((await zipped.json()).data).toEqual(run);
+    // The list with include=tracks streams too, run after run: the same runs as fetched one by one, in list order.
+    const summaries = (await call(`/detections?mediaKey=${q(org.recording.mediaKey)}`)).body.data.runs as Array<{ runId: string }>;
+    const one = await Promise.all(summaries.map(async (s) => (await call(`/detections/${q(s.runId)}`)).body.data));
+    for (const headers of [bearer(org.token), bearer(org.token, { 'accept-encoding': 'br' })]) {
+      const listed = await fetch(`${server.url}/detections?mediaKey=${q(org.recording.mediaKey)}&include=tracks`, { headers });
+      expect(listed.status).toBe(200);
+      expect(await listed.json()).toEqual({ data: { mediaKey: org.recording.mediaKey, runs: one } });
+    }
   });
 });
