@@ -13,8 +13,13 @@ function shown(value: unknown): string {
   return value === null ? 'null' : typeof value === 'object' ? 'an object' : String(value);
 }
 
+// Generous bounds that keep an account's row, and the queries that check its providers, small.
+const MAX_DIRECTORIES = 1000;
+const MAX_PROVIDERS = 100;
+
 export function directoriesProblem(dirs: unknown): string | undefined {
   if (!Array.isArray(dirs) || dirs.length === 0) return 'directories must be ["*"] or a non-empty list of top-level directory names';
+  if (dirs.length > MAX_DIRECTORIES) return `an account has at most ${MAX_DIRECTORIES} directories`;
   for (const d of dirs) {
     if (typeof d !== 'string' || (d !== '*' && (!DIRECTORY.test(d) || d === '.' || d === '..'))) {
       return `directory ${shown(d)} is not a top-level directory name (no "/", "\\", control characters, "." or "..")`;
@@ -26,6 +31,7 @@ export function directoriesProblem(dirs: unknown): string | undefined {
 
 export function providersProblem(list: unknown): string | undefined {
   if (!Array.isArray(list)) return 'providers must be a list of provider names';
+  if (list.length > MAX_PROVIDERS) return `an account has at most ${MAX_PROVIDERS} providers`;
   for (const p of list) if (providerNameProblem(p)) return `provider ${shown(p)}: ${providerNameProblem(p)}`;
   return undefined;
 }

@@ -31,7 +31,11 @@ function text(c: Record<string, unknown>, name: string, required: boolean): stri
 
 function url(c: Record<string, unknown>, name: string): string | undefined {
   const v = text(c, name, false);
-  if (v === undefined) return undefined;
+  return v === undefined ? undefined : httpUrl(name, v);
+}
+
+/** An endpoint as signed URLs start with it: http(s) only (a `javascript:` endpoint would reach the editor's links). */
+function httpUrl(name: string, v: string): string {
   let parsed: URL;
   try { parsed = new URL(v); } catch { throw new Error(`${name} must be an http(s) URL`); }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new Error(`${name} must be an http(s) URL`);
@@ -71,8 +75,11 @@ export function checkProviderConfig(type: ProviderType, input: unknown): ConfigR
         const account = parsed?.account ?? text(c, 'account', true)!;
         const accountKey = parsed?.accountKey ?? text(c, 'accountKey', true)!;
         if (Buffer.from(accountKey, 'base64').length < 16) throw new Error('accountKey must be the base64 storage account key');
+        // Azure's naming rules: they keep "../x", "?" or "#" out of the URL's path.
+        if (!/^[a-z0-9]{3,24}$/.test(account)) throw new Error('account must be an Azure storage account name (3–24 lower-case letters and digits)');
         const container = text(c, 'container', true)!;
-        const endpoint = url(c, 'endpoint') ?? parsed?.endpoint;
+        if (!/^(?=.{3,63}$)[a-z0-9](?:[a-z0-9]|-(?!-))*[a-z0-9]$/.test(container)) throw new Error('container must be an Azure container name (3–63 lower-case letters, digits and single hyphens)');
+        const endpoint = url(c, 'endpoint') ?? (parsed?.endpoint !== undefined ? httpUrl('connectionString BlobEndpoint', parsed.endpoint) : undefined);
         return { ok: true, value: { settings: { account, container, ...(endpoint ? { endpoint: endpoint.replace(/\/+$/, '') } : {}) }, secret: { accountKey } } };
       }
       case 'gcs': {
@@ -88,7 +95,9 @@ export function checkProviderConfig(type: ProviderType, input: unknown): ConfigR
         if (!clientEmail || !privateKey) throw new Error('gcs needs serviceAccountKey (or clientEmail and privateKey)');
         try { createPrivateKey(privateKey); } catch { throw new Error('the service-account private key is not a valid PEM key'); }
         const endpoint = url(c, 'endpoint');
-        return { ok: true, value: { settings: { bucket: text(c, 'bucket', true)!, clientEmail, ...(endpoint ? { endpoint } : {}) }, secret: { privateKey } } };
+        const bucket = text(c, 'bucket', true)!;
+        if (!/^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$/.test(bucket)) throw new Error('bucket is not a valid Google Cloud Storage bucket name');
+        return { ok: true, value: { settings: { bucket, clientEmail, ...(endpoint ? { endpoint } : {}) }, secret: { privateKey } } };
       }
     }
   } catch (err) {

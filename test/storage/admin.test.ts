@@ -42,6 +42,10 @@ describe.each(DIALECTS)('storage admin HTTP API on %s', (dialect) => {
     const cases = [
       { name: 'x', type: 'ftp' }, { name: '', type: 'fs' }, { name: 'y', type: 's3', config: { bucket: 'b-1' } },
       { name: 'z', type: 'fs', config: { other: 1 } }, { name: 'w', type: 'azure', config: { account: 'a', container: 'c', accountKey: 'x', extra: 1 } },
+      // Names and endpoints that would bend the signed URL: an endpoint from a connection string is checked too.
+      { name: 'v1', type: 'azure', config: { connectionString: `AccountName=acct;AccountKey=${'A'.repeat(40)};BlobEndpoint=javascript:alert(1)`, container: 'videos' } },
+      { name: 'v2', type: 'azure', config: { account: 'acct', accountKey: 'A'.repeat(40), container: '../x' } },
+      { name: 'v3', type: 'azure', config: { account: 'Acct?', accountKey: 'A'.repeat(40), container: 'videos' } },
     ];
     for (const body of cases) {
       const res = await postJson(`${server.url}/api/storage/admin/providers`, body, admin);
@@ -106,6 +110,8 @@ describe.each(DIALECTS)('storage admin HTTP API on %s', (dialect) => {
         body: `{"name":"u3","defaultProvider":"disk","${field}":[${deep}]}` });
       expect([res.status, (await res.json()).code], field).toEqual([400, 'invalid_account']);
     }
+    const many = await postJson(`${server.url}/api/storage/admin/accounts`, { name: 'u4', defaultProvider: 'disk', providers: Array.from({ length: 40_000 }, (_, i) => `q${i}`) }, admin);
+    expect([many.status, many.body.code]).toEqual([400, 'invalid_account']);
     const dup = await postJson(`${server.url}/api/storage/admin/accounts`, { name: `ops-${dialect}`, defaultProvider: 'disk' }, admin);
     expect(dup.status).toBe(409);
   });

@@ -14,10 +14,10 @@ import path from 'node:path';
 const video = Buffer.alloc(200_000);
 for (let i = 0; i < video.length; i++) video[i] = (i * 7) % 256;
 
-async function seedS3(server: TestServer, s3: S3Server, fx: StorageFixture) {
+async function seedS3(server: TestServer, s3: S3Server, fx: StorageFixture, pathStyle: boolean | undefined = true) {
   const name = unique('minio');
   await createProvider(server.store, server.config, fx.orgId, {
-    name, type: 's3', config: { bucket: s3.bucket, region: 'us-east-1', endpoint: s3.endpoint, pathStyle: true, ...S3RVER_KEYS },
+    name, type: 's3', config: { bucket: s3.bucket, region: 'us-east-1', endpoint: s3.endpoint, ...(pathStyle === undefined ? {} : { pathStyle }), ...S3RVER_KEYS },
   });
   const local = path.join(server.config.dataDir, `${name}.mp4`);
   fs.writeFileSync(local, video);
@@ -55,6 +55,16 @@ describe.each(DIALECTS)('native S3 URLs against s3rver on %s', (dialect) => {
     expect(Buffer.from(await part.arrayBuffer()).equals(video.subarray(1000, 2000))).toBe(true);
     const missing = await fetch((await getUrl(server, headers('alice/none.mp4'))).body.data);
     expect(missing.status).toBe(404);
+  });
+
+  it('addresses an endpoint that is an IP address path-style even when pathStyle is not set (uploads and URLs)', async () => {
+    expect(new URL(s3.endpoint).hostname).toBe('127.0.0.1');
+    const { headers } = await seedS3(server, s3, fx, undefined);
+    const res = await getUrl(server, headers('alice/1700000000_cam1.mp4'));
+    expect(res.status).toBe(200);
+    expect(res.body.data.startsWith(`${s3.endpoint}/${s3.bucket}/alice/`)).toBe(true);
+    const whole = await fetch(res.body.data);
+    expect(Buffer.from(await whole.arrayBuffer()).equals(video)).toBe(true);
   });
 });
 

@@ -1,4 +1,5 @@
 // Amazon S3 and S3-compatible stores (MinIO, R2, …): native URLs are SigV4 query-presigned.
+import { isIP } from 'node:net';
 import { PresignedUrlProvider, type PresignMethod } from './presigned-provider.js';
 import { SigV4Signer, uriEncode } from './sigv4.js';
 
@@ -13,8 +14,11 @@ export class S3Provider extends PresignedUrlProvider {
 
   constructor(name: string, settings: S3Settings, secret: S3Secret, timeoutMs: number) {
     super(name, timeoutMs);
-    const { bucket, region, endpoint, pathStyle } = settings;
+    const { bucket, region, endpoint } = settings;
     const base = new URL(endpoint ?? `https://s3.${region}.amazonaws.com`);
+    // An IP address or localhost has no subdomains for a virtual-hosted bucket (`http://bucket.127.0.0.1:9000` is
+    // no URL): such an endpoint (a local MinIO) is addressed path-style, as the AWS SDK does too.
+    const pathStyle = settings.pathStyle || isIP(base.hostname.replace(/^\[|\]$/g, '')) !== 0 || base.hostname === 'localhost';
     const basePath = base.pathname.replace(/\/+$/, '');
     this.pathPrefix = pathStyle ? `${basePath}/${uriEncode(bucket)}/` : `${basePath}/`;
     this.signer = new SigV4Signer({
