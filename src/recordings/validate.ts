@@ -13,6 +13,9 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 /** 9999-12-31T23:59:59Z: later starts are typos (or milliseconds read as seconds), and no cursor or column holds them. */
 export const MAX_START_SECONDS = 253_402_300_799;
 
+/** Text with no control character and no lone surrogate (JSON's "\ud800", which UTF-8 cannot hold). */
+const plainText = (v: string) => !CONTROL.test(v) && isWellFormed(v);
+
 const fieldError = (field: string, detail: string) => new ApiError(400, 'invalid_field', detail, { field });
 
 export function checkMediaKey(value: unknown, field = 'mediaKey'): string {
@@ -28,7 +31,7 @@ export function checkMediaKey(value: unknown, field = 'mediaKey'): string {
 function optionalText(body: Record<string, unknown>, field: string, maxBytes = MAX_TEXT_BYTES): string | null | undefined {
   const v = body[field];
   if (v === undefined || v === null) return v as undefined | null;
-  if (typeof v !== 'string' || v === '' || Buffer.byteLength(v) > maxBytes || CONTROL.test(v) || !isWellFormed(v)) {
+  if (typeof v !== 'string' || v === '' || Buffer.byteLength(v) > maxBytes || !plainText(v)) {
     throw fieldError(field, `${field} must be a non-empty string of valid Unicode, at most ${maxBytes} bytes, without control characters`);
   }
   return v;
@@ -122,7 +125,7 @@ export function validateUploadEvent(body: unknown): UploadEvent {
     return { kind: 'ignored', key, reason: 'not_a_recording' };
   }
   const source = body.source;
-  if (source !== undefined && source !== null && (typeof source !== 'string' || source === '' || Buffer.byteLength(source) > MAX_TEXT_BYTES || CONTROL.test(source) || !isWellFormed(source))) {
+  if (source !== undefined && source !== null && (typeof source !== 'string' || source === '' || Buffer.byteLength(source) > MAX_TEXT_BYTES || !plainText(source))) {
     throw fieldError('source', 'source must be the provider name');
   }
   const metadata = isObject(payload.metadata) ? metadataByName(payload.metadata) : {};
@@ -138,7 +141,7 @@ export function validateUploadEvent(body: unknown): UploadEvent {
   }
   const product = metadata.productid;
   const deviceKey = typeof product === 'string' && product !== '' ? product : typeof product === 'number' ? String(product) : null;
-  if (deviceKey !== null && (Buffer.byteLength(deviceKey) > MAX_TEXT_BYTES || CONTROL.test(deviceKey) || !isWellFormed(deviceKey))) {
+  if (deviceKey !== null && (Buffer.byteLength(deviceKey) > MAX_TEXT_BYTES || !plainText(deviceKey))) {
     throw fieldError('payload.metadata.productid', 'productid is too long or contains a control character');
   }
   return { kind: 'recording', recording: { mediaKey: key, startTimestamp, deviceKey, provider: typeof source === 'string' ? source : null } };

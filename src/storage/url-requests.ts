@@ -29,12 +29,12 @@ export function issueSingle(app: FastifyInstance, headers: IncomingHttpHeaders, 
   requiredHeader(headers, HEADER.accessKey);
   requiredHeader(headers, HEADER.secret);
   return andThen(authenticateAccount(app.store, headers), (account) => andThen(providersFor(app, account, [providerName]),
-    (providers) => urlFor(app, account, providers.get(providerName)!, headers, filenameRepeated ? undefined : rawName, baseUrl)));
+    (providers) => urlFor(app, account, providers.get(providerName)!, headers, rawName, filenameRepeated, baseUrl)));
 }
 
-function urlFor(app: FastifyInstance, account: Account, provider: StorageProvider, headers: IncomingHttpHeaders, rawName: string | undefined, baseUrl: () => string): string {
-  const filename = rawName === undefined ? undefined : headerToUtf8(rawName);
-  const bad = rawName === undefined ? 'send one filename (the header came more than once)'
+function urlFor(app: FastifyInstance, account: Account, provider: StorageProvider, headers: IncomingHttpHeaders, rawName: string, filenameRepeated: boolean, baseUrl: () => string): string {
+  const filename = headerToUtf8(rawName);
+  const bad = filenameRepeated ? 'send one filename (the header came more than once)'
     : filename === undefined ? 'the filename is not valid UTF-8' : filenameProblem(filename);
   if (bad) throw new ApiError(400, 'invalid_filename', `${HEADER.fileName}: ${bad}`, { header: HEADER.fileName });
   const rawExpiry = headers[EXPIRY_HEADER];
