@@ -24,6 +24,7 @@ import { recordingRoutes } from '../recordings/routes.js';
 import { storageRoutes } from '../storage/plugin.js';
 import { recordingAssetsRoute } from '../recordings/assets-route.js';
 import { webRoutes } from './web.js';
+import { documentRoute } from './openapi-docs.js';
 
 export interface AppOptions {
   config: Config;
@@ -106,6 +107,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(swagger, {
+    transform: documentRoute,
     openapi: {
       openapi: '3.1.0',
       info: {

@@ -104,5 +104,10 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
     expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/login', '/detections', '/detections/{runId}']));
+    // Errors are documented as problems; a mediaKey route has a named parameter, not OpenAPI-invalid `{*}`.
+    const post = res.body.paths['/detections'].post;
+    expect(post.responses['4XX'].content['application/problem+json'].schema.properties.code.type).toBe('string');
+    expect(Object.keys(res.body.paths)).not.toContain('/recordings/{*}');
+    expect(res.body.paths['/recordings/{key}'].get.parameters).toEqual([expect.objectContaining({ in: 'path', name: 'key', required: true })]);
   });
 });
