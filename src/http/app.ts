@@ -17,7 +17,7 @@ import { ApiError, PROBLEM_CONTENT_TYPE, problem } from './problem.js';
 import { requestIdFrom } from './request-id.js';
 import { API_VERSIONS, negotiateVersion, LATEST_API_VERSION } from './versioning.js';
 import { authRoutes } from '../auth/routes.js';
-import { useJsonBodyParser } from './json-body.js';
+import { refuseTextBodies, useJsonBodyParser } from './json-body.js';
 import { detectionRoutes } from '../detections/routes.js';
 import { MAX_BODY_BYTES } from '../detections/limits.js';
 import { recordingRoutes } from '../recordings/routes.js';
@@ -81,6 +81,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installErrorHandlers(app);
 
   useJsonBodyParser(app);
+  refuseTextBodies(app);
 
   // The access line is built only when it would be written: at warn and above the hook is not installed at all.
   const log = app.log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };

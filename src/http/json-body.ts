@@ -36,3 +36,15 @@ export function useJsonBodyParser(app: FastifyInstance, fast?: (body: Buffer) =>
     done(null, value);
   });
 }
+
+/**
+ * Fastify parses text/plain by default, so a JSON-shaped body labelled text/plain would reach a route's schema check
+ * as a string (400). Nothing here takes text: it is 415 like any other type, except that no body at all is fine.
+ */
+export function refuseTextBodies(app: FastifyInstance): void {
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('text/plain', { parseAs: 'string' }, (request, body, done) => {
+    if ((body as string).length === 0 && !request.routeOptions.schema?.body) return done(null, undefined);
+    done(new ApiError(415, 'unsupported_media_type', 'Send the body as application/json'), undefined);
+  });
+}

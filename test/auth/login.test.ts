@@ -51,6 +51,18 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect((await res.json()).code).toBe('malformed_json');
   });
 
+  it('415 for a JSON body labelled text/plain (Fastify would hand it over as a string), like any other type', async () => {
+    const body = JSON.stringify({ username: 'alice', password: 'wonderland-42' });
+    for (const type of ['text/plain', 'text/plain; charset=utf-8', 'application/xml']) {
+      const res = await fetch(`${server.url}/login`, { method: 'POST', headers: { 'content-type': type }, body });
+      expect([type, res.status, (await res.json()).code]).toEqual([type, 415, 'unsupported_media_type']);
+    }
+    // A route that reads no body takes none, whatever it is labelled.
+    const token = (await login({ username: 'alice', password: 'wonderland-42' })).body.data.token;
+    const logout = await fetch(`${server.url}/logout`, { method: 'POST', headers: bearer(token, { 'content-type': 'text/plain' }) });
+    expect(logout.status).toBe(200);
+  });
+
   it('401 invalid_credentials, the same answer for an unknown user and a wrong password', async () => {
     const wrong = await login({ username: 'alice', password: 'nope-nope' });
     const unknown = await login({ username: 'nobody', password: 'nope-nope' });

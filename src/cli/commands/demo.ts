@@ -67,7 +67,7 @@ export const demoCommands: CommandTable = {
       }
       const url = server.url;
       const lines = [
-        '', `Sightline demo running at ${url}  (embedded store in ${config.dataDir}; Ctrl-C stops it)`, '',
+        '', `Sightline demo running at ${url}  (${config.databaseUrl ? 'PostgreSQL from DATABASE_URL, files' : 'embedded store'} in ${config.dataDir}; Ctrl-C stops it)`, '',
         `  editor:    ${url}/`,
         `  API docs:  ${url}/docs`,
         `  sign in:   username ${credentials.username}   password ${credentials.password}`,
