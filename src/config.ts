@@ -16,6 +16,8 @@ export interface Config {
   storage: {
     signing: boolean;
     publicUrl: string | undefined;
+    /** A streaming client that takes no byte for this long is dropped. */
+    sendIdleTimeoutMs: number;
     urlSigningKeys: string[];
     defaultUriExpirySeconds: number;
     masterKey: string | undefined;
@@ -53,6 +55,17 @@ function str(value: string | boolean | undefined): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/** Signed URLs are this base plus `/api/storage/signed?…`: a query, fragment or user part would swallow or bend them. */
+function publicBaseUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL | undefined;
+  try { url = new URL(value); } catch { /* refused below */ }
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password || value.includes('?') || value.includes('#')) {
+    throw new Error(`STORAGE_PUBLIC_URL must be an http(s) URL with no query, fragment or credentials, such as https://media.example.com; got "${value}"`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
 function editorExpiry(value: string | undefined): number {
   if (value === undefined || value === '') return 3600;
   const seconds = parseDuration(value.trim());
@@ -85,11 +98,12 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     },
     storage: {
       signing: bool(env.STORAGE_SIGNING, 'STORAGE_SIGNING', false),
-      publicUrl: str(env.STORAGE_PUBLIC_URL),
+      publicUrl: publicBaseUrl(str(env.STORAGE_PUBLIC_URL)),
       urlSigningKeys: (env.STORAGE_URL_SIGNING_KEY ?? '').split(',').map((k) => k.trim()).filter(Boolean),
       defaultUriExpirySeconds,
       masterKey: str(env.SIGHTLINE_MASTER_KEY),
       providerTimeoutMs: int(env.STORAGE_PROVIDER_TIMEOUT_MS, 'STORAGE_PROVIDER_TIMEOUT_MS', 10_000),
+      sendIdleTimeoutMs: int(env.STORAGE_SEND_IDLE_TIMEOUT_MS, 'STORAGE_SEND_IDLE_TIMEOUT_MS', 60_000),
     },
     sweepIntervalSeconds: int(env.SWEEP_INTERVAL_SECONDS, 'SWEEP_INTERVAL_SECONDS', 300),
     shutdownGraceMs: int(env.SHUTDOWN_GRACE_MS, 'SHUTDOWN_GRACE_MS', 10_000),

@@ -46,6 +46,9 @@ export function toProblem(error: unknown, validationCode = 'invalid_body'): Mapp
  */
 function closeIfUnread(request: FastifyRequest, reply: FastifyReply): void {
   if (!request.raw.complete) reply.header('Connection', 'close');
+  // A 404 is cacheable by default (RFC 9110 §15.1): a shared cache must not keep "no such thumbnail" after the
+  // thumbnail is made, nor any other refusal that holds only for this moment.
+  reply.header('Cache-Control', 'no-store');
 }
 
 export function installErrorHandlers(app: FastifyInstance): void {

@@ -40,8 +40,23 @@ export function assertDirectories(account: Account, filenames: string[]): void {
   }
 }
 
+// A DNS name or IPv4 address, or a bracketed IPv6 address, and an optional port: nothing that could end the
+// authority and start a path, query, fragment or user part of the URL built from it.
+const HOST = /^(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * The base of service-signed URLs: STORAGE_PUBLIC_URL, else the address the client used. A Host (or, behind a
+ * trusted proxy, X-Forwarded-Host/-Proto) that is not one is refused (RFC 9112 §3.2: 400) rather than copied
+ * into a URL the client will follow.
+ */
 export function publicBaseUrl(request: FastifyRequest): string {
-  return request.server.config.storage.publicUrl ?? `${request.protocol}://${request.host}`;
+  const configured = request.server.config.storage.publicUrl;
+  if (configured !== undefined) return configured;
+  const { protocol, host } = request;
+  if (!HOST.test(host) || (protocol !== 'http' && protocol !== 'https')) {
+    throw new ApiError(400, 'bad_request', 'The Host header is not a host name or address with an optional port');
+  }
+  return `${protocol}://${host}`;
 }
 
 export interface Issuer { (provider: StorageProvider, filename: string, seconds: number): string }

@@ -51,8 +51,24 @@ async function verify(request: FastifyRequest): Promise<Verdict> {
 function conditionalHeaders(request: FastifyRequest) {
   const h = request.headers;
   const one = (v: string | string[] | undefined) => (typeof v === 'string' ? v : undefined);
-  return { range: one(h.range), ifRange: one(h['if-range']), ifNoneMatch: one(h['if-none-match']), ifModifiedSince: one(h['if-modified-since']) };
+  return {
+    range: one(h.range), ifRange: one(h['if-range']), ifNoneMatch: one(h['if-none-match']), ifModifiedSince: one(h['if-modified-since']),
+    ifMatch: one(h['if-match']), ifUnmodifiedSince: one(h['if-unmodified-since']),
+  };
 }
+
+/**
+ * How a browser names the file it saves: the key's last segment, as an ASCII fallback and exactly (RFC 6266 /
+ * RFC 8187); `inline`, so that a video still plays in place.
+ */
+function contentDisposition(filename: string): string {
+  const base = filename.slice(filename.lastIndexOf('/') + 1);
+  const ascii = base.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const exact = encodeURIComponent(base).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `inline; filename="${ascii}"; filename*=UTF-8''${exact}`;
+}
+
+
 
 async function serve(request: FastifyRequest, reply: FastifyReply, method: 'GET' | 'HEAD') {
   const verdict = await verify(request);
@@ -61,7 +77,8 @@ async function serve(request: FastifyRequest, reply: FastifyReply, method: 'GET'
   const controller = new AbortController();
   reply.raw.once('close', () => { if (!reply.raw.writableFinished) controller.abort(); });
   const result = await provider.read(tuple.filename, { method, signal: controller.signal, ...conditionalHeaders(request) });
-  const secondsLeft = Math.max(0, tuple.expiresAt - Math.floor(Date.now() / 1000));
+  // Whole seconds left, rounded down: a cache must not keep the answer after the URL died.
+  const secondsLeft = Math.max(0, Math.floor((tuple.expiresAt * 1000 - Date.now()) / 1000));
   reply.code(result.status).headers(result.headers);
   // Spec §5: the provider's type, else the extension's (a backend may keep none).
   if (!result.headers['content-type']) reply.header('content-type', contentTypeFor(tuple.filename));
@@ -72,7 +89,12 @@ async function serve(request: FastifyRequest, reply: FastifyReply, method: 'GET'
   // file opened from a signed URL must not run scripts here. A sandboxed document has an opaque origin and no
   // scripts; video, images and downloads are unaffected.
   reply.header('content-security-policy', 'sandbox');
-  return result.body ? reply.send(result.body) : reply.send();
+  if (result.status !== 304) reply.header('content-disposition', contentDisposition(tuple.filename));
+  if (!result.body) return reply.send();
+  // A client that stops reading holds a descriptor and a provider read: after STORAGE_SEND_IDLE_TIMEOUT_MS without
+  // taking a byte it is dropped, as nginx's send_timeout does.
+  reply.raw.setTimeout(request.server.config.storage.sendIdleTimeoutMs, () => reply.raw.destroy());
+  return reply.send(result.body);
 }
 
 export async function signedRoutes(app: FastifyInstance): Promise<void> {

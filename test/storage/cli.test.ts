@@ -45,6 +45,9 @@ describe.each(DIALECTS)('storage CLI on %s', (dialect) => {
     const local = path.join(ts.location.dataDir, 'clip.mp4');
     fs.writeFileSync(local, 'video bytes, through the fs provider');
     expect(await json('storage', 'put', '--provider', 'disk', '--file', local, '--key', 'alice/clip.mp4')).toMatchObject({ provider: 'disk', key: 'alice/clip.mp4', size: 36 });
+    // A last segment of 255 bytes, the most a file name can have: the upload's temporary name must not add to it.
+    const longest = `alice/${'e'.repeat(251)}.mp4`;
+    expect(await json('storage', 'put', '--provider', 'disk', '--file', local, '--key', longest)).toMatchObject({ key: longest, size: 36 });
     fs.writeFileSync(local, 'video bytes, through s3');
     expect(await json('storage', 'put', '--provider', 'minio', '--file', local, '--key', 'alice/clip.mp4')).toMatchObject({ provider: 'minio', size: 23 });
 

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { filenameProblem, directoryAllowed, headerToUtf8 } from '../../src/storage/filename.js';
 import { parseExpiry } from '../../src/storage/expiry.js';
 import { canonicalString, parseSignedQuery, signToken, verifyToken } from '../../src/storage/url-token.js';
-import { decideRange, notModified } from '../../src/storage/http-range.js';
+import { decideRange, notModified, parseHttpDate, preconditionFailed } from '../../src/storage/http-range.js';
+import { loadConfig } from '../../src/config.js';
 import { open, seal } from '../../src/storage/secret-box.js';
 import { hashAccountSecret, newSecretAccessKey, newSalt, secretMatches } from '../../src/storage/account-secret.js';
 import { presignV4 } from '../../src/storage/providers/sigv4.js';
@@ -78,6 +79,31 @@ describe('service-signed tokens', () => {
   });
 });
 
+describe('HTTP-dates', () => {
+  it('reads the three forms of RFC 9110 §5.6.7 and nothing else', () => {
+    const at = Date.UTC(1994, 10, 6, 8, 49, 37);
+    expect(parseHttpDate('Sun, 06 Nov 1994 08:49:37 GMT')).toBe(at);
+    expect(parseHttpDate('Sunday, 06-Nov-94 08:49:37 GMT')).toBe(at);
+    expect(parseHttpDate('Sun Nov  6 08:49:37 1994')).toBe(at);
+    for (const bad of ['2030', '1994-11-06T08:49:37Z', 'Sun, 06 Nov 1994 08:49:37 UTC', 'Sun, 31 Feb 1994 08:49:37 GMT',
+      'Sun, 06 Nov 1994 24:49:37 GMT', 'Sun, 6 Nov 1994 08:49:37 GMT', '', 'garbage']) {
+      expect(parseHttpDate(bad), bad).toBeUndefined();
+    }
+  });
+  it('agrees with toUTCString for any instant', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 253402300799 }), (s) => parseHttpDate(new Date(s * 1000).toUTCString()) === s * 1000));
+  });
+});
+
+describe('STORAGE_PUBLIC_URL', () => {
+  it('takes an http(s) base, without a trailing slash, and refuses what would bend the URLs built on it', () => {
+    expect(loadConfig({}, { STORAGE_PUBLIC_URL: 'https://cdn.example.com/media/' }).storage.publicUrl).toBe('https://cdn.example.com/media');
+    for (const bad of ['https://cdn.example.com/media/?x=1', 'https://cdn.example.com/#a', 'https://u:p@cdn.example.com', 'javascript:alert(1)', 'cdn.example.com', 'https://cdn.example.com/?']) {
+      expect(() => loadConfig({}, { STORAGE_PUBLIC_URL: bad }), bad).toThrow(/STORAGE_PUBLIC_URL/);
+    }
+  });
+});
+
 describe('ranges and conditionals', () => {
   const v = { etag: '"abc"', lastModified: new Date('2024-01-01T00:00:00.500Z') };
   it('decides single ranges and ignores what it may ignore', () => {
@@ -91,6 +117,16 @@ describe('ranges and conditionals', () => {
     expect(decideRange({ range: 'bytes=5-1' }, 100, v)).toEqual({ kind: 'full' });
     expect(decideRange({ range: 'bytes=0-1', ifRange: '"old"' }, 100, v)).toEqual({ kind: 'full' });
     expect(decideRange({ range: 'bytes=0-1', ifRange: '"abc"' }, 100, v)).toEqual({ kind: 'partial', start: 0, end: 1 });
+  });
+  it('fails If-Match unless a strong tag matches, and If-Unmodified-Since only without If-Match', () => {
+    expect(preconditionFailed({ ifMatch: '"abc"' }, v)).toBe(false);
+    expect(preconditionFailed({ ifMatch: '*' }, v)).toBe(false);
+    expect(preconditionFailed({ ifMatch: 'W/"abc"' }, v)).toBe(true);
+    expect(preconditionFailed({ ifMatch: '"x"', ifUnmodifiedSince: 'Mon, 01 Jan 2024 00:00:00 GMT' }, v)).toBe(true);
+    expect(preconditionFailed({ ifUnmodifiedSince: 'Mon, 01 Jan 2024 00:00:00 GMT' }, v)).toBe(false);
+    expect(preconditionFailed({ ifUnmodifiedSince: 'Sun, 31 Dec 2023 23:59:59 GMT' }, v)).toBe(true);
+    expect(preconditionFailed({ ifUnmodifiedSince: '2023' }, v)).toBe(false);
+    expect(decideRange({ range: 'bytes=-5' }, 0, v)).toEqual({ kind: 'full' });
   });
   it('answers not-modified by tag first, then by date at second precision', () => {
     expect(notModified({ ifNoneMatch: 'W/"abc"' }, v)).toBe(true);

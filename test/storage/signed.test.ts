@@ -6,7 +6,7 @@ import { DIALECTS } from '../support/store.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { changeAccount, enableProvider } from '../../src/storage/admin.js';
 import { signedUrl } from '../../src/storage/url-token.js';
-import { SIGNING_KEY, STORAGE_ENV, getUrl, seedStorage, writeObject, type StorageFixture } from './helpers.js';
+import { SIGNING_KEY, STORAGE_ENV, bulk, getUrl, seedStorage, writeObject, type StorageFixture } from './helpers.js';
 
 /** An upstream standing in for an unreachable or failing backend: it answers what the test tells it to. */
 function upstream(handler: http.RequestListener) {
@@ -47,7 +47,8 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     expect(res.headers.get('content-type')).toBe('video/mp4');
     expect(res.headers.get('content-length')).toBe(String(video.length));
     expect(res.headers.get('accept-ranges')).toBe('bytes');
-    expect(res.headers.get('etag')).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
+    expect(res.headers.get('etag')).toMatch(/^"[0-9a-f]+-[0-9a-f]+-[0-9a-f]+"$/);
+    expect(res.headers.get('content-disposition')).toBe(`inline; filename="1700000000_cam1.mp4"; filename*=UTF-8''1700000000_cam1.mp4`);
     expect(res.headers.get('last-modified')).toMatch(/GMT$/);
     const maxAge = Number(/^private, max-age=(\d+)$/.exec(res.headers.get('cache-control') ?? '')?.[1]);
     expect(maxAge).toBeGreaterThan(3590);
@@ -87,6 +88,91 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     const changed = await fetch(url, { headers: { 'if-none-match': '"other"' } });
     expect(changed.status).toBe(200);
     expect(await changed.text()).toBe('hello');
+  });
+
+  it('ignores conditional dates that are not HTTP-dates, and takes all three HTTP-date forms', async () => {
+    const url = await urlFor('alice/notes.txt');
+    const later = new Date(Date.now() + 86_400_000);
+    for (const since of ['2030', String(later.getUTCFullYear() + 1), later.toISOString()]) {
+      const res = await fetch(url, { headers: { 'if-modified-since': since } });
+      expect([since, res.status]).toEqual([since, 200]);
+    }
+    const imf = later.toUTCString();
+    const [, day, month, year, time] = /^\w+, (\d\d) (\w+) (\d{4}) (\S+) GMT$/.exec(imf)!;
+    const weekday = later.toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' });
+    const rfc850 = `${weekday}, ${day}-${month}-${year!.slice(2)} ${time} GMT`;
+    const asctime = `${imf.slice(0, 3)} ${month} ${String(Number(day)).padStart(2, ' ')} ${time} ${year}`;
+    for (const since of [imf, rfc850, asctime]) {
+      const res = await fetch(url, { headers: { 'if-modified-since': since } });
+      expect([since, res.status]).toEqual([since, 304]);
+    }
+    // If-Range with a non-date is a mismatch: the whole object, not the range.
+    const res = await fetch(url, { headers: { range: 'bytes=0-1', 'if-range': later.toISOString() } });
+    expect([res.status, await res.text()]).toEqual([200, 'hello']);
+  });
+
+  it('answers 412 precondition_failed when If-Match or If-Unmodified-Since names another version', async () => {
+    const url = await urlFor('alice/notes.txt');
+    const first = await fetch(url);
+    await first.arrayBuffer();
+    const etag = first.headers.get('etag')!;
+    for (const headers of [{ 'if-match': '"another"' }, { 'if-match': `W/${etag}` }, { 'if-unmodified-since': 'Sun, 01 Nov 2020 10:24:03 GMT' }]) {
+      const res = await fetch(url, { headers });
+      expect(res.status).toBe(412);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect((await res.json()).code).toBe('precondition_failed');
+    }
+    for (const headers of [{ 'if-match': etag }, { 'if-match': `"x", ${etag}` }, { 'if-match': '*' }, { 'if-unmodified-since': first.headers.get('last-modified')! }]) {
+      const res = await fetch(url, { headers: { ...headers, range: 'bytes=1-2' } });
+      expect([headers, res.status, await res.text()]).toEqual([headers, 206, 'el']);
+    }
+  });
+
+  it('answers a suffix range on an empty object with the whole (empty) object', async () => {
+    writeObject(fx.root, 'alice/empty.bin', '');
+    const url = await urlFor('alice/empty.bin');
+    const suffix = await fetch(url, { headers: { range: 'bytes=-5' } });
+    expect([suffix.status, suffix.headers.get('content-length'), await suffix.text()]).toEqual([200, '0', '']);
+    const open = await fetch(url, { headers: { range: 'bytes=0-' } });
+    expect([open.status, open.headers.get('content-range')]).toEqual([416, 'bytes */0']);
+  });
+
+  it('names the saved file after the key\'s last segment, exactly and as ASCII', async () => {
+    const key = 'alice/clip "ünï" 100%.mp4';
+    writeObject(fx.root, key, 'x');
+    // A header carries no raw UTF-8: the bulk body names the file.
+    const issued = await bulk(server, fx.headers(), [{ filename: key, provider: 'disk' }]);
+    const res = await fetch(JSON.parse(issued.body.data)[key], { method: 'HEAD' });
+    expect(res.headers.get('content-disposition')).toBe(`inline; filename="clip __n__ 100_.mp4"; filename*=UTF-8''clip%20%22%C3%BCn%C3%AF%22%20100%25.mp4`);
+  });
+
+  it('sends Cache-Control: no-store with every error, so that no cache keeps a 404 for a file made later', async () => {
+    for (const url of [await urlFor('alice/missing.mp4'), `${server.url}/api/storage/signed?a=x`]) {
+      const res = await fetch(url);
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    }
+  });
+
+  it('drops the connection at once when the file shrinks while it streams', async () => {
+    const big = Buffer.alloc(8 << 20, 7);
+    writeObject(fx.root, 'alice/shrinking.mp4', big);
+    const url = new URL(await urlFor('alice/shrinking.mp4'));
+    const outcome = await new Promise<{ status: number; received: number; error?: string }>((resolve) => {
+      http.get(url, (res) => {
+        let received = 0;
+        res.once('data', () => {
+          // Truncated after the first chunk arrived: the rest of what Content-Length promised never exists.
+          fs.truncateSync(path.join(fx.root, 'alice/shrinking.mp4'), 1 << 20);
+        });
+        res.on('data', (c: Buffer) => { received += c.length; });
+        res.on('error', (e) => resolve({ status: res.statusCode!, received, error: e.message }));
+        res.on('end', () => resolve({ status: res.statusCode!, received }));
+      });
+    });
+    expect(outcome.status).toBe(200);
+    expect(outcome.received).toBeLessThan(big.length);
+    expect(outcome.error).toBe('aborted');
   });
 
   it('answers HEAD with the same headers and no body', async () => {

@@ -1,6 +1,7 @@
 // A 1 GiB object through GET /api/storage/signed from a server child process: its RSS stays flat, and a client
 // that disconnects stops the read from disk. Plus signing-key rotation across server restarts on the same store.
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -20,7 +21,7 @@ describe.each(DIALECTS)('a 1 GiB object through a server process on %s', (dialec
   let ts: TestStore;
   let server: Awaited<ReturnType<typeof spawnServer>>;
   let url: string;
-  const env = { STORAGE_URL_SIGNING_KEY: SIGNING_KEY, SIGHTLINE_MASTER_KEY: MASTER_KEY };
+  const env = { STORAGE_URL_SIGNING_KEY: SIGNING_KEY, SIGHTLINE_MASTER_KEY: MASTER_KEY, STORAGE_SEND_IDLE_TIMEOUT_MS: '1500' };
 
   beforeAll(async () => {
     ts = await createTestStore(dialect);
@@ -88,6 +89,29 @@ describe.each(DIALECTS)('a 1 GiB object through a server process on %s', (dialec
     expect((last - before) / 2 ** 20).toBeLessThan(256);
     // And the server is fine afterwards.
     expect((await fetch(url, { headers: { range: 'bytes=0-9' } })).status).toBe(206);
+  });
+
+  it('drops a client that stops reading, and closes the file', async () => {
+    const pid = server.child.pid!;
+    const openFiles = () => fs.readdirSync(`/proc/${pid}/fd`).filter((fd) => {
+      try { return fs.readlinkSync(`/proc/${pid}/fd/${fd}`).endsWith('big.mp4'); } catch { return false; }
+    }).length;
+    const waitFor = async (condition: () => boolean, ms: number) => {
+      for (const end = Date.now() + ms; !condition() && Date.now() < end;) await new Promise((r) => setTimeout(r, 20));
+      return condition();
+    };
+    let socket: import('node:net').Socket | undefined;
+    // One chunk, then nothing: the socket buffers fill, and the server can send no more. (The client never sees
+    // the server's FIN either: it waits behind the unread bytes. What matters is what the server lets go.)
+    http.get(url, (res) => { socket = res.socket; res.once('data', () => res.pause()); });
+    try {
+      expect(await waitFor(() => openFiles() === 1, 5000)).toBe(true);
+      const opened = Date.now();
+      expect(await waitFor(() => openFiles() === 0, 10_000)).toBe(true);
+      expect(Date.now() - opened).toBeGreaterThanOrEqual(1000);
+    } finally {
+      socket?.destroy();
+    }
   });
 });
 

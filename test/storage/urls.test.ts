@@ -307,4 +307,25 @@ describe.each(DIALECTS)('directories and signing mode on %s', (dialect) => {
     expect(e).toBeGreaterThan(1790);
     expect(e).toBeLessThanOrEqual(1800);
   });
+
+  it('refuses a Host header that is not a host and port instead of copying it into the URL', async () => {
+    const ask = (host: string) => new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const target = new URL(server.url);
+      http.get({ host: target.hostname, port: target.port, path: '/api/storage', setHost: false,
+        headers: { host, ...fx.headers({ 'x-service-storage-filename': 'alice/x.mp4', 'x-service-storage-provider': 'disk' }) } }, (res) => {
+        let text = '';
+        res.on('data', (c) => { text += c; });
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      }).on('error', reject);
+    });
+    for (const host of ['evil.example/x?y=', 'a@evil.example', '127.0.0.1:1#', 'evil.example:80x']) {
+      const res = await ask(host);
+      expect([host, res.status, res.body.code]).toEqual([host, 400, 'bad_request']);
+    }
+    for (const host of ['media.example.com', 'media.example.com:8443', '[::1]:8080', '10.0.0.7']) {
+      const res = await ask(host);
+      expect([host, res.status]).toEqual([host, 200]);
+      expect(res.body.data.startsWith(`http://${host}/api/storage/signed?`)).toBe(true);
+    }
+  });
 });

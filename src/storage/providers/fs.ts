@@ -4,15 +4,48 @@
 import { randomBytes } from 'node:crypto';
 import { constants, promises as fsp } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ApiError } from '../../http/problem.js';
 import { contentTypeFor } from '../content-type.js';
-import { decideRange, notModified } from '../http-range.js';
+import { decideRange, notModified, preconditionFailed } from '../http-range.js';
 import type { PutRequest, PutResult, ReadRequest, ReadResponse, StorageProvider } from './types.js';
 
 const NOT_FOUND_CODES = new Set(['ENOENT', 'ENOTDIR', 'ELOOP', 'EISDIR', 'ENAMETOOLONG', 'ENXIO']);
 
 const notFound = () => new ApiError(404, 'object_not_found', 'No such object');
+
+const CHUNK = 256 * 1024;
+
+/**
+ * Size, mtime and ctime: a file replaced by one of the same size with its mtime copied (`cp -p`, `rsync -t`) still
+ * gets a new ETag, as the kernel sets ctime on every change and nobody can set it back.
+ */
+function etagOf(stat: { size: number; mtimeMs: number; ctimeMs: number }): string {
+  return `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}-${Math.floor(stat.ctimeMs * 1000).toString(16)}"`;
+}
+
+/**
+ * Bytes start..end of an open file, closing it when done or destroyed (the client went away). A file that shrinks
+ * meanwhile is an error, not an early end: the answer's Content-Length promised more, and an error makes the
+ * server drop the connection at once where a quiet end would leave the client waiting for bytes that never come.
+ */
+function fileRange(handle: fsp.FileHandle, start: number, end: number): Readable {
+  async function* chunks() {
+    for (let position = start; position <= end;) {
+      const length = Math.min(CHUNK, end - position + 1);
+      const { bytesRead, buffer } = await handle.read(Buffer.allocUnsafe(length), 0, length, position);
+      if (bytesRead === 0) throw new Error(`the file ended ${end - position + 1} bytes short of what was announced`);
+      position += bytesRead;
+      yield bytesRead === length ? buffer : buffer.subarray(0, bytesRead);
+    }
+  }
+  const stream = Readable.from(chunks(), { objectMode: false, highWaterMark: CHUNK });
+  // On close rather than in the generator: one destroyed before its first read never runs the generator's code.
+  // FileHandle.close waits for a read in flight.
+  stream.once('close', () => { handle.close().catch(() => {}); });
+  return stream;
+}
 
 export class FsProvider implements StorageProvider {
   readonly type = 'fs' as const;
@@ -59,15 +92,15 @@ export class FsProvider implements StorageProvider {
       if (real !== root && !real.startsWith(root.endsWith(path.sep) ? root : root + path.sep)) throw notFound();
       const stat = await handle.stat();
       if (!stat.isFile()) throw notFound();
-      const validators = {
-        etag: `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`,
-        lastModified: stat.mtime,
-      };
+      const validators = { etag: etagOf(stat), lastModified: stat.mtime };
       const headers: Record<string, string> = {
         'content-type': contentTypeFor(filename),
         etag: validators.etag,
         'last-modified': stat.mtime.toUTCString(),
       };
+      if (preconditionFailed(request, validators)) {
+        throw new ApiError(412, 'precondition_failed', 'The object is not the version the request names (If-Match / If-Unmodified-Since)', {}, { ETag: validators.etag });
+      }
       if (notModified(request, validators)) return { status: 304, headers };
       const range = decideRange(request, stat.size, validators);
       if (range.kind === 'unsatisfiable') {
@@ -79,7 +112,7 @@ export class FsProvider implements StorageProvider {
       const status = range.kind === 'partial' ? 206 : 200;
       if (request.method === 'HEAD' || stat.size === 0) return { status, headers };
       // The stream owns the descriptor from here and closes it when it ends or is destroyed (client gone).
-      const body = handle.createReadStream({ start, end, highWaterMark: 256 * 1024 });
+      const body = fileRange(handle, start, end);
       handedOff = true;
       return { status, headers, body };
     } finally {
@@ -111,7 +144,8 @@ export class FsProvider implements StorageProvider {
   async put(filename: string, request: PutRequest): Promise<PutResult> {
     const parent = (await this.parentOf(filename, true))!;
     // Written beside the target and renamed into place: readers never see half a file.
-    const temp = path.join(parent.dir, `.${parent.base}.${randomBytes(6).toString('hex')}.part`);
+    // A short name of its own: the key's last segment may already use all 255 bytes a name can have.
+    const temp = path.join(parent.dir, `.sightline-${randomBytes(6).toString('hex')}.part`);
     const handle = await fsp.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
     try {
       await pipeline(request.body, handle.createWriteStream());
@@ -123,7 +157,7 @@ export class FsProvider implements StorageProvider {
       await handle.close().catch(() => {});
     }
     const stat = await fsp.lstat(path.join(parent.dir, parent.base));
-    return { etag: `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"` };
+    return { etag: etagOf(stat) };
   }
 
   async delete(filename: string): Promise<void> {

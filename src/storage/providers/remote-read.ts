@@ -16,6 +16,8 @@ export async function readThroughUrl(providerName: string, url: string, request:
   if (request.ifRange) headers['if-range'] = request.ifRange;
   if (request.ifNoneMatch) headers['if-none-match'] = request.ifNoneMatch;
   if (request.ifModifiedSince) headers['if-modified-since'] = request.ifModifiedSince;
+  if (request.ifMatch) headers['if-match'] = request.ifMatch;
+  if (request.ifUnmodifiedSince) headers['if-unmodified-since'] = request.ifUnmodifiedSince;
 
   const controller = new AbortController();
   let timedOut = false;
@@ -58,6 +60,9 @@ export async function readThroughUrl(providerName: string, url: string, request:
   await response.body?.cancel().catch(() => {});
   request.signal.removeEventListener('abort', onClientGone);
   if (status === 404) throw new ApiError(404, 'object_not_found', 'No such object', { provider: providerName });
+  if (status === 412) {
+    throw new ApiError(412, 'precondition_failed', 'The object is not the version the request names (If-Match / If-Unmodified-Since)', { provider: providerName });
+  }
   if (status === 416) {
     let range = response.headers.get('content-range');
     if (!range && headUrl) {
