@@ -106,22 +106,26 @@ export async function deleteSession(db: Db, token: string): Promise<void> {
   await db.deleteFrom('sessions').where('token_hash', '=', hashSecret(token)).execute();
 }
 
-export async function readFailures(db: Db, keys: string[]): Promise<Map<string, FailureCounter>> {
-  const rows = await db.selectFrom('login_failures').selectAll().where('key', 'in', keys).execute();
-  return new Map(rows.map((r) => [r.key, { failures: r.failures, windowStart: r.window_start }]));
+/**
+ * Counts one attempt per key before it is tried, atomically, and answers each key's counter as it was just before
+ * this attempt: concurrent attempts each see the ones ahead of them, so a burst cannot all pass a check made
+ * before any of them is counted. A key whose window has passed starts a new one.
+ */
+export async function claimAttempt(db: Db, keys: string[], windowSeconds: number, now = Date.now()): Promise<Map<string, FailureCounter>> {
+  const stale = now - windowSeconds * 1000;
+  const rows = await db.insertInto('login_failures').values(keys.map((key) => ({ key, failures: 1, window_start: now })))
+    .onConflict((oc) => oc.column('key').doUpdateSet({
+      failures: sql`case when login_failures.window_start < ${stale} then 1 else login_failures.failures + 1 end`,
+      window_start: sql`case when login_failures.window_start < ${stale} then ${now} else login_failures.window_start end`,
+    }))
+    .returning(['key', 'failures', 'window_start'])
+    .execute();
+  return new Map(rows.map((r) => [r.key, { failures: r.failures - 1, windowStart: Number(r.window_start) }]));
 }
 
-/** Counts one failure per key atomically; a key whose window has passed starts a new window. */
-export async function recordFailure(db: Db, keys: string[], windowSeconds: number, now = Date.now()): Promise<void> {
-  const stale = now - windowSeconds * 1000;
-  for (const key of keys) {
-    await db.insertInto('login_failures').values({ key, failures: 1, window_start: now })
-      .onConflict((oc) => oc.column('key').doUpdateSet({
-        failures: sql`case when login_failures.window_start < ${stale} then 1 else login_failures.failures + 1 end`,
-        window_start: sql`case when login_failures.window_start < ${stale} then ${now} else login_failures.window_start end`,
-      }))
-      .execute();
-  }
+/** A claimed attempt that succeeded was no failure: it stops counting against the key. */
+export async function unclaimAttempt(db: Db, key: string): Promise<void> {
+  await db.updateTable('login_failures').set({ failures: sql`case when failures > 0 then failures - 1 else 0 end` }).where('key', '=', key).execute();
 }
 
 export async function clearFailures(db: Db, key: string): Promise<void> {

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { ApiError } from '../http/problem.js';
 import { bearerToken, requireReader } from './authenticate.js';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from './password.js';
-import { clearFailures, createSession, deleteSession, findUserForLogin, readFailures, recordFailure } from './queries.js';
+import { claimAttempt, clearFailures, createSession, deleteSession, findUserForLogin, unclaimAttempt } from './queries.js';
 import { retryAfterSeconds } from './throttle.js';
 
 const LoginBody = Type.Object({
@@ -38,8 +38,8 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     const tooLong = username.length > MAX_USERNAME || password.length > MAX_PASSWORD;
     const userKey = `user:${username.slice(0, MAX_USERNAME).toLowerCase()}`;
     const addressKey = `addr:${request.ip}`;
-    const counters = await readFailures(db, [userKey, addressKey]);
     const now = Date.now();
+    const counters = await claimAttempt(db, [userKey, addressKey], login.windowSeconds, now);
     const wait = Math.max(
       retryAfterSeconds(counters.get(userKey), login.maxFailuresPerUser, login.windowSeconds, now),
       retryAfterSeconds(counters.get(addressKey), login.maxFailuresPerAddress, login.windowSeconds, now),
@@ -49,11 +49,9 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     }
     const user = tooLong ? undefined : await findUserForLogin(db, username);
     const ok = await verifyPassword(password.slice(0, MAX_PASSWORD), user?.password_hash ?? DUMMY_PASSWORD_HASH);
-    if (!user || !ok) {
-      await recordFailure(db, [userKey, addressKey], login.windowSeconds);
-      throw new ApiError(401, 'invalid_credentials', 'Wrong username or password');
-    }
+    if (!user || !ok) throw new ApiError(401, 'invalid_credentials', 'Wrong username or password');
     await clearFailures(db, userKey);
+    await unclaimAttempt(db, addressKey);
     const session = await createSession(db, user.id, user.org_id, app.config.sessionTtlSeconds);
     reply.header('Cache-Control', 'no-store');
     return {

@@ -16,6 +16,8 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     orgId = (await createOrganisation(server.store.db, 'acme')).id;
     await createUser(server.store.db, orgId, 'alice', 'wonderland-42', 'editor');
     await createUser(server.store.db, orgId, 'throttled', 'wonderland-42', 'viewer');
+    await createUser(server.store.db, orgId, 'burst', 'wonderland-42', 'viewer');
+    await createUser(server.store.db, orgId, 'regular', 'wonderland-42', 'viewer');
   });
   afterAll(async () => { await server.close(); });
 
@@ -88,6 +90,23 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     const retry = Number(res.headers.get('retry-after'));
     expect(retry).toBeGreaterThan(0);
     expect(retry).toBeLessThanOrEqual(900);
+  });
+
+  it('counts a burst of concurrent guesses one by one: no more than the limit get tried, not even the right one', async () => {
+    const guesses = Array.from({ length: 24 }, (_, i) => login({ username: 'burst', password: i === 20 ? 'wonderland-42' : `guess-${i}` }));
+    const statuses = (await Promise.all(guesses)).map((r) => r.status);
+    // LOGIN_MAX_FAILURES_PER_USER is 3 here: three are tried (and fail), every other one is refused untried.
+    expect(statuses.filter((s) => s === 401)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(21);
+  });
+
+  it('a success does not count as a failure of its address', async () => {
+    const addressFailures = async () => (await server.store.db.selectFrom('login_failures').select('failures').where('key', 'like', 'addr:%').executeTakeFirst())?.failures ?? 0;
+    expect((await login({ username: 'regular', password: 'not-it' })).status).toBe(401);
+    const before = await addressFailures();
+    expect(before).toBeGreaterThan(0);
+    for (let i = 0; i < 6; i++) expect((await login({ username: 'regular', password: 'wonderland-42' })).status).toBe(200);
+    expect(await addressFailures()).toBe(before);
   });
 
   it('the throttle lives in the database: a second instance on the same store refuses too', async () => {
