@@ -15,8 +15,16 @@ export function parseArgs(argv: string[]): ParsedArgs {
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq < 0 ? undefined : eq);
     let value: string | boolean;
+    if (SWITCHES.has(name)) {
+      // `--dry-run=true` must not run for real: a switch takes true/false after `=`, or nothing.
+      const text = eq < 0 ? 'true' : arg.slice(eq + 1).toLowerCase();
+      if (text !== 'true' && text !== 'false') throw new Error(`--${name} is a switch: give it alone, or as --${name}=true / --${name}=false`);
+      const on = text === 'true';
+      if (flags[name] !== undefined && flags[name] !== on) throw new Error(`--${name} is given twice with different values`);
+      flags[name] = on;
+      continue;
+    }
     if (eq >= 0) value = arg.slice(eq + 1);
-    else if (SWITCHES.has(name)) value = true;
     else {
       const next = argv[i + 1];
       if (next === undefined || next.startsWith('--')) throw new Error(`--${name} needs a value`);

@@ -80,6 +80,9 @@ export function startWalCheckpointer(sqlite: SqliteDatabase.Database, intervalMs
     stop() {
       if (!stopping) {
         stopping = true;
+        // Whoever awaits the stop keeps the process alive until the worker is gone: unreferenced, a process with
+        // nothing else left (a server whose listen just failed) would exit 0 in the middle of the await.
+        worker.ref();
         worker.postMessage('stop');
       }
       return exited;

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, createTestStore, type TestStore } from '../support/store.js';
 import { runCli, spawnServer } from '../support/cli.js';
@@ -58,10 +59,36 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
     [['admin', 'token', 'create', '--org', 'acme', '--name', 'empty', '--expires-in', ''], /--expires-in needs a value/],
     [['admin', 'org', 'create', '--name', '   '], /--name must not be blank/],
     [['admin', 'recording', 'create', '--org', 'acme', '--media-key', 'k/ms.mp4', '--start', '1700000000000'], /looks like milliseconds/],
+    // A switch written with a value must not quietly mean "off": `--dry-run=yes` would sweep for real.
+    [['admin', 'sweep', '--dry-run=yes'], /--dry-run is a switch/],
+    [['admin', 'sweep', '--dry-run', '--dry-run=false'], /--dry-run is given twice with different values/],
   ])('exits non-zero with a clear message: %j', async (args, message) => {
     const r = await cli(...args);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(message);
+  });
+
+  it('takes a switch as --flag, --flag=true or --flag=false, and a repeated one as one', async () => {
+    for (const args of [['--dry-run=true'], ['--dry-run', '--dry-run'], ['--dry-run=TRUE']]) {
+      const r = await cli('admin', 'sweep', ...args, '--json');
+      expect([args, r.code, JSON.parse(r.stdout).dryRun]).toEqual([args, 0, true]);
+    }
+    const json = await cli('admin', 'provider', 'list', '--json=true');
+    expect(json.code, json.stderr).toBe(0);
+    expect(() => JSON.parse(json.stdout)).not.toThrow();
+  });
+
+  it('serve exits 1 with the reason when it cannot listen', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = String((blocker.address() as net.AddressInfo).port);
+      const r = await cli('serve', '--port', port);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/EADDRINUSE/);
+    } finally {
+      blocker.close();
+    }
   });
 
   it('leaves nothing behind for refused input, and prints usage for --help with exit 0', async () => {
