@@ -60,6 +60,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     schemaController: { compilersFactory: { buildValidator } },
     frameworkErrors,
     clientErrorHandler,
+    // Fastify's own 503 while closing is not a problem; the onRequest hook below answers instead.
+    return503OnClosing: false,
   }) as unknown as FastifyInstance;
 
   // `Expect: 100-continue`: Node would answer 100 to every such request, inviting a client to send 40 MiB that the
@@ -92,8 +94,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
   }
 
+  // A request that reaches a closing server (on a keep-alive connection it already had) goes to another instance.
+  let closing = false;
+  app.addHook('preClose', (done) => { closing = true; done(); });
+
   // Callback-style hooks: these run on every request, and an async hook costs a promise and a microtask each.
   app.addHook('onRequest', (request, reply, done) => {
+    if (closing) {
+      reply.header('Connection', 'close');
+      done(new ApiError(503, 'service_unavailable', 'The server is shutting down: send the request again (to another instance)'));
+      return;
+    }
     reply.header('X-Request-Id', request.id);
     // Set before negotiating, so that a 406 for an unknown version still names the latest one.
     reply.header('API-Version', LATEST_API_VERSION);

@@ -1,0 +1,81 @@
+// SIGTERM on a server process whose clients hold keep-alive connections: the request in flight is answered, a
+// request that follows it on the same connection is refused as a problem, and the process exits 0 at once instead
+// of waiting for the connection's keep-alive timeout.
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, createTestStore, type TestStore } from '../support/store.js';
+import { exited, spawnServer } from '../support/cli.js';
+
+/** Resolves once nothing accepts connections on the port any more: the server has begun to close. */
+async function refusingConnections(port: number): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => { socket.destroy(); resolve(false); });
+      socket.once('error', () => resolve(true));
+    });
+    if (refused) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('the server kept accepting connections');
+}
+
+describe.each(DIALECTS)('graceful shutdown on %s', (dialect) => {
+  let ts: TestStore;
+  beforeAll(async () => { ts = await createTestStore(dialect); });
+  afterAll(async () => { await ts.destroy(); });
+
+  it('answers the request in flight, refuses the next one on that connection with a 503 problem, and exits 0 at once', async () => {
+    // A grace period far longer than the test: only a clean exit passes.
+    const server = await spawnServer(ts.location, { SHUTDOWN_GRACE_MS: '60000' });
+    const port = Number(new URL(server.url).port);
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let received = '';
+    socket.on('data', (c: Buffer) => { received += c.toString('latin1'); });
+    const socketClosed = new Promise((resolve) => socket.once('close', resolve));
+
+    const body = JSON.stringify({ username: 'nobody', password: 'wrong-password' });
+    // Headers and half the body: the request is in flight when the signal comes.
+    socket.write(`POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    await new Promise((r) => setImmediate(r));
+    const started = Date.now();
+    server.child.kill('SIGTERM');
+    await refusingConnections(port);
+    // The rest of the body, and a second request right behind it on the same keep-alive connection.
+    socket.write(`${body.slice(10)}GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n`);
+
+    expect(await exited(server.child)).toBe(0);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    await socketClosed;
+    const answers = received.split(/(?=HTTP\/1\.1 )/);
+    expect(answers).toHaveLength(2);
+    expect(answers[0]).toMatch(/^HTTP\/1\.1 401 /);
+    expect(answers[1]).toMatch(/^HTTP\/1\.1 503 /);
+    expect(answers[1]).toMatch(/content-type: application\/problem\+json/i);
+    expect(answers[1]).toContain('"code":"service_unavailable"');
+  });
+
+  it('closes a keep-alive connection once its answer is out, instead of waiting for it to time out', async () => {
+    const server = await spawnServer(ts.location, { SHUTDOWN_GRACE_MS: '60000' });
+    const port = Number(new URL(server.url).port);
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let received = '';
+    socket.on('data', (c: Buffer) => { received += c.toString('latin1'); });
+    const body = JSON.stringify({ username: 'nobody', password: 'wrong-password' });
+    socket.write(`POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    await new Promise((r) => setImmediate(r));
+    const started = Date.now();
+    server.child.kill('SIGTERM');
+    await refusingConnections(port);
+    socket.write(body.slice(10));
+    try {
+      expect(await exited(server.child)).toBe(0);
+      expect(Date.now() - started).toBeLessThan(30_000);
+      expect(received).toMatch(/^HTTP\/1\.1 401 /);
+    } finally {
+      socket.destroy();
+    }
+  }, 70_000);
+});
