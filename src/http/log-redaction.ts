@@ -1,8 +1,16 @@
-// Log lines carry the path and method, never a credential: signed-URL tokens are cut from the query.
-const SECRET_QUERY_PARAMS = /([?&](?:s|sig|signature|token|X-Amz-Signature|X-Goog-Signature)=)[^&]*/gi;
+// Log lines carry the path and method, never a credential: signed-URL tokens, and anything a client may have put
+// in a query under a credential's name (`access_token`, `password`, `api_key`, X-Amz-Security-Token…), are cut.
+const QUERY_PARAM = /([?&])([^=&#]*)=([^&#]*)/g;
+const SECRET_NAME = /^(?:s|sig|auth|code)$|token|secret|passw(?:or)?d|pwd|signature|credential|authori[sz]ation|session|(?:api|access|private|secret|signing)key/;
+
+function redactParam(match: string, separator: string, name: string): string {
+  let key = name;
+  try { key = decodeURIComponent(name); } catch { /* the raw name, then */ }
+  return SECRET_NAME.test(key.toLowerCase().replace(/[-_.\s]/g, '')) ? `${separator}${name}=[redacted]` : match;
+}
 
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY_PARAMS, '$1[redacted]');
+  return url.includes('?') ? url.replace(QUERY_PARAM, redactParam) : url;
 }
 
 export const REDACTED_PATHS = [

@@ -5,6 +5,7 @@ import { buildApp } from '../../src/http/app.js';
 import { createUser } from '../../src/auth/queries.js';
 import { createTestStore, type TestStore } from '../support/store.js';
 import { bearer, postJson, seedOrg } from '../support/server.js';
+import { exited, spawnServer } from '../support/cli.js';
 
 describe('request logs', () => {
   let ts: TestStore;
@@ -42,5 +43,34 @@ describe('request logs', () => {
       expect(all).not.toContain(secret);
     }
     expect(all).toContain('s=[redacted]');
+  });
+
+  it('cuts credentials a client put in a query under any credential\'s name, and keeps the rest', async () => {
+    lines.length = 0;
+    await fetch(`${url}/detections?mediaKey=k1.mp4&access_token=sla_leaky&password=hunter3&api-key=k3y&X-Amz-Security-Token=tok&sessionId=sess&e=5`);
+    await new Promise((resolve) => setImmediate(resolve));
+    const logged = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'request')!.url as string;
+    expect(logged).toBe('/detections?mediaKey=k1.mp4&access_token=[redacted]&password=[redacted]&api-key=[redacted]&X-Amz-Security-Token=[redacted]&sessionId=[redacted]&e=5');
+  });
+});
+
+describe('the log of a server process', () => {
+  it('reaches stdout within a second or two on a quiet server, not once 4 KiB have gathered', async () => {
+    const ts = await createTestStore('sqlite');
+    const server = await spawnServer(ts.location, { LOG_LEVEL: 'info' });
+    try {
+      let out = '';
+      const seen = new Promise<void>((resolve) => {
+        server.child.stdout!.on('data', (c) => { out += c; if (out.includes('"reqId":"flush-me"')) resolve(); });
+      });
+      await fetch(`${server.url}/api/health`, { headers: { 'x-request-id': 'flush-me' } });
+      const started = Date.now();
+      await seen;
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      server.child.kill('SIGTERM');
+      await exited(server.child);
+      await ts.destroy();
+    }
   });
 });
