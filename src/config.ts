@@ -83,7 +83,8 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     throw new Error(`DEFAULT_URI_EXPIRY_TIME must be 1 to 604800 seconds, as seconds or a duration such as 30m, 1h, 7d; got "${expiry}"`);
   }
   const sessionTtl = parseDuration((env.SESSION_TTL ?? '12h').trim());
-  if (sessionTtl === undefined) throw new Error(`SESSION_TTL must be a duration such as 12h, got "${env.SESSION_TTL}"`);
+  // 0 would hand out sessions that are dead on arrival.
+  if (sessionTtl === undefined || sessionTtl <= 0) throw new Error(`SESSION_TTL must be a positive duration such as 12h, got "${env.SESSION_TTL}"`);
   return {
     port: int(flags.port ?? env.PORT, 'port', 8080),
     host: str(flags.host) ?? str(env.HOST) ?? '127.0.0.1',

@@ -69,7 +69,11 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     onRequest: requireReader,
   }, async (request) => {
     const token = bearerToken(request);
-    if (token && request.principal?.kind === 'session') await deleteSession(app.store.db, token);
+    // An access token is no session: answering "logged out" while it keeps working would mislead.
+    if (request.principal?.kind !== 'session') {
+      throw new ApiError(400, 'invalid_request', 'An access token is not a session: revoke it (sightline admin token revoke) instead');
+    }
+    if (token) await deleteSession(app.store.db, token);
     return { data: { loggedOut: true } };
   });
 }

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessToken, createOrganisation, createUser, revokeAccessToken } from '../../src/auth/queries.js';
 import { buildApp } from '../../src/http/app.js';
@@ -139,6 +140,36 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect((await listWith(token)).status).toBe(401);
     const empty = await fetch(`${server.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' } });
     expect([empty.status, (await empty.json()).code]).toEqual([400, 'malformed_json']);
+  });
+
+  it('logout with an access token says it is no session, and the token keeps working', async () => {
+    const live = await createAccessToken(server.store.db, orgId, 'not-a-session', null);
+    const res = await postJson(`${server.url}/logout`, {}, bearer(live.token));
+    expect([res.status, res.body.code]).toEqual([400, 'invalid_request']);
+    expect((await listWith(live.token)).status).toBe(404);
+  });
+
+  it('takes no credential from a request with two Authorization headers', async () => {
+    const live = await createAccessToken(server.store.db, orgId, 'twice', null);
+    const target = new URL(`${server.url}/detections?mediaKey=none`);
+    for (const pair of [[`Bearer ${live.token}`, 'Bearer nope'], ['Bearer nope', `Bearer ${live.token}`], [`Bearer ${live.token}`, `Bearer ${live.token}`]]) {
+      // Written by hand: an HTTP client merges or refuses repeated headers.
+      const status = await new Promise<number>((resolve, reject) => {
+        const socket = net.connect(Number(target.port), target.hostname, () => socket.write(`GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: x\r\n`
+          + `Authorization: ${pair[0]}\r\nAuthorization: ${pair[1]}\r\nConnection: close\r\n\r\n`));
+        let text = '';
+        socket.on('data', (c: Buffer) => { text += c; });
+        socket.on('end', () => resolve(Number(text.split(' ')[1])));
+        socket.on('error', reject);
+      });
+      expect(status).toBe(401);
+    }
+    expect((await listWith(live.token)).status).toBe(404);
+  });
+
+  it('refuses to configure sessions that are dead on arrival', () => {
+    for (const ttl of ['0', '0s', '0h']) expect(() => loadConfig({}, { SESSION_TTL: ttl }), ttl).toThrow(/SESSION_TTL must be a positive duration/);
+    expect(loadConfig({}, { SESSION_TTL: '30m' }).sessionTtlSeconds).toBe(1800);
   });
 
   it('access tokens work until revoked or expired', async () => {
