@@ -2,6 +2,7 @@
 // under load) with one statement per step rather than one per run: the round trips and the commit are the
 // cost of a small run, not the rows.
 import type { Kysely } from 'kysely';
+import { lockRecordingsForWrite } from '../db/recording-gate.js';
 import { rowBatchQuery } from '../db/row-batch-query.js';
 import type { Database, RunsTable } from '../db/schema.js';
 import type { Recording } from '../recordings/queries.js';
@@ -45,7 +46,8 @@ export async function writePgRuns(db: Kysely<Database>, groups: RunWrite[][]): P
     // replaced run takes no foreign-key lock on its recording, and without this a delete that holds the recording
     // and waits for this run's row deadlocks with this batch's own wait for the recording (its centroids' key).
     // Queued on the connection together with the upsert: no extra wait here.
-    const locked = trx.selectFrom('recordings').select('id').where('id', 'in', recordingIds).forKeyShare().execute();
+    // Behind the recordings' gates (recording-gate.ts), so that a delete waiting for them is not starved.
+    const locked = lockRecordingsForWrite(recordingIds).execute(trx);
     locked.catch(() => {});
     const upsert = upsertRuns(trx, rows);
     // The centroids are worked out while the runs travel to the server and it writes them: once the query is

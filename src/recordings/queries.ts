@@ -5,6 +5,7 @@ import { batchedLookup } from '../db/lookup-batcher.js';
 import { preparedQuery } from '../db/prepared-query.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import { isPostgres } from '../db/is-postgres.js';
+import { lockRecordingForDelete } from '../db/recording-gate.js';
 import { newId } from '../util/ids.js';
 
 type Db = Kysely<Database>;
@@ -184,7 +185,10 @@ export async function deleteRecording(db: Db, orgId: string, recordingId: string
     // The recording's row first, as the retention sweep does: a run being written holds a key-share lock on it
     // (its foreign key), so this waits for that write instead of deadlocking with it over the search cells; and a
     // write that starts later waits here, then finds the recording gone (404).
-    if (isPostgres(trx)) await trx.selectFrom('recordings').select('id').where('id', '=', recordingId).where('org_id', '=', orgId).forUpdate().execute();
+    if (isPostgres(trx)) {
+      await lockRecordingForDelete(recordingId).execute(trx);
+      await trx.selectFrom('recordings').select('id').where('id', '=', recordingId).where('org_id', '=', orgId).forUpdate().execute();
+    }
     const runs = await trx.deleteFrom('runs').where('recording_id', '=', recordingId).where('org_id', '=', orgId).executeTakeFirst();
     await trx.deleteFrom('run_centroids').where('recording_id', '=', recordingId).where('org_id', '=', orgId).execute();
     await trx.deleteFrom('recording_label_cells').where('recording_id', '=', recordingId).where('org_id', '=', orgId).execute();
