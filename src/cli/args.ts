@@ -1,4 +1,5 @@
 // A small, strict argument parser: positional words, then --flag value / --flag=value / --switch.
+import { isWellFormed } from '../util/json-shape.js';
 
 export type FlagValue = string | boolean | string[];
 export interface ParsedArgs { words: string[]; flags: Record<string, FlagValue> }
@@ -59,12 +60,29 @@ export function listFlag(flags: Record<string, FlagValue>, name: string): string
   return Array.isArray(value) ? value : [value];
 }
 
-export function numberFlag(flags: Record<string, FlagValue>, name: string, options: { integer?: boolean; min?: number } = {}): number | undefined {
+export function numberFlag(flags: Record<string, FlagValue>, name: string, options: { integer?: boolean; min?: number; max?: number } = {}): number | undefined {
   const text = stringFlag(flags, name);
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!Number.isFinite(n) || (options.integer && !Number.isInteger(n)) || (options.min !== undefined && n < options.min)) {
-    throw new Error(`--${name} must be ${options.integer ? 'an integer' : 'a number'}${options.min !== undefined ? ` of at least ${options.min}` : ''}, got "${text}"`);
+  const max = options.max ?? (options.integer ? Number.MAX_SAFE_INTEGER : undefined);
+  if (!Number.isFinite(n) || (options.integer && !Number.isInteger(n)) || (options.min !== undefined && n < options.min) || (max !== undefined && n > max)) {
+    const bounds = [options.min !== undefined ? `at least ${options.min}` : '', max !== undefined ? `at most ${max}` : ''].filter(Boolean).join(' and ');
+    throw new Error(`--${name} must be ${options.integer ? 'an integer' : 'a number'}${bounds ? ` of ${bounds}` : ''}, got "${text}"`);
   }
   return n;
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * A required name (organisation, user, token label): not blank, no control character (a newline would split the
+ * readable output's lines), valid Unicode, and short enough to show.
+ */
+export function nameFlag(flags: Record<string, FlagValue>, name: string, maxBytes = 256): string {
+  const value = stringFlag(flags, name, true);
+  if (!/\S/.test(value)) throw new Error(`--${name} must not be blank`);
+  if (CONTROL.test(value) || !isWellFormed(value)) throw new Error(`--${name} must not contain control characters or broken Unicode`);
+  if (Buffer.byteLength(value) > maxBytes) throw new Error(`--${name} must be at most ${maxBytes} bytes`);
+  return value;
 }

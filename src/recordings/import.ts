@@ -44,8 +44,10 @@ export async function importFromProvider(
   store: Store, config: Config, orgId: string, providerName: string, prefix: string | undefined,
   progress: (done: number, total: number) => void = () => {},
 ): Promise<ImportSummary> {
-  const [row] = await findProviders(store.db, orgId, [providerName]);
-  if (!row) throw new Error(`no storage provider named "${providerName}" in this organisation`);
+  // The organisation's provider of that name, else the service-wide one (`admin provider create` without --org):
+  // whoever runs the CLI operates the service and may read either.
+  const [row] = [...await findProviders(store.db, orgId, [providerName]), ...await findProviders(store.db, null, [providerName])];
+  if (!row) throw new Error(`no storage provider named "${providerName}" in this organisation or service-wide`);
   if (row.type !== 'fs') throw new Error(`provider "${providerName}" is of type ${row.type}; import lists fs providers only`);
   const root = fsRoot(config, row, JSON.parse(row.settings) as { root?: string });
   const files = await listRecordingKeys(root, prefix);

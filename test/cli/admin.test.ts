@@ -59,6 +59,16 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
     [['admin', 'token', 'create', '--org', 'acme', '--name', 'empty', '--expires-in', ''], /--expires-in needs a value/],
     [['admin', 'org', 'create', '--name', '   '], /--name must not be blank/],
     [['admin', 'recording', 'create', '--org', 'acme', '--media-key', 'k/ms.mp4', '--start', '1700000000000'], /looks like milliseconds/],
+    // What POST /recordings refuses, the CLI refuses too, in its own words.
+    [['admin', 'recording', 'create', '--org', 'acme', '--media-key', 'a\nb.mp4'], /--media-key: contains a control character/],
+    [['admin', 'recording', 'create', '--org', 'acme', '--media-key', `k/${'x'.repeat(1100)}.mp4`], /--media-key: is longer than 1024 bytes/],
+    [['admin', 'recording', 'create', '--org', 'acme', '--media-key', 'k/a.mp4', '--analysis-id', 'A\u0001'], /--analysis-id: must be a non-empty string/],
+    [['admin', 'recording', 'create', '--org', 'acme', '--media-key', 'k/a.mp4', '--frame-count', '99999999999999999999'], /--frame-count: must be an integer/],
+    [['admin', 'org', 'create', '--name', 'evil\norg'], /--name must not contain control characters/],
+    [['admin', 'org', 'create', '--name', 'x'.repeat(300)], /--name must be at most 256 bytes/],
+    [['admin', 'org', 'create', '--name', 'huge', '--retention-days', '99999999999999'], /--retention-days must be an integer of at least 1 and at most 1000000/],
+    [['admin', 'token', 'create', '--org', 'acme', '--name', 'forever', '--expires-in', '1000000000d'], /--expires-in must be at most 36500d/],
+    [['admin', 'user', 'create', '--org', 'acme', '--username', 'blankpw', '--password', '        ', '--role', 'editor'], /--password must not be blank/],
     // A switch written with a value must not quietly mean "off": `--dry-run=yes` would sweep for real.
     [['admin', 'sweep', '--dry-run=yes'], /--dry-run is a switch/],
     [['admin', 'sweep', '--dry-run', '--dry-run=false'], /--dry-run is given twice with different values/],

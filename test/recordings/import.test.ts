@@ -51,6 +51,17 @@ describe.each(DIALECTS)('admin recording import on %s', (dialect) => {
     expect(again.stdout).toMatch(/100 recording files, 0 registered, 100 already registered, 0 failed/);
   });
 
+  it('imports from a service-wide provider (created without --org) too', async () => {
+    const shared = path.join(server.testStore.location.dataDir, 'shared');
+    fs.mkdirSync(path.join(shared, 'cams'), { recursive: true });
+    fs.writeFileSync(path.join(shared, 'cams', '1700000000_shared.mp4'), 'x');
+    await insertProvider(server.store.db, newProviderRow(server.config, null, 'common', 'fs', { settings: { root: shared } }));
+    const res = await runCli(['admin', 'recording', 'import', '--org', org.name, '--provider', 'common', '--json'], server.testStore.location);
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ found: 1, created: 1 });
+    expect((await getJson(`${server.url}/recordings/cams/1700000000_shared.mp4`, bearer(org.token))).body.data).toMatchObject({ provider: 'common' });
+  });
+
   it('fails clearly for an unknown provider', async () => {
     const res = await runCli(['admin', 'recording', 'import', '--org', org.name, '--provider', 'nope'], server.testStore.location);
     expect(res.code).toBe(1);

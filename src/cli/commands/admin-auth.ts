@@ -4,9 +4,11 @@ import { USER_ROLES, isUserRole } from '../../auth/roles.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { parseDuration } from '../../util/duration.js';
-import { numberFlag, stringFlag } from '../args.js';
+import { nameFlag, numberFlag, stringFlag } from '../args.js';
 import type { CommandTable } from '../command.js';
 import { printResult } from '../output.js';
+
+const MAX_TOKEN_SECONDS = 36_500 * 86_400;
 
 export async function requireOrganisation(db: Kysely<Database>, name: string) {
   const org = await findOrganisationByName(db, name);
@@ -18,9 +20,9 @@ export const authCommands: CommandTable = {
   'admin org create': {
     usage: 'admin org create --name <name> [--retention-days 30] [--keep-recordings]',
     async run({ flags, json, withStore }) {
-      const name = stringFlag(flags, 'name', true);
-      if (!/\S/.test(name)) throw new Error('--name must not be blank');
-      const retentionDays = numberFlag(flags, 'retention-days', { integer: true, min: 1 }) ?? 30;
+      const name = nameFlag(flags, 'name');
+      // Far beyond any real retention; the bound keeps the value within both databases' integer column.
+      const retentionDays = numberFlag(flags, 'retention-days', { integer: true, min: 1, max: 1_000_000 }) ?? 30;
       const org = await withStore(async ({ db }) => {
         if (await findOrganisationByName(db, name)) throw new Error(`an organisation named "${name}" already exists`);
         return createOrganisation(db, name, retentionDays, flags['keep-recordings'] === true);
@@ -32,9 +34,9 @@ export const authCommands: CommandTable = {
     usage: `admin user create --org <name> --username <u> --password <p> --role <${USER_ROLES.join('|')}>`,
     async run({ flags, json, withStore }) {
       const orgName = stringFlag(flags, 'org', true);
-      const username = stringFlag(flags, 'username', true);
-      if (!/\S/.test(username)) throw new Error('--username must not be blank');
+      const username = nameFlag(flags, 'username');
       const password = stringFlag(flags, 'password', true);
+      if (!/\S/.test(password)) throw new Error('--password must not be blank');
       const role = stringFlag(flags, 'role', true);
       if (!isUserRole(role)) throw new Error(`--role must be one of ${USER_ROLES.join(', ')}`);
       if (password.length < 8) throw new Error('--password must have at least 8 characters');
@@ -51,10 +53,12 @@ export const authCommands: CommandTable = {
     usage: 'admin token create --org <name> --name <label> [--expires-in 90d]',
     async run({ flags, json, withStore }) {
       const orgName = stringFlag(flags, 'org', true);
-      const name = stringFlag(flags, 'name', true);
+      const name = nameFlag(flags, 'name');
       const expiresIn = stringFlag(flags, 'expires-in');
       const seconds = expiresIn === undefined ? undefined : parseDuration(expiresIn.trim());
       if (expiresIn !== undefined && (seconds === undefined || seconds <= 0)) throw new Error('--expires-in must be a duration such as 90d, 12h or 3600');
+      // Leave out --expires-in for a token that never expires; past 100 years a date is a typo.
+      if (seconds !== undefined && seconds > MAX_TOKEN_SECONDS) throw new Error('--expires-in must be at most 36500d (leave it out for a token that does not expire)');
       const token = await withStore(async ({ db }) => {
         const org = await requireOrganisation(db, orgName);
         return createAccessToken(db, org.id, name, seconds === undefined ? null : Date.now() + seconds * 1000);

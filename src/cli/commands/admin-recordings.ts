@@ -1,6 +1,8 @@
 // sightline admin recording create|list|import, admin sweep
 import { insertRecording, listRecordings } from '../../recordings/queries.js';
 import { startFromMediaKey } from '../../recordings/media-key.js';
+import { validateRecordingBody } from '../../recordings/validate.js';
+import { ApiError } from '../../http/problem.js';
 import { importFromProvider } from '../../recordings/import.js';
 import { sweepExpired } from '../../retention/sweeper.js';
 import { numberFlag, stringFlag } from '../args.js';
@@ -8,30 +10,48 @@ import type { CommandTable } from '../command.js';
 import { printResult } from '../output.js';
 import { requireOrganisation } from './admin-auth.js';
 
+const FLAG_OF: Record<string, string> = {
+  mediaKey: 'media-key', analysisId: 'analysis-id', startTimestamp: 'start', width: 'width', height: 'height', fps: 'fps',
+  frameCount: 'frame-count', deviceKey: 'device', provider: 'provider',
+};
+
+/** An API field error, said in the CLI's words: the flag, not the JSON field. */
+function asFlags<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    const field = String(err.extensions.field ?? '');
+    const flag = FLAG_OF[field];
+    throw new Error(flag ? `--${flag}: ${err.message.replace(new RegExp(`^${field}\\b ?`), '')}` : err.message);
+  }
+}
+
 export const recordingCommands: CommandTable = {
   'admin recording create': {
     usage: 'admin recording create --org <name> --media-key <key> [--analysis-id <id>] [--start <unixSeconds>] [--width N --height N --fps N --frame-count N] [--device <key>] [--provider <name>]',
     async run({ flags, json, withStore }) {
       const orgName = stringFlag(flags, 'org', true);
-      const mediaKey = stringFlag(flags, 'media-key', true);
       const given = numberFlag(flags, 'start', { integer: true, min: 0 });
       if (given !== undefined && given >= 1e11) throw new Error(`--start is Unix seconds; ${given} looks like milliseconds (seconds: ${Math.floor(given / 1000)})`);
-      const start = given ?? startFromMediaKey(mediaKey) ?? Math.floor(Date.now() / 1000);
+      const mediaKey = stringFlag(flags, 'media-key', true);
+      // The same checks as POST /recordings, so that the CLI cannot register what the API refuses; only the start
+      // may also default to now (the issue's rule for the CLI).
+      const input = asFlags(() => validateRecordingBody({
+        mediaKey, analysisId: stringFlag(flags, 'analysis-id'),
+        startTimestamp: given ?? (startFromMediaKey(mediaKey) === undefined ? Math.floor(Date.now() / 1000) : undefined),
+        width: numberFlag(flags, 'width'), height: numberFlag(flags, 'height'), fps: numberFlag(flags, 'fps'),
+        frameCount: numberFlag(flags, 'frame-count'), deviceKey: stringFlag(flags, 'device'), provider: stringFlag(flags, 'provider'),
+      }));
       const recording = await withStore(async ({ db }) => {
         const org = await requireOrganisation(db, orgName);
-        const existing = await db.selectFrom('recordings').select('id').where('org_id', '=', org.id).where('media_key', '=', mediaKey).executeTakeFirst();
-        if (existing) throw new Error(`a recording with media key "${mediaKey}" already exists in ${orgName}`);
-        const analysisId = stringFlag(flags, 'analysis-id');
-        if (analysisId) {
-          const taken = await db.selectFrom('recordings').select('id').where('analysis_id', '=', analysisId).executeTakeFirst();
-          if (taken) throw new Error(`the analysis id "${analysisId}" is already used`);
+        const existing = await db.selectFrom('recordings').select('id').where('org_id', '=', org.id).where('media_key', '=', input.mediaKey).executeTakeFirst();
+        if (existing) throw new Error(`a recording with media key "${input.mediaKey}" already exists in ${orgName}`);
+        if (input.analysisId) {
+          const taken = await db.selectFrom('recordings').select('id').where('analysis_id', '=', input.analysisId).executeTakeFirst();
+          if (taken) throw new Error(`the analysis id "${input.analysisId}" is already used`);
         }
-        return insertRecording(db, org.id, {
-          mediaKey, analysisId, startTimestamp: start,
-          width: numberFlag(flags, 'width', { min: 1 }), height: numberFlag(flags, 'height', { min: 1 }),
-          fps: numberFlag(flags, 'fps', { min: 0.001 }), frameCount: numberFlag(flags, 'frame-count', { integer: true, min: 0 }),
-          deviceKey: stringFlag(flags, 'device'), provider: stringFlag(flags, 'provider'),
-        });
+        return insertRecording(db, org.id, { ...input, startFromKey: undefined });
       });
       printResult(json, { id: recording.id, mediaKey: recording.mediaKey, analysisId: recording.analysisId, startTimestamp: recording.startTimestamp },
         `recording ${recording.mediaKey} created (id ${recording.id}, analysis ${recording.analysisId}, start ${new Date(recording.startTimestamp * 1000).toISOString()})`);
