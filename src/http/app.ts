@@ -25,6 +25,7 @@ import { storageRoutes } from '../storage/plugin.js';
 import { recordingAssetsRoute } from '../recordings/assets-route.js';
 import { webRoutes } from './web.js';
 import { documentRoute } from './openapi-docs.js';
+import { trackAllowedMethods } from './allowed-methods.js';
 
 export interface AppOptions {
   config: Config;
@@ -80,7 +81,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('store', store);
   app.decorate('config', config);
   app.decorateRequest('apiVersion', LATEST_API_VERSION);
-  installErrorHandlers(app);
+  installErrorHandlers(app, trackAllowedMethods(app));
 
   useJsonBodyParser(app);
   refuseTextBodies(app);

@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, PROBLEM_CONTENT_TYPE, problem, type ProblemBody } from './problem.js';
 import { LATEST_API_VERSION } from './versioning.js';
+import type { AllowedMethods } from './allowed-methods.js';
 
 interface Mapped { status: number; body: ProblemBody; headers?: Record<string, string> }
 
@@ -51,7 +52,7 @@ function closeIfUnread(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('Cache-Control', 'no-store');
 }
 
-export function installErrorHandlers(app: FastifyInstance): void {
+export function installErrorHandlers(app: FastifyInstance, allowedMethods: AllowedMethods): void {
   app.setErrorHandler((error, request, reply) => {
     closeIfUnread(request, reply);
     const config = request.routeOptions?.config as { validationCode?: string } | undefined;
@@ -63,6 +64,12 @@ export function installErrorHandlers(app: FastifyInstance): void {
   });
   app.setNotFoundHandler((request, reply) => {
     closeIfUnread(request, reply);
+    const allowed = allowedMethods(request.url);
+    if (allowed.length > 0) {
+      reply.code(405).header('Allow', allowed.join(', ')).type(PROBLEM_CONTENT_TYPE)
+        .send(JSON.stringify(problem(405, 'method_not_allowed', `${request.method} is not one of this path's methods: ${allowed.join(', ')}`, { allow: allowed })));
+      return;
+    }
     reply.code(404).type(PROBLEM_CONTENT_TYPE)
       .send(JSON.stringify(problem(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}`)));
   });

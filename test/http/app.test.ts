@@ -81,6 +81,24 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     socket.on('error', reject);
   });
 
+  it('answers 405 with Allow for a real path and a wrong method, and 404 only where no method answers', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['POST', '/api/storage/signed?a=x', 'GET, HEAD'],
+      ['DELETE', '/api/storage', 'GET, HEAD'],
+      ['GET', '/login', 'POST'],
+      ['PUT', '/detections/run-1', 'GET, HEAD, DELETE'],
+      ['PATCH', '/recordings/alice/1700000000_cam1.mp4', 'GET, HEAD, DELETE'],
+    ];
+    for (const [method, path, allow] of cases) {
+      const res = await fetch(`${server.url}${path}`, { method });
+      expect([method, path, res.status, res.headers.get('allow')]).toEqual([method, path, 405, allow]);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(await res.json()).toMatchObject({ status: 405, code: 'method_not_allowed', allow: allow.split(', ') });
+    }
+    const missing = await fetch(`${server.url}/no/such/path`, { method: 'POST' });
+    expect([missing.status, (await missing.json()).code]).toEqual([404, 'route_not_found']);
+  });
+
   it('answers a request Node\'s HTTP parser refuses (DEL in a header value) with a problem', async () => {
     const { head, body } = await rawRequest('GET /api/health HTTP/1.1\r\nHost: x\r\nX-Other: a\x7fb\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 400 /);
