@@ -66,6 +66,13 @@ function publicBaseUrl(value: string | undefined): string | undefined {
   return value.replace(/\/+$/, '');
 }
 
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+function logLevel(value: string): string {
+  if (!LOG_LEVELS.includes(value)) throw new Error(`the log level (--log-level / LOG_LEVEL) must be one of ${LOG_LEVELS.join(', ')}; got "${value}"`);
+  return value;
+}
+
 function editorExpiry(value: string | undefined): number {
   if (value === undefined || value === '') return 3600;
   const seconds = parseDuration(value.trim());
@@ -90,7 +97,7 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     host: str(flags.host) ?? str(env.HOST) ?? '127.0.0.1',
     dataDir: path.resolve(str(flags.data) ?? str(env.SIGHTLINE_DATA) ?? './data'),
     databaseUrl: str(flags['database-url']) ?? str(env.DATABASE_URL),
-    logLevel: str(flags['log-level']) ?? str(env.LOG_LEVEL) ?? 'info',
+    logLevel: logLevel(str(flags['log-level']) ?? str(env.LOG_LEVEL) ?? 'info'),
     sessionTtlSeconds: sessionTtl,
     login: {
       maxFailuresPerUser: int(env.LOGIN_MAX_FAILURES_PER_USER, 'LOGIN_MAX_FAILURES_PER_USER', 5),

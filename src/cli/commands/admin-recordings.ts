@@ -33,7 +33,11 @@ export const recordingCommands: CommandTable = {
     async run({ flags, json, withStore }) {
       const orgName = stringFlag(flags, 'org', true);
       const given = numberFlag(flags, 'start', { integer: true, min: 0 });
-      if (given !== undefined && given >= 1e11) throw new Error(`--start is Unix seconds; ${given} looks like milliseconds (seconds: ${Math.floor(given / 1000)})`);
+      if (given !== undefined && given >= 1e11) {
+        throw new Error(given >= 1e12
+          ? `--start is Unix seconds; ${given} looks like milliseconds (seconds: ${Math.floor(given / 1000)})`
+          : `--start is Unix seconds up to 253402300799 (year 9999); got ${given}`);
+      }
       const mediaKey = stringFlag(flags, 'media-key', true);
       // The same checks as POST /recordings, so that the CLI cannot register what the API refuses; only the start
       // may also default to now (the issue's rule for the CLI).
