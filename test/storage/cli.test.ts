@@ -73,7 +73,7 @@ describe.each(DIALECTS)('storage CLI on %s', (dialect) => {
       server.child.kill('SIGTERM');
       await exited(server.child);
     }
-  });
+  }, 180_000); // about twenty CLI processes, each a Node start: slow on a busy machine
 
   it('takes azure and gcs providers with their own flags and never prints their secrets', async () => {
     const accountKey = Buffer.alloc(64, 9).toString('base64');
