@@ -137,5 +137,5 @@ describe.each(DIALECTS)('storage CLI on %s', (dialect) => {
     const dup = await runCli(['admin', 'account', 'create', '--name', 'media-web', '--provider', 'disk'], ts.location, env);
     expect(dup.code).toBe(1);
     expect(dup.stderr).toContain('already exists');
-  });
+  }, 180_000);
 });
