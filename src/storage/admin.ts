@@ -37,6 +37,12 @@ export async function createProvider(store: Store, config: Config, orgId: Owner,
   if (input.enabled !== undefined && typeof input.enabled !== 'boolean') throw new ApiError(400, 'invalid_provider', 'enabled must be true or false');
   const checked = checkProviderConfig(input.type, input.config);
   if (!checked.ok) throw new ApiError(400, 'invalid_provider', checked.detail);
+  // An endpoint is where this server connects (to stream in signing mode, to upload): chosen by an organisation,
+  // it could be the cloud's metadata service or any internal address, and the answer would stream back to the
+  // tenant. Like an fs root, it is the operator's to set; without it the provider talks to AWS, Azure or GCS.
+  if (caller === 'organisation' && (checked.value.settings as { endpoint?: unknown }).endpoint !== undefined) {
+    throw new ApiError(403, 'forbidden', 'Only the operator (sightline admin provider create --org …) sets a provider\'s endpoint: it decides where this server connects. Leave endpoint (and a connection string\'s BlobEndpoint) out for AWS S3, Azure Blob or Google Cloud Storage');
+  }
   if (input.type === 'fs' && signingKeys(config).length === 0) {
     throw new ApiError(400, 'invalid_provider', 'An fs provider needs service-signed URLs: set STORAGE_URL_SIGNING_KEY first (the server refuses to start without it once an fs provider exists)');
   }

@@ -67,6 +67,20 @@ describe.each(DIALECTS)('storage admin HTTP API on %s', (dialect) => {
     expect(list.body.data.map((p: { name: string }) => p.name)).not.toContain('rootfs');
   });
 
+  it('lets only the operator choose an endpoint: an organisation could point it at internal addresses', async () => {
+    const bodies = [
+      { name: 'ssrf1', type: 's3', config: { bucket: 'latest', region: 'us-east-1', endpoint: 'http://169.254.169.254', accessKeyId: 'x', secretAccessKey: 'y' } },
+      { name: 'ssrf2', type: 's3', config: { bucket: 'media', region: 'us-east-1', endpoint: 'https://minio.example.com', accessKeyId: 'x', secretAccessKey: 'y' } },
+      { name: 'ssrf3', type: 'azure', config: { connectionString: `AccountName=acct;AccountKey=${'A'.repeat(40)};BlobEndpoint=http://127.0.0.1:10000/acct`, container: 'videos' } },
+    ];
+    for (const body of bodies) {
+      const res = await postJson(`${server.url}/api/storage/admin/providers`, body, admin);
+      expect([body.name, res.status, res.body.code]).toEqual([body.name, 403, 'forbidden']);
+    }
+    const list = await getJson(`${server.url}/api/storage/admin/providers`, admin);
+    expect(list.body.data.map((p: { name: string }) => p.name).filter((n: string) => n.startsWith('ssrf'))).toEqual([]);
+  });
+
   it('creates an account whose secret is shown once, and which then signs URLs', async () => {
     const created = await postJson(`${server.url}/api/storage/admin/accounts`, { name: `ops-${dialect}`, defaultProvider: 'disk', providers: ['aws'], directories: ['alice'] }, admin);
     expect(created.status).toBe(201);
