@@ -81,6 +81,8 @@ export async function listRunSummaries(db: Db, orgId: string, recordingId: strin
 
 /** Every run of the organisation with that runId, optionally on one recording (by mediaKey). */
 export async function findRunsByRunId(db: Db, orgId: string, runId: string, mediaKey?: string): Promise<SummaryRow[]> {
+  // Nothing stored holds U+0000 (PostgreSQL text cannot): such a lookup finds nothing, on both dialects alike.
+  if (runId.includes('\u0000') || mediaKey?.includes('\u0000')) return [];
   let query = summaryQuery(db, orgId).where('runs.run_id', '=', runId);
   if (mediaKey !== undefined) query = query.where('recordings.media_key', '=', mediaKey);
   return query.orderBy('runs.created_at', 'asc').limit(50).execute();

@@ -72,9 +72,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.server.emit('request', req, res);
   });
   // Any other expectation: Node would answer 417 with an empty body.
-  app.server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+  app.server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const body = JSON.stringify(problem(417, 'bad_request', 'The only expectation this server meets is 100-continue'));
-    res.writeHead(417, { 'Content-Type': PROBLEM_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(body), 'API-Version': LATEST_API_VERSION, Connection: 'close' });
+    res.writeHead(417, {
+      'Content-Type': PROBLEM_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(body), 'API-Version': LATEST_API_VERSION, 'X-Request-Id': requestIdFrom(req),
+      'Cache-Control': 'no-store', Connection: 'close',
+    });
     res.end(body);
   });
 
@@ -104,6 +107,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (closing) {
       reply.header('Connection', 'close');
       done(new ApiError(503, 'service_unavailable', 'The server is shutting down: send the request again (to another instance)'));
+      return;
+    }
+    const refused = unreadableRequest(request.url, request.headers['content-encoding']);
+    if (refused) {
+      done(refused);
       return;
     }
     reply.header('X-Request-Id', request.id);
@@ -175,6 +183,26 @@ function asyncStdout() {
   setInterval(() => { if (buffered()) destination.flush(); }, 1000).unref();
   process.once('exit', () => destination.flushSync());
   return destination;
+}
+
+/**
+ * What no route could read: a query whose percent-encoding is broken (the query parser would take `%ZZ` literally
+ * and look it up), and a body in a content coding (gzip…) that no route decodes (it would reach the JSON parser
+ * compressed).
+ */
+function unreadableRequest(url: string, contentEncoding: string | undefined): ApiError | undefined {
+  const q = url.indexOf('?');
+  if (q >= 0 && url.includes('%', q)) {
+    try {
+      decodeURIComponent(url.slice(q + 1));
+    } catch {
+      return new ApiError(400, 'invalid_request', 'The query string\'s percent-encoding is broken (each % starts two hex digits of UTF-8)');
+    }
+  }
+  if (contentEncoding !== undefined && contentEncoding.trim().toLowerCase() !== 'identity' && contentEncoding.trim() !== '') {
+    return new ApiError(415, 'unsupported_media_type', `Content-Encoding "${contentEncoding}" is not supported: send the body uncompressed`);
+  }
+  return undefined;
 }
 
 function serializeRequest(request: { method: string; url: string; ip?: string; id?: string }) {

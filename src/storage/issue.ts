@@ -53,7 +53,10 @@ export function publicBaseUrl(request: FastifyRequest): string {
   const configured = request.server.config.storage.publicUrl;
   if (configured !== undefined) return configured;
   const { protocol, host } = request;
-  if (!HOST.test(host) || (protocol !== 'http' && protocol !== 'https')) {
+  // Node keeps the first of several Host headers; RFC 9112 §3.2 has a server refuse such a request.
+  let hosts = 0;
+  for (let i = 0; i < request.raw.rawHeaders.length; i += 2) if (request.raw.rawHeaders[i]!.toLowerCase() === 'host') hosts++;
+  if (hosts > 1 || !HOST.test(host) || (protocol !== 'http' && protocol !== 'https')) {
     throw new ApiError(400, 'bad_request', 'The Host header is not a host name or address with an optional port');
   }
   return `${protocol}://${host}`;

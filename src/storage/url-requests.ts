@@ -26,6 +26,10 @@ const EXPIRY_HEADER = HEADER.expiry.toLowerCase();
 export function issueSingle(app: FastifyInstance, headers: IncomingHttpHeaders, baseUrl: () => string, filenameRepeated = false): MaybePromise<string> {
   const rawName = requiredHeader(headers, HEADER.fileName);
   const providerName = requiredHeader(headers, HEADER.provider);
+  if (providerName.includes(', ')) {
+    // Node joins a repeated header's copies with ", ", which no provider name contains.
+    throw new ApiError(400, 'invalid_request', `${HEADER.provider}: send one provider (the header came more than once)`, { header: HEADER.provider });
+  }
   requiredHeader(headers, HEADER.accessKey);
   requiredHeader(headers, HEADER.secret);
   return andThen(authenticateAccount(app.store, headers), (account) => andThen(providersFor(app, account, [providerName]),
@@ -39,7 +43,8 @@ function urlFor(app: FastifyInstance, account: Account, provider: StorageProvide
   if (bad) throw new ApiError(400, 'invalid_filename', `${HEADER.fileName}: ${bad}`, { header: HEADER.fileName });
   const rawExpiry = headers[EXPIRY_HEADER];
   let seconds = app.config.storage.defaultUriExpirySeconds;
-  if (typeof rawExpiry === 'string' && rawExpiry.trim() !== '') {
+  // Present but empty is refused like any unparsable value (an unset shell variable must not mean "a day").
+  if (typeof rawExpiry === 'string') {
     const parsed = parseExpiry(rawExpiry);
     if (parsed === undefined) throw new ApiError(400, 'invalid_expiry', `${HEADER.expiry}: ${EXPIRY_HINT}`, { header: HEADER.expiry });
     seconds = parsed;

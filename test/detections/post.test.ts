@@ -139,6 +139,16 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     expect(res.body).toMatchObject({ status: 400, code, type: expect.any(String), title: expect.any(String), detail: expect.any(String) });
   });
 
+  it('400 malformed_json for bytes that are not UTF-8, instead of storing a runId with U+FFFD', async () => {
+    const text = JSON.stringify({ mediaKey: org.recording.mediaKey, schemaVersion: '1.0', coordinateSpace: 'normalized', source: { runId: 'bad-XX' },
+      tracks: [{ id: 't', boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] }] });
+    const bytes = Buffer.from(text);
+    bytes[bytes.indexOf('XX')] = 0xff;
+    const res = await fetch(`${server.url}/detections`, { method: 'POST', headers: bearer(org.token, { 'content-type': 'application/json' }), body: bytes });
+    expect([res.status, (await res.json()).code]).toEqual([400, 'malformed_json']);
+    expect((await fetch(`${server.url}/detections/bad-%EF%BF%BDX`, { headers: bearer(org.token) })).status).toBe(404);
+  });
+
   it('400 malformed_json for broken JSON', async () => {
     const res = await fetch(`${server.url}/detections`, { method: 'POST', headers: bearer(org.token, { 'content-type': 'application/json' }), body: '{"mediaKey": ' });
     expect(res.status).toBe(400);

@@ -49,10 +49,25 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
   });
 
   it('answers an expectation other than 100-continue with 417 problem+json', async () => {
-    const { head, body } = await rawRequest('GET /api/health HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n');
+    const { head, body } = await rawRequest('GET /api/health HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nX-Request-Id: trace-417\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 417 /);
+    expect(head).toMatch(/x-request-id: trace-417/i);
     expect(head).toMatch(/content-type: application\/problem\+json/i);
     expect(body).toMatchObject({ status: 417, code: 'bad_request' });
+  });
+
+  it('answers 400 invalid_request to a query whose percent-encoding is broken, instead of looking up "%ZZ"', async () => {
+    for (const query of ['mediaKey=%ZZ', 'mediaKey=%FF', 'mediaKey=a%2']) {
+      const res = await getJson(`${server.url}/detections?${query}`);
+      expect([query, res.status, res.body.code]).toEqual([query, 400, 'invalid_request']);
+    }
+  });
+
+  it('answers 415 to a body in a content coding, which no route decodes', async () => {
+    const res = await fetch(`${server.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: '{}' });
+    expect([res.status, (await res.json()).code]).toEqual([415, 'unsupported_media_type']);
+    const identity = await fetch(`${server.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'identity' }, body: '{"username":"u","password":"p"}' });
+    expect(identity.status).toBe(401);
   });
 
   it('answers unknown routes with a problem', async () => {

@@ -35,6 +35,16 @@ describe.each(DIALECTS)('U+0000 in inputs on %s', (dialect) => {
     }
   });
 
+  it('a run lookup with U+0000 finds nothing, alike on both dialects: 404', async () => {
+    for (const [method, path, code] of [
+      ['GET', '/detections/sp%00', 'run_not_found'], ['DELETE', '/detections/sp%00', 'run_not_found'],
+      ['GET', '/detections/sp?mediaKey=a%00b', 'run_not_found'], ['GET', '/detections?mediaKey=a%00b', 'recording_not_found'],
+    ]) {
+      const res = await getJson(`${server.url}${path}`, bearer(org.token), method);
+      expect([method, path, res.status, res.body.code]).toEqual([method, path, 404, code]);
+    }
+  });
+
   it('a lookup with U+0000 does not fail the lookups that share its query', async () => {
     const results = await Promise.all(Array.from({ length: 30 }, (_, i) => postJson(`${server.url}/detections`,
       run(i % 3 === 0 ? 'nul\u0000key' : org.recording.mediaKey, `batched-${i}`), bearer(org.token))));

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/store.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -308,6 +309,21 @@ describe.each(DIALECTS)('directories and signing mode on %s', (dialect) => {
     expect(e).toBeLessThanOrEqual(1800);
   });
 
+  it('refuses an empty expiry header and a repeated provider header', async () => {
+    const empty = await getUrl(server, fx.headers({ 'x-service-storage-filename': 'alice/x.mp4', 'x-service-storage-provider': 'disk', 'x-service-storage-uriexpirytime': '' }));
+    expect([empty.status, empty.body.code]).toEqual([400, 'invalid_expiry']);
+    const target = new URL(server.url);
+    const repeated = await new Promise<{ status: number; body: any }>((resolve, reject) => {
+      http.get({ host: target.hostname, port: target.port, path: '/api/storage',
+        headers: { ...fx.headers({ 'x-service-storage-filename': 'alice/x.mp4' }), 'x-service-storage-provider': ['disk', 'disk'] } }, (res) => {
+        let text = '';
+        res.on('data', (c) => { text += c; });
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      }).on('error', reject);
+    });
+    expect([repeated.status, repeated.body.code, repeated.body.header]).toEqual([400, 'invalid_request', 'X-Service-Storage-Provider']);
+  });
+
   it('refuses a Host header that is not a host and port instead of copying it into the URL', async () => {
     const ask = (host: string) => new Promise<{ status: number; body: any }>((resolve, reject) => {
       const target = new URL(server.url);
@@ -322,6 +338,19 @@ describe.each(DIALECTS)('directories and signing mode on %s', (dialect) => {
       const res = await ask(host);
       expect([host, res.status, res.body.code]).toEqual([host, 400, 'bad_request']);
     }
+    // Two Host headers, written by hand (an HTTP client sends one).
+    const target = new URL(server.url);
+    const auth = fx.headers({ 'x-service-storage-filename': 'alice/x.mp4', 'x-service-storage-provider': 'disk' });
+    const twice = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(target.port), target.hostname, () => socket.write(`GET /api/storage HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n${
+        Object.entries(auth).map(([k, v]) => `${k}: ${v}\r\n`).join('')}Connection: close\r\n\r\n`));
+      let text = '';
+      socket.on('data', (c: Buffer) => { text += c; });
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(twice).toMatch(/^HTTP\/1\.1 400 /);
+    expect(twice).toContain('"code":"bad_request"');
     for (const host of ['media.example.com', 'media.example.com:8443', '[::1]:8080', '10.0.0.7']) {
       const res = await ask(host);
       expect([host, res.status]).toEqual([host, 200]);
