@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { Transform, pipeline, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { skipSchemaValidation } from '../http/skip-validation.js';
 import { principalOf, requireReader, requireWriter } from '../auth/authenticate.js';
@@ -48,6 +49,23 @@ const runIdMissing = async () => {
 const LARGE_BODY_BYTES = 8 * 1024 * 1024;
 const LARGE_BODY_SLOTS = 2;
 
+/** The body as it arrives, except that on passing `threshold` bytes it waits for `takeSlot` before going on. */
+function slotAfter(payload: Readable, threshold: number, takeSlot: () => Promise<void>): Readable {
+  let seen = 0;
+  let slotted = false;
+  const gated = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      if (slotted || seen <= threshold) return callback(null, chunk);
+      slotted = true;
+      takeSlot().then(() => callback(null, chunk), callback);
+    },
+  });
+  // pipeline, not pipe: a client that goes away mid-body ends the gated stream too, instead of leaving it open.
+  pipeline(payload, gated, () => {});
+  return gated;
+}
+
 export async function detectionRoutes(app: FastifyInstance): Promise<void> {
   const db = app.store.db;
   const largeBodies = new Semaphore(LARGE_BODY_SLOTS);
@@ -66,13 +84,22 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
   app.post('/detections', {
     bodyLimit: MAX_BODY_BYTES,
     onRequest: requireWriter,
-    preParsing: async (request) => {
+    preParsing: async (request, _reply, payload) => {
+      const takeSlot = async () => {
+        await largeBodies.acquire();
+        // A client that gave up while waiting has already passed onRequestAbort: its slot goes back now.
+        if (request.raw.destroyed) largeBodies.release();
+        else holding.add(request);
+      };
       const length = Number(request.headers['content-length']);
-      if (Number.isFinite(length) && length <= LARGE_BODY_BYTES) return;
-      await largeBodies.acquire();
-      // A client that gave up while waiting has already passed onRequestAbort: its slot goes back now.
-      if (request.raw.destroyed) largeBodies.release();
-      else holding.add(request);
+      if (Number.isFinite(length) && length <= LARGE_BODY_BYTES) return payload;
+      if (Number.isFinite(length)) {
+        await takeSlot();
+        return payload;
+      }
+      // A chunked body of unknown length is read freely until it turns out large: small chunked runs never wait
+      // for the slots (two stalled chunked uploads held both, and every other chunked post waited behind them).
+      return slotAfter(payload, LARGE_BODY_BYTES, takeSlot);
     },
     onResponse: releaseLargeBody,
     onRequestAbort: releaseLargeBody,

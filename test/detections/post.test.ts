@@ -260,6 +260,31 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     }
   });
 
+  it('a small chunked run does not wait behind large or stalled chunked uploads', async () => {
+    const { port } = new URL(server.url);
+    // Two chunked uploads that pass the large-body threshold and then stall: they hold both slots.
+    const stalled = await Promise.all([0, 1].map(() => new Promise<net.Socket>((resolve) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => {
+        const head = `POST /detections HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${org.token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+        const piece = '{"pad":"' + 'x'.repeat(9 * 1024 * 1024);
+        socket.write(`${head}${piece.length.toString(16)}\r\n${piece}\r\n`, () => resolve(socket));
+      });
+      socket.on('error', () => {});
+    })));
+    try {
+      const body = JSON.stringify(run({ source: { runId: 'small-chunked' } }));
+      const res = await new Promise<number>((resolve, reject) => {
+        const req = http.request(`${server.url}/detections`, { method: 'POST', headers: bearer(org.token, { 'content-type': 'application/json' }) }, (r) => { r.resume(); resolve(r.statusCode!); });
+        req.on('error', reject);
+        req.write(body); // no Content-Length: chunked
+        req.end();
+      });
+      expect(res).toBe(201);
+    } finally {
+      for (const s of stalled) s.destroy();
+    }
+  });
+
   it('401 with WWW-Authenticate for a missing, malformed or unknown token; checked before the body', async () => {
     for (const headers of [{} as Record<string, string>, { authorization: 'Basic abc' }, { authorization: 'Bearer sla_nope' }]) {
       const res = await postJson(`${server.url}/detections`, run(), headers);
