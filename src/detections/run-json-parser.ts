@@ -11,6 +11,8 @@
 // escape, a "__proto__" key, nesting deep enough to exhaust the stack, more than MAX_PACKED_BOXES boxes —
 // and the caller then runs JSON.parse on the text, so errors and rare shapes take the old path unchanged.
 import { PACKED_STRIDE, PackedBoxes, type PackedValues } from './packed-boxes.js';
+import { ApiError } from '../http/problem.js';
+import { textNestedDeeperThan } from '../util/json-shape.js';
 
 class GiveUp {}
 const GIVE_UP = new GiveUp();
@@ -305,11 +307,21 @@ function readNumber(b: Buffer, start: number): number {
 }
 
 /** The body's value with packed boxes, or undefined when the caller must use JSON.parse (see the header). */
+/**
+ * Far more than any run needs (categories nest at most 64 levels; meta is at most 4096 bytes), and cheap for
+ * JSON.parse; deeper nesting can only be in an ignored member or an over-deep meta. JSON.parse of 16 million nested
+ * arrays there held the event loop for 5–16 s and took gigabytes.
+ */
+export const MAX_BODY_DEPTH = 100_000;
+
 export function parseRunJson(body: Buffer): unknown {
   try {
     return new Parser(body).parse();
   } catch {
-    // GIVE_UP, or a RangeError from nesting deeper than the stack: JSON.parse decides.
+    // GIVE_UP, or a RangeError from nesting deeper than the stack: JSON.parse decides, unless the nesting is absurd.
+    if (textNestedDeeperThan(body, MAX_BODY_DEPTH)) {
+      throw new ApiError(400, 'invalid_body', `The body nests arrays or objects more than ${MAX_BODY_DEPTH} levels deep; no run does`);
+    }
     return undefined;
   }
 }

@@ -43,6 +43,27 @@ export function nestedDeeperThan(value: unknown, maxDepth: number): boolean {
   return false;
 }
 
+/**
+ * Whether JSON text nests arrays and objects deeper than `maxDepth`, read from its bytes without parsing: brackets
+ * inside strings do not count. Meant for text that is about to be parsed; on malformed text the answer is only a
+ * guess, and the parse decides.
+ */
+export function textNestedDeeperThan(bytes: Uint8Array, maxDepth: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (c === 0x22) {
+      // Skip the string: a backslash escapes the next byte.
+      for (i++; i < bytes.length && bytes[i] !== 0x22; i++) if (bytes[i] === 0x5c) i++;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > maxDepth) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
 // With the u flag a lone surrogate is a code point of category Cs; a proper pair is one code point of another.
 const LONE_SURROGATE = /\p{Cs}/u;
 

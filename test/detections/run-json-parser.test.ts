@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { newBoxView, PACKED_FIELDS, PackedBoxes } from '../../src/detections/packed-boxes.js';
-import { parseRunJson } from '../../src/detections/run-json-parser.js';
+import { MAX_BODY_DEPTH, parseRunJson } from '../../src/detections/run-json-parser.js';
 import { validateRun } from '../../src/detections/validate-run.js';
 
 const parse = (text: string) => parseRunJson(Buffer.from(text, 'utf8'));
@@ -178,9 +178,17 @@ describe('parseRunJson declines, and JSON.parse decides', () => {
     ['a "__proto__" key', '{"__proto__":{"polluted":1},"tracks":[]}'],
     ['a "__proto__" key written with an escape', '{"\\u005f_proto__":1}'],
     ['more than a million boxes (88 bytes each packed)', `{"tracks":[{"boxes":[${'{},'.repeat(1_000_000)}{}]}]}`],
-    ['nesting deeper than the stack', `${'['.repeat(200_000)}${']'.repeat(200_000)}`],
+    ['nesting deeper than the stack', `${'['.repeat(50_000)}${']'.repeat(50_000)}`],
   ])('valid JSON it leaves to JSON.parse: %s', (_name, text) => {
     expect(parse(text)).toBeUndefined();
+  });
+
+  it('refuses nesting deeper than MAX_BODY_DEPTH instead of leaving it to JSON.parse, which took seconds', () => {
+    const deep = (n: number) => `{"x":${'['.repeat(n)}${']'.repeat(n)},"tracks":[]}`;
+    expect(() => parse(deep(MAX_BODY_DEPTH))).toThrow(/more than 100000 levels deep/);
+    expect(parse(deep(MAX_BODY_DEPTH - 1))).toBeUndefined();
+    // Brackets inside strings are text, not nesting.
+    expect(parse(`{"x":"${'['.repeat(MAX_BODY_DEPTH + 5)}","tracks":[]}`)).toEqual({ x: '['.repeat(MAX_BODY_DEPTH + 5), tracks: [] });
   });
 
   it('a "__proto__" member stays an own property on the JSON.parse path', () => {

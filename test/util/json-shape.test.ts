@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isWellFormed, jsonBytesOver, nestedDeeperThan } from '../../src/util/json-shape.js';
+import { isWellFormed, jsonBytesOver, nestedDeeperThan, textNestedDeeperThan } from '../../src/util/json-shape.js';
 
 const depthOf = (v: unknown): number => (v === null || typeof v !== 'object' ? 0 : 1 + Math.max(0, ...Object.values(v).map(depthOf)));
 
@@ -32,6 +32,17 @@ describe('json-shape', () => {
     fc.assert(fc.property(fc.jsonValue({ maxDepth: 6 }), fc.integer({ min: 0, max: 7 }), (value, max) => {
       expect(nestedDeeperThan(value, max)).toBe(depthOf(value) > max);
     }), { numRuns: 500 });
+  });
+
+  it('textNestedDeeperThan reads from the bytes what nestedDeeperThan finds in the parsed value', () => {
+    // Strings full of brackets, quotes and backslashes: only real nesting counts.
+    const tricky = fc.string({ unit: fc.constantFrom('[', ']', '{', '}', '"', '\\', 'a', 'é') });
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, tricky, fc.integer(), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(tricky, tie('node'), { maxKeys: 3 })),
+    })).node;
+    fc.assert(fc.property(value, fc.integer({ min: 0, max: 7 }), (v, max) => {
+      expect(textNestedDeeperThan(Buffer.from(JSON.stringify(v)), max)).toBe(nestedDeeperThan(v, max));
+    }), { numRuns: 1000 });
   });
 
   it('isWellFormed refuses lone surrogates and accepts pairs', () => {
