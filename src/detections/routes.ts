@@ -7,7 +7,7 @@ import { useJsonBodyParser } from '../http/json-body.js';
 import { ApiError } from '../http/problem.js';
 import { Semaphore } from '../util/semaphore.js';
 import { isForeignKeyViolation } from '../db/foreign-key-violation.js';
-import { sendJson } from '../http/send-json.js';
+import { sendJson, sendMaybeCompressed } from '../http/send-json.js';
 import { resolveTarget } from '../recordings/queries.js';
 import { ByIdQuery, DetectionRunBody, ListQuery, PostResult, RunIdParams } from './api-schemas.js';
 import { MAX_BODY_BYTES } from './limits.js';
@@ -148,7 +148,7 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
     if (withTracks && rows.reduce((n, row) => n + row.boxes_stored, 0) >= STREAM_FROM_BOXES) {
       const stream = runListJsonStream(recording.mediaKey, rows.map((row) => ({ summary: summaryForApi(row), read: () => readRunBody(app.store, row.id) })));
       reply.type('application/json; charset=utf-8');
-      return request.headers['accept-encoding'] ? reply.compress(stream) : reply.send(stream);
+      return sendMaybeCompressed(reply, stream);
     }
     const runs = [];
     for (const row of rows) {
@@ -175,7 +175,7 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
     if (row.boxes_stored < STREAM_FROM_BOXES) return sendJson(reply, 200, { data: fullRunForApi(row, body) });
     const stream = runJsonStream(summaryForApi(row), body);
     reply.type('application/json; charset=utf-8');
-    return request.headers['accept-encoding'] ? reply.compress(stream) : reply.send(stream);
+    return sendMaybeCompressed(reply, stream);
   });
 
   app.delete('/detections/:runId', {

@@ -11,6 +11,18 @@ export function sendJson(reply: FastifyReply, status: number, value: unknown) {
   const body = JSON.stringify(value);
   reply.code(status).type('application/json; charset=utf-8');
   // reply.compress exists only inside the scope that registers the plugin (see app.ts); elsewhere the body goes as is.
-  if (body.length >= COMPRESS_FROM_BYTES && reply.request.headers['accept-encoding'] && typeof reply.compress === 'function') return reply.compress(body);
+  if (body.length >= COMPRESS_FROM_BYTES && typeof reply.compress === 'function') return sendMaybeCompressed(reply, body);
   return reply.send(body);
+}
+
+/**
+ * A body that is compressed for clients that ask. Every answer says it varies by Accept-Encoding, also the plain one
+ * (no header, identity, an unknown coding): a shared cache must not hand it to a client that asked for br, nor a br
+ * answer to one that did not. The plugin's own check skips a Vary that already names accept-encoding.
+ */
+export function sendMaybeCompressed(reply: FastifyReply, body: string | NodeJS.ReadableStream) {
+  const vary = reply.getHeader('vary');
+  if (!vary) reply.header('Vary', 'accept-encoding');
+  else if (!String(vary).toLowerCase().includes('accept-encoding')) reply.header('Vary', `${String(vary)}, accept-encoding`);
+  return reply.request.headers['accept-encoding'] ? reply.compress(body) : reply.send(body);
 }

@@ -136,6 +136,13 @@ describe.each(DIALECTS)('reading and deleting runs on %s', (dialect) => {
     expect((await post(runBody('big', org.recording.mediaKey, tracks))).status).toBe(201);
     const res = await fetch(`${server.url}/detections/big`, { headers: bearer(org.token, { 'accept-encoding': 'gzip' }) });
     expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(res.headers.get('vary')).toBe('accept-encoding');
+    // The plain answer varies by Accept-Encoding too: a shared cache must not serve it for br, or br for it.
+    for (const encoding of ['identity', 'zstd']) {
+      const plain = await fetch(`${server.url}/detections/big`, { headers: bearer(org.token, { 'accept-encoding': encoding }) });
+      expect([encoding, plain.headers.get('content-encoding'), plain.headers.get('vary')]).toEqual([encoding, null, 'accept-encoding']);
+      await plain.arrayBuffer();
+    }
     const body = await res.json();
     expect(body.data.boxesStored).toBe(2000);
     // The raw bytes really are gzip: read them without fetch's automatic decoding.
