@@ -52,7 +52,7 @@ function checkSource(source: unknown): RequestFailure | { ok: true; source: Obj;
   }
   for (const field of ['kind', 'name', 'version'] as const) {
     if (!optionalString(source[field], L.MAX_SOURCE_BYTES[field])) {
-      return fail('invalid_source', `source.${field} must be a string of at most ${L.MAX_SOURCE_BYTES[field]} bytes`);
+      return fail('invalid_source', `source.${field} must be a string of at most ${L.MAX_SOURCE_BYTES[field]} bytes of valid Unicode, without U+0000 (it is stored as text)`);
     }
   }
   const kept: Obj = {};
@@ -103,7 +103,7 @@ function checkTracks(tracks: unknown): RequestFailure | { ok: true; ids: string[
     const track = tracks[i];
     if (!isObject(track)) return fail('invalid_track', `tracks[${i}] must be an object`);
     const id = trackId(track.id);
-    if (id === undefined) return fail('invalid_track', `tracks[${i}].id must be a non-empty string of valid Unicode or a number, at most ${L.MAX_TRACK_ID_BYTES} bytes as text`);
+    if (id === undefined) return fail('invalid_track', `tracks[${i}].id must be a non-empty string of valid Unicode without U+0000, or a number, at most ${L.MAX_TRACK_ID_BYTES} bytes as text`);
     if (seen.has(id)) return fail('duplicate_track_id', `track id "${id}" appears more than once`);
     seen.add(id);
     ids[i] = id;
@@ -130,7 +130,7 @@ export function validateRun(body: unknown): ValidationResult {
   const task = body.task ?? 'detection';
   if (task !== 'detection' && task !== 'pose') return fail('unsupported_task', 'task must be "detection" or "pose"');
   if (!optionalString(body.name, L.MAX_NAME_BYTES)) {
-    return fail('invalid_field', `name must be a string of at most ${L.MAX_NAME_BYTES} bytes`);
+    return fail('invalid_field', `name must be a string of at most ${L.MAX_NAME_BYTES} bytes of valid Unicode, without U+0000 (it is stored as text)`);
   }
   const source = checkSource(body.source);
   if (!source.ok) return source;
