@@ -24,6 +24,7 @@ import { recordingRoutes } from '../recordings/routes.js';
 import { storageRoutes } from '../storage/plugin.js';
 import { recordingAssetsRoute } from '../recordings/assets-route.js';
 import { webRoutes } from './web.js';
+import { asyncStdout } from './log-destination.js';
 import { documentRoute } from './openapi-docs.js';
 import { trackAllowedMethods } from './allowed-methods.js';
 
@@ -170,19 +171,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The editor last, so that API routes always win.
   await app.register(webRoutes);
   return app;
-}
-
-/**
- * Log lines go to stdout through a buffered asynchronous writer: a synchronous write per line costs a
- * system call per request. What is buffered goes out within a second even on a quiet server (an operator watching
- * the log sees a request, or an error, at once), and when the process exits.
- */
-function asyncStdout() {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  const buffered = () => (destination as unknown as { _len?: number })._len !== 0;
-  setInterval(() => { if (buffered()) destination.flush(); }, 1000).unref();
-  process.once('exit', () => destination.flushSync());
-  return destination;
 }
 
 /**

@@ -73,4 +73,19 @@ describe('the log of a server process', () => {
       await ts.destroy();
     }
   });
+
+  it('exits on SIGTERM when nobody reads its stdout any more (a flush at exit retried a broken pipe for ever)', async () => {
+    const ts = await createTestStore('sqlite');
+    const server = await spawnServer(ts.location, { LOG_LEVEL: 'info' });
+    try {
+      server.child.stdout!.destroy();
+      // A line that is buffered when the signal comes, and written first at exit.
+      await fetch(`${server.url}/api/health`);
+      server.child.kill('SIGTERM');
+      expect(await exited(server.child)).toBe(0);
+    } finally {
+      server.child.kill('SIGKILL');
+      await ts.destroy();
+    }
+  });
 });
