@@ -1,4 +1,5 @@
 // onRequest hooks that check the Bearer token before any body is read.
+import { headerCount } from '../http/raw-headers.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/problem.js';
 import { canWriteDetections, isAdministrator } from './roles.js';
@@ -11,15 +12,9 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   if (typeof header !== 'string') return undefined;
   // Node keeps the first of several Authorization headers and drops the rest: which credential is meant is unclear,
   // so none is taken.
-  if (authorizationCount(request.raw.rawHeaders) > 1) return undefined;
+  if (headerCount(request.raw.rawHeaders, 'authorization') > 1) return undefined;
   const match = /^Bearer[ ]+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(header);
   return match?.[1];
-}
-
-function authorizationCount(raw: string[]): number {
-  let n = 0;
-  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'authorization') n++;
-  return n;
 }
 
 async function authenticate(request: FastifyRequest): Promise<Principal> {

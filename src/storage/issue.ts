@@ -1,6 +1,7 @@
 // Turning (account, provider, filename, lifetime) into the URL a client gets, in either signing mode.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/problem.js';
+import { headerCount } from '../http/raw-headers.js';
 import { directoryAllowed } from './filename.js';
 import type { Account, ProviderRow } from './queries.js';
 import { providersNamed } from './row-cache.js';
@@ -54,9 +55,7 @@ export function publicBaseUrl(request: FastifyRequest): string {
   if (configured !== undefined) return configured;
   const { protocol, host } = request;
   // Node keeps the first of several Host headers; RFC 9112 §3.2 has a server refuse such a request.
-  let hosts = 0;
-  for (let i = 0; i < request.raw.rawHeaders.length; i += 2) if (request.raw.rawHeaders[i]!.toLowerCase() === 'host') hosts++;
-  if (hosts > 1 || !HOST.test(host) || (protocol !== 'http' && protocol !== 'https')) {
+  if (headerCount(request.raw.rawHeaders, 'host') > 1 || !HOST.test(host) || (protocol !== 'http' && protocol !== 'https')) {
     throw new ApiError(400, 'bad_request', 'The Host header is not a host name or address with an optional port');
   }
   return `${protocol}://${host}`;

@@ -40,52 +40,49 @@ describe.each(DIALECTS)('graceful shutdown on %s', (dialect) => {
   beforeAll(async () => { ts = await createTestStore(dialect); });
   afterAll(async () => { await ts.destroy(); });
 
-  it('answers the request in flight, refuses the next one on that connection with a 503 problem, and exits 0 at once', async () => {
-    // A grace period far longer than the test: only a clean exit passes.
+  const BODY = JSON.stringify({ username: 'nobody', password: 'wrong-password' });
+
+  /**
+   * A server with a grace period far longer than the test (only a clean exit passes), a keep-alive connection whose
+   * POST /login is in flight, and then SIGTERM: resolves once the server has stopped accepting connections.
+   */
+  async function signalledWithRequestInFlight() {
     const server = await spawnServer(ts.location, { SHUTDOWN_GRACE_MS: '60000' });
     const port = Number(new URL(server.url).port);
     const socket = net.connect(port, '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
     let received = '';
     socket.on('data', (c: Buffer) => { received += c.toString('latin1'); });
-    const socketClosed = new Promise((resolve) => socket.once('close', resolve));
-
-    const body = JSON.stringify({ username: 'nobody', password: 'wrong-password' });
-    await inFlight(socket, body, () => received);
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    await inFlight(socket, BODY, () => received);
     const started = Date.now();
     server.child.kill('SIGTERM');
     await refusingConnections(port);
-    // The rest of the body, and a second request right behind it on the same keep-alive connection.
-    socket.write(`${body.slice(10)}GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n`);
+    return { server, socket, closed, started, answers: () => finalAnswers(received) };
+  }
 
+  it('answers the request in flight, refuses the next one on that connection with a 503 problem, and exits 0 at once', async () => {
+    const { server, socket, closed, started, answers } = await signalledWithRequestInFlight();
+    // The rest of the body, and a second request right behind it on the same keep-alive connection.
+    socket.write(`${BODY.slice(10)}GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n`);
     expect(await exited(server.child)).toBe(0);
     expect(Date.now() - started).toBeLessThan(30_000);
-    await socketClosed;
-    const answers = finalAnswers(received).split(/(?=HTTP\/1\.1 )/);
-    expect(answers).toHaveLength(2);
-    expect(answers[0]).toMatch(/^HTTP\/1\.1 401 /);
-    expect(answers[1]).toMatch(/^HTTP\/1\.1 503 /);
-    expect(answers[1]).toMatch(/content-type: application\/problem\+json/i);
-    expect(answers[1]).toContain('"code":"service_unavailable"');
+    await closed;
+    const [first, second, ...rest] = answers().split(/(?=HTTP\/1\.1 )/);
+    expect(rest).toEqual([]);
+    expect(first).toMatch(/^HTTP\/1\.1 401 /);
+    expect(second).toMatch(/^HTTP\/1\.1 503 /);
+    expect(second).toMatch(/content-type: application\/problem\+json/i);
+    expect(second).toContain('"code":"service_unavailable"');
   });
 
   it('closes a keep-alive connection once its answer is out, instead of waiting for it to time out', async () => {
-    const server = await spawnServer(ts.location, { SHUTDOWN_GRACE_MS: '60000' });
-    const port = Number(new URL(server.url).port);
-    const socket = net.connect(port, '127.0.0.1');
-    await new Promise((resolve) => socket.once('connect', resolve));
-    let received = '';
-    socket.on('data', (c: Buffer) => { received += c.toString('latin1'); });
-    const body = JSON.stringify({ username: 'nobody', password: 'wrong-password' });
-    await inFlight(socket, body, () => received);
-    const started = Date.now();
-    server.child.kill('SIGTERM');
-    await refusingConnections(port);
-    socket.write(body.slice(10));
+    const { server, socket, started, answers } = await signalledWithRequestInFlight();
+    socket.write(BODY.slice(10));
     try {
       expect(await exited(server.child)).toBe(0);
       expect(Date.now() - started).toBeLessThan(30_000);
-      expect(finalAnswers(received)).toMatch(/^HTTP\/1\.1 401 /);
+      expect(answers()).toMatch(/^HTTP\/1\.1 401 /);
     } finally {
       socket.destroy();
     }
