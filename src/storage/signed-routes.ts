@@ -111,6 +111,8 @@ export async function signedRoutes(app: FastifyInstance): Promise<void> {
 
   app.head('/api/storage/signed', {
     compress: false, validatorCompiler: skipSchemaValidation,
+    // Listed in /docs: swagger leaves HEAD routes out unless told.
+    config: { swagger: { exposeHeadRoute: true } },
     schema: docs('Validate a service-signed URL and answer the object headers without a body'),
   }, (request, reply) => serve(request, reply, 'HEAD'));
 

@@ -141,6 +141,7 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     const post = res.body.paths['/detections'].post;
     expect(post.responses['4XX'].content['application/problem+json'].schema.properties.code.type).toBe('string');
     expect(Object.keys(res.body.paths)).not.toContain('/recordings/{*}');
+    expect(Object.keys(res.body.paths['/api/storage/signed'])).toEqual(expect.arrayContaining(['get', 'head']));
     expect(res.body.paths['/recordings/{key}'].get.parameters).toEqual([expect.objectContaining({ in: 'path', name: 'key', required: true })]);
   });
 });
