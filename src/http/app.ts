@@ -64,6 +64,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler,
     // Fastify's own 503 while closing is not a problem; the onRequest hook below answers instead.
     return503OnClosing: false,
+    // Node answers a request without Host with a bare 400; the onRequest hook below answers with a problem.
+    http: { requireHostHeader: false },
   }) as unknown as FastifyInstance;
 
   // `Expect: 100-continue`: Node would answer 100 to every such request, inviting a client to send 40 MiB that the
@@ -108,6 +110,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (closing) {
       reply.header('Connection', 'close');
       done(new ApiError(503, 'service_unavailable', 'The server is shutting down: send the request again (to another instance)'));
+      return;
+    }
+    if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
+      // RFC 9112 §3.2: an HTTP/1.1 request without Host is refused.
+      reply.header('Connection', 'close');
+      done(new ApiError(400, 'bad_request', 'An HTTP/1.1 request needs a Host header'));
       return;
     }
     const refused = unreadableRequest(request.url, request.headers['content-encoding']);

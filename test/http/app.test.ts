@@ -114,6 +114,16 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     expect([missing.status, (await missing.json()).code]).toEqual([404, 'route_not_found']);
   });
 
+  it('answers an HTTP/1.1 request without Host with a 400 problem (Node\'s own answer had no body)', async () => {
+    const { head, body } = await rawRequest('GET /api/health HTTP/1.1\r\nX-Request-Id: no-host\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(head).toMatch(/content-type: application\/problem\+json/i);
+    expect(body).toMatchObject({ status: 400, code: 'bad_request' });
+    // HTTP/1.0 has no Host requirement.
+    const old = await rawRequest('GET /api/health HTTP/1.0\r\n\r\n');
+    expect(old.head).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
   it('answers a request Node\'s HTTP parser refuses (DEL in a header value) with a problem', async () => {
     const { head, body } = await rawRequest('GET /api/health HTTP/1.1\r\nHost: x\r\nX-Other: a\x7fb\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 400 /);
