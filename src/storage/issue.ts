@@ -55,7 +55,7 @@ export function publicBaseUrl(request: FastifyRequest): string {
   if (configured !== undefined) return configured;
   const { protocol, host } = request;
   // Node keeps the first of several Host headers; RFC 9112 §3.2 has a server refuse such a request.
-  if (headerCount(request.raw.rawHeaders, 'host') > 1 || !HOST.test(host) || (protocol !== 'http' && protocol !== 'https')) {
+  if (typeof host !== 'string' || headerCount(request.raw.rawHeaders, 'host') > 1 || !HOST.test(host) || (protocol !== 'http' && protocol !== 'https')) {
     throw new ApiError(400, 'bad_request', 'The Host header is not a host name or address with an optional port');
   }
   return `${protocol}://${host}`;
