@@ -28,7 +28,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
     if (eq >= 0) value = arg.slice(eq + 1);
     else {
       const next = argv[i + 1];
-      if (next === undefined || next.startsWith('--')) throw new Error(`--${name} needs a value`);
+      if (next === undefined || next.startsWith('--')) throw new Error(`--${name} needs a value (or is not a flag: see --help)`);
       value = next;
       i++;
     }

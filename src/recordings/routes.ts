@@ -49,10 +49,12 @@ const booleanParam = (value: unknown, field: string): boolean | undefined => {
   throw new ApiError(400, 'invalid_field', `${field} must be true or false`, { field });
 };
 
-const listParam = (value: unknown): string[] | undefined => {
+const listParam = (value: unknown, field: string): string[] | undefined => {
   if (value === undefined) return undefined;
   const parts = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean);
-  return parts.length > 0 ? parts : undefined;
+  // `?label=` (an unset variable in a script) is refused: dropping the filter would answer with everything.
+  if (parts.length === 0) throw new ApiError(400, 'invalid_field', `${field} is empty: leave it out to filter nothing`, { field });
+  return parts;
 };
 
 export async function recordingRoutes(app: FastifyInstance): Promise<void> {
@@ -118,13 +120,14 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
     const limit = parseLimit(q.limit, 'query');
     // A filter given twice is refused, never dropped: an unfiltered list would look like an answer.
     if (Array.isArray(q.device)) throw new ApiError(400, 'invalid_field', 'Give device once', { field: 'device' });
-    const device = typeof q.device === 'string' && q.device !== '' ? q.device : undefined;
+    if (q.device === '') throw new ApiError(400, 'invalid_field', 'device is empty: leave it out to filter nothing', { field: 'device' });
+    const device = typeof q.device === 'string' ? q.device : undefined;
     const from = parseTimeBound(q.from, 'from', 'query');
     const to = parseTimeBound(q.to, 'to', 'query');
     checkTimeRange(from, to);
     const rows = await listRecordingsPage(db, principalOf(request).orgId, {
       device, from, to, hasDetections: booleanParam(q.hasDetections, 'hasDetections'),
-      labels: listParam(q.label), after: decodeCursor(q.cursor), limit: limit + 1,
+      labels: listParam(q.label, 'label'), after: decodeCursor(q.cursor), limit: limit + 1,
     });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];

@@ -89,7 +89,8 @@ function isoMillis(text: string): number | undefined {
  */
 export function parseTimestamp(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isFinite(value) && value >= 0) {
-    const seconds = Math.floor(value >= 1e11 ? value / 1000 : value);
+    // 13 digits and more are milliseconds (1e12 ms is 2001); fewer are seconds, and past year 9999 refused.
+    const seconds = Math.floor(value >= 1e12 ? value / 1000 : value);
     return seconds <= MAX_START_SECONDS ? seconds : undefined;
   }
   if (typeof value !== 'string' || value.trim() === '') return undefined;

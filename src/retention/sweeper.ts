@@ -35,13 +35,16 @@ export async function sweepExpired(store: Store, options: SweepOptions = {}): Pr
     const cutoff = nowSeconds - org.retention_days * DAY;
     const keep = options.keepRecordings === true || org.keep_recordings === 1;
     if (options.dryRun) {
+      // What the real sweep would count: its runs, and its recordings removed, or emptied when they are kept.
       const runs = await db.selectFrom('runs').innerJoin('recordings', 'recordings.id', 'runs.recording_id')
-        .select(db.fn.countAll<number>().as('n')).where('recordings.org_id', '=', org.id).where('recordings.start_timestamp', '<=', cutoff)
+        .select([db.fn.countAll<number>().as('n'), (eb) => eb.fn.count<number>('runs.recording_id').distinct().as('recordings')])
+        .where('recordings.org_id', '=', org.id).where('recordings.start_timestamp', '<=', cutoff)
         .executeTakeFirstOrThrow();
       const recs = await db.selectFrom('recordings').select(db.fn.countAll<number>().as('n'))
         .where('org_id', '=', org.id).where('start_timestamp', '<=', cutoff).executeTakeFirstOrThrow();
       result.runsRemoved += Number(runs.n);
       if (!keep) result.recordingsRemoved += Number(recs.n);
+      else result.recordingsEmptied += Number(runs.recordings);
       if (Number(runs.n) > 0 || (!keep && Number(recs.n) > 0)) {
         log({ organisation: org.name, runs: Number(runs.n), recordings: keep ? 0 : Number(recs.n), dryRun: true }, 'retention sweep would remove');
       }
@@ -79,6 +82,8 @@ export async function sweepExpired(store: Store, options: SweepOptions = {}): Pr
       if (batch.picked.length < batchSize) break;
     }
   }
-  if (!options.dryRun) result.sessionsRemoved = await deleteExpiredSessions(db, now);
+  result.sessionsRemoved = options.dryRun
+    ? Number((await db.selectFrom('sessions').select(db.fn.countAll<number>().as('n')).where('expires_at', '<=', now).executeTakeFirstOrThrow()).n)
+    : await deleteExpiredSessions(db, now);
   return result;
 }

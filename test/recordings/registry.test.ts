@@ -228,6 +228,8 @@ describe.each(DIALECTS)('listing recordings on %s', (dialect) => {
       'limit=0', 'limit=501', 'limit=abc', 'from=yesterday', 'hasDetections=maybe', 'cursor=garbage',
       // Repeated filters are refused, never dropped; loose dates and a reversed range too, as in the search.
       'device=cam1&device=cam1', 'device=cam1&device=cam2', 'from=May%201', 'to=-5', 'from=2024-02-30', 'from=1700000100&to=1700000000',
+      // An empty filter (an unset variable) is refused, never dropped.
+      'device=', 'label=', 'label=,',
     ]) {
       const res = await getJson(`${server.url}/recordings?${q}`, bearer(org.token));
       expect(res.status, q).toBe(400);
