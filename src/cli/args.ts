@@ -1,5 +1,5 @@
 // A small, strict argument parser: positional words, then --flag value / --flag=value / --switch.
-import { isWellFormed } from '../util/json-shape.js';
+import { isPlainText } from '../util/json-shape.js';
 
 export type FlagValue = string | boolean | string[];
 export interface ParsedArgs { words: string[]; flags: Record<string, FlagValue> }
@@ -72,9 +72,6 @@ export function numberFlag(flags: Record<string, FlagValue>, name: string, optio
   return n;
 }
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
 /**
  * A required name (organisation, user, token label): not blank, no control character (a newline would split the
  * readable output's lines), valid Unicode, and short enough to show.
@@ -82,7 +79,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 export function nameFlag(flags: Record<string, FlagValue>, name: string, maxBytes = 256): string {
   const value = stringFlag(flags, name, true);
   if (!/\S/.test(value)) throw new Error(`--${name} must not be blank`);
-  if (CONTROL.test(value) || !isWellFormed(value)) throw new Error(`--${name} must not contain control characters or broken Unicode`);
+  if (!isPlainText(value)) throw new Error(`--${name} must not contain control characters or broken Unicode`);
   if (Buffer.byteLength(value) > maxBytes) throw new Error(`--${name} must be at most ${maxBytes} bytes`);
   return value;
 }

@@ -85,14 +85,14 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
     bodyLimit: MAX_BODY_BYTES,
     onRequest: requireWriter,
     preParsing: async (request, _reply, payload) => {
+      const length = Number(request.headers['content-length']);
+      if (Number.isFinite(length) && length <= LARGE_BODY_BYTES) return payload;
       const takeSlot = async () => {
         await largeBodies.acquire();
         // A client that gave up while waiting has already passed onRequestAbort: its slot goes back now.
         if (request.raw.destroyed) largeBodies.release();
         else holding.add(request);
       };
-      const length = Number(request.headers['content-length']);
-      if (Number.isFinite(length) && length <= LARGE_BODY_BYTES) return payload;
       if (Number.isFinite(length)) {
         await takeSlot();
         return payload;

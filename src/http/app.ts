@@ -181,13 +181,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
+const SIGNED_PREFIX = '/api/storage/signed';
+
 /**
  * What no route could read: a query whose percent-encoding is broken (the query parser would take `%ZZ` literally
  * and look it up), and a body in a content coding (gzip…) that no route decodes (it would reach the JSON parser
  * compressed).
  */
-const SIGNED_PREFIX = '/api/storage/signed';
-
 function unreadableRequest(url: string, contentEncoding: string | undefined): ApiError | undefined {
   const q = url.indexOf('?');
   // The signed routes read their own query: there a broken one is 400 invalid_signed_url, or a "malformed" verdict.
@@ -198,7 +198,8 @@ function unreadableRequest(url: string, contentEncoding: string | undefined): Ap
       return new ApiError(400, 'invalid_request', 'The query string\'s percent-encoding is broken (each % starts two hex digits of UTF-8)');
     }
   }
-  if (contentEncoding !== undefined && contentEncoding.trim().toLowerCase() !== 'identity' && contentEncoding.trim() !== '') {
+  const coding = contentEncoding?.trim().toLowerCase();
+  if (coding && coding !== 'identity') {
     return new ApiError(415, 'unsupported_media_type', `Content-Encoding "${contentEncoding}" is not supported: send the body uncompressed`);
   }
   return undefined;

@@ -45,7 +45,7 @@ export function toProblem(error: unknown, validationCode = 'invalid_body'): Mapp
  * on uploading into a socket nobody reads, and shutdown would wait for it. Every error answer passes through one of
  * the two handlers below, so this is checked there rather than in a hook that every request would run.
  */
-function closeIfUnread(request: FastifyRequest, reply: FastifyReply): void {
+function errorAnswerHeaders(request: FastifyRequest, reply: FastifyReply): void {
   if (!request.raw.complete) reply.header('Connection', 'close');
   // A 404 is cacheable by default (RFC 9110 §15.1): a shared cache must not keep "no such thumbnail" after the
   // thumbnail is made, nor any other refusal that holds only for this moment.
@@ -54,7 +54,7 @@ function closeIfUnread(request: FastifyRequest, reply: FastifyReply): void {
 
 export function installErrorHandlers(app: FastifyInstance, allowedMethods: AllowedMethods): void {
   app.setErrorHandler((error, request, reply) => {
-    closeIfUnread(request, reply);
+    errorAnswerHeaders(request, reply);
     const config = request.routeOptions?.config as { validationCode?: string } | undefined;
     const mapped = toProblem(error, config?.validationCode);
     if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
@@ -63,7 +63,7 @@ export function installErrorHandlers(app: FastifyInstance, allowedMethods: Allow
     reply.code(mapped.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(mapped.body));
   });
   app.setNotFoundHandler((request, reply) => {
-    closeIfUnread(request, reply);
+    errorAnswerHeaders(request, reply);
     const allowed = allowedMethods(request.url);
     if (allowed.length > 0) {
       reply.code(405).header('Allow', allowed.join(', ')).type(PROBLEM_CONTENT_TYPE)

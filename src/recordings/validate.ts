@@ -1,20 +1,15 @@
 // Pure checks of the registry's inputs: POST /recordings bodies, pipeline upload events, list filters.
 import { isObject } from '../util/is-object.js';
-import { isWellFormed } from '../util/json-shape.js';
+import { hasControlCharacter, isPlainText, isWellFormed } from '../util/json-shape.js';
 import { ApiError } from '../http/problem.js';
 import { startFromMediaKey } from './media-key.js';
 import type { NewRecording } from './queries.js';
 
 const MAX_KEY_BYTES = 1024;
 const MAX_TEXT_BYTES = 256;
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** 9999-12-31T23:59:59Z: later starts are typos (or milliseconds read as seconds), and no cursor or column holds them. */
 export const MAX_START_SECONDS = 253_402_300_799;
-
-/** Text with no control character and no lone surrogate (JSON's "\ud800", which UTF-8 cannot hold). */
-const plainText = (v: string) => !CONTROL.test(v) && isWellFormed(v);
 
 const fieldError = (field: string, detail: string) => new ApiError(400, 'invalid_field', detail, { field });
 
@@ -22,7 +17,7 @@ export function checkMediaKey(value: unknown, field = 'mediaKey'): string {
   if (value === undefined || value === null || value === '') throw new ApiError(400, 'media_key_missing', `${field} is required`, { field });
   if (typeof value !== 'string') throw fieldError(field, `${field} must be a string`);
   if (Buffer.byteLength(value) > MAX_KEY_BYTES) throw fieldError(field, `${field} is longer than ${MAX_KEY_BYTES} bytes`);
-  if (CONTROL.test(value)) throw fieldError(field, `${field} contains a control character`);
+  if (hasControlCharacter(value)) throw fieldError(field, `${field} contains a control character`);
   // A lone surrogate (JSON's "\ud800") cannot be stored as UTF-8: the key would be stored as another one.
   if (!isWellFormed(value)) throw fieldError(field, `${field} is not valid Unicode text`);
   return value;
@@ -31,7 +26,7 @@ export function checkMediaKey(value: unknown, field = 'mediaKey'): string {
 function optionalText(body: Record<string, unknown>, field: string, maxBytes = MAX_TEXT_BYTES): string | null | undefined {
   const v = body[field];
   if (v === undefined || v === null) return v as undefined | null;
-  if (typeof v !== 'string' || v === '' || Buffer.byteLength(v) > maxBytes || !plainText(v)) {
+  if (typeof v !== 'string' || v === '' || Buffer.byteLength(v) > maxBytes || !isPlainText(v)) {
     throw fieldError(field, `${field} must be a non-empty string of valid Unicode, at most ${maxBytes} bytes, without control characters`);
   }
   return v;
@@ -126,7 +121,7 @@ export function validateUploadEvent(body: unknown): UploadEvent {
     return { kind: 'ignored', key, reason: 'not_a_recording' };
   }
   const source = body.source;
-  if (source !== undefined && source !== null && (typeof source !== 'string' || source === '' || Buffer.byteLength(source) > MAX_TEXT_BYTES || !plainText(source))) {
+  if (source !== undefined && source !== null && (typeof source !== 'string' || source === '' || Buffer.byteLength(source) > MAX_TEXT_BYTES || !isPlainText(source))) {
     throw fieldError('source', 'source must be the provider name');
   }
   const metadata = isObject(payload.metadata) ? metadataByName(payload.metadata) : {};
@@ -142,7 +137,7 @@ export function validateUploadEvent(body: unknown): UploadEvent {
   }
   const product = metadata.productid;
   const deviceKey = typeof product === 'string' && product !== '' ? product : typeof product === 'number' ? String(product) : null;
-  if (deviceKey !== null && (Buffer.byteLength(deviceKey) > MAX_TEXT_BYTES || !plainText(deviceKey))) {
+  if (deviceKey !== null && (Buffer.byteLength(deviceKey) > MAX_TEXT_BYTES || !isPlainText(deviceKey))) {
     throw fieldError('payload.metadata.productid', 'productid is too long or contains a control character');
   }
   return { kind: 'recording', recording: { mediaKey: key, startTimestamp, deviceKey, provider: typeof source === 'string' ? source : null } };

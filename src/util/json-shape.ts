@@ -72,6 +72,19 @@ export function isWellFormed(text: string): boolean {
   return !LONE_SURROGATE.test(text);
 }
 
+// C0 controls and DEL: what would break a line of output or a header.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+export function hasControlCharacter(text: string): boolean {
+  return CONTROL.test(text);
+}
+
+/** Text with no control character and no lone surrogate (JSON's "\ud800", which UTF-8 cannot hold). */
+export function isPlainText(text: string): boolean {
+  return !CONTROL.test(text) && isWellFormed(text);
+}
+
 /** Valid Unicode without U+0000, which PostgreSQL text cannot hold: storable the same way on both dialects. */
 export function isStorableText(text: string): boolean {
   return !text.includes('\u0000') && isWellFormed(text);
