@@ -24,9 +24,16 @@ const WILDCARD = { key: Type.String({ description: 'A recording id, or its media
 
 interface RouteDoc { schema: FastifySchema; url: string }
 
+/**
+ * A route schema's member for answers shown in /docs only: as `response` it would drive Fastify's serializer too,
+ * which drops every member it does not list.
+ */
+export const DOCUMENTED_RESPONSES = 'x-documented-responses';
+
 export function documentRoute({ schema, url }: RouteDoc): RouteDoc {
   if (!schema || (schema as { hide?: boolean }).hide) return { schema, url };
-  const documented: FastifySchema = { ...schema, response: { ...(schema.response as object | undefined), ...ERRORS } };
+  const { [DOCUMENTED_RESPONSES]: documentedOnly, ...rest } = schema as FastifySchema & { [DOCUMENTED_RESPONSES]?: object };
+  const documented: FastifySchema = { ...rest, response: { ...(schema.response as object | undefined), ...documentedOnly, ...ERRORS } };
   if (!url.endsWith('/*')) return { schema: documented, url };
   documented.params = Type.Object(WILDCARD);
   return { schema: documented, url: `${url.slice(0, -1)}{key}` };

@@ -41,3 +41,37 @@ export const ValidateResult = Type.Object({
     filename: Type.Union([Type.String(), Type.Null()]),
   }),
 });
+
+// The storage admin API (documentation only: the routes check their bodies in code, with the spec's codes).
+const Timestamps = { createdAt: Type.String({ format: 'date-time' }), updatedAt: Type.String({ format: 'date-time' }) };
+const ProviderType = Type.Union([Type.Literal('fs'), Type.Literal('s3'), Type.Literal('azure'), Type.Literal('gcs')]);
+const ProviderConfig = Type.Object({}, {
+  additionalProperties: true,
+  description: 'Per type: s3 {bucket, region?, accessKeyId, secretAccessKey, sessionToken?, pathStyle?}; azure {container, account and accountKey, or connectionString}; gcs {bucket, serviceAccountKey, or clientEmail and privateKey}; fs {} (a folder of its own in the data directory). Credentials are write-only. endpoint (and an fs root) are for the operator (CLI) only: 403 forbidden here.',
+});
+const Provider = Type.Object({
+  name: Type.String(), type: ProviderType, config: Type.Object({}, { additionalProperties: true, description: 'Without credentials' }),
+  hasCredentials: Type.Boolean(), enabled: Type.Boolean(), ...Timestamps,
+});
+const Account = Type.Object({
+  name: Type.String(), accessKey: Type.String(), defaultProvider: Type.String(), providers: Type.Array(Type.String()),
+  directories: Type.Array(Type.String({ description: 'Key prefixes the account may sign for; "*" for all' })), enabled: Type.Boolean(), ...Timestamps,
+});
+const AccountWithSecret = Type.Object({ ...Account.properties, secretAccessKey: Type.String({ description: 'Shown only in this answer' }) });
+
+export const ProviderList = Type.Object({ data: Type.Array(Provider) });
+export const ProviderResult = Type.Object({ data: Provider });
+export const AccountList = Type.Object({ data: Type.Array(Account) });
+export const AccountResult = Type.Object({ data: Account });
+export const AccountSecretResult = Type.Object({ data: AccountWithSecret });
+export const NewProviderBody = Type.Object({ name: Type.String(), type: ProviderType, config: ProviderConfig, enabled: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+export const ProviderPatchBody = Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false });
+export const NewAccountBody = Type.Object({
+  name: Type.String(), defaultProvider: Type.String(), providers: Type.Optional(Type.Array(Type.String())),
+  directories: Type.Optional(Type.Array(Type.String(), { description: 'Default ["*"]' })),
+}, { additionalProperties: false });
+export const AccountPatchBody = Type.Object({
+  enabled: Type.Optional(Type.Boolean()), defaultProvider: Type.Optional(Type.String()),
+  providers: Type.Optional(Type.Array(Type.String())), directories: Type.Optional(Type.Array(Type.String())),
+}, { additionalProperties: false });
+export const NameParam = Type.Object({ name: Type.String() });

@@ -153,5 +153,12 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     expect(Object.keys(res.body.paths)).not.toContain('/recordings/{*}');
     expect(Object.keys(res.body.paths['/api/storage/signed'])).toEqual(expect.arrayContaining(['get', 'head']));
     expect(res.body.paths['/recordings/{key}'].get.parameters).toEqual([expect.objectContaining({ in: 'path', name: 'key', required: true })]);
+    // The storage admin routes document their bodies and answers, without the doc-only member leaking.
+    const create = res.body.paths['/api/storage/admin/accounts'].post;
+    expect(create.requestBody.content['application/json'].schema.required).toEqual(['name', 'defaultProvider']);
+    expect(create.responses['201'].content['application/json'].schema.properties.data.properties.secretAccessKey.type).toBe('string');
+    expect(res.body.paths['/api/storage/admin/providers'].get.responses['200'].content['application/json'].schema.properties.data.type).toBe('array');
+    expect(res.body.paths['/api/storage/admin/accounts/{name}/rotate'].post.parameters).toEqual([expect.objectContaining({ in: 'path', name: 'name' })]);
+    expect(JSON.stringify(res.body)).not.toContain('x-documented-responses');
   });
 });
