@@ -195,7 +195,7 @@ function unreadableRequest(url: string, contentEncoding: string | undefined): Ap
     try {
       decodeURIComponent(url.slice(q + 1));
     } catch {
-      return new ApiError(400, 'invalid_request', 'The query string\'s percent-encoding is broken (each % starts two hex digits of UTF-8)');
+      return new ApiError(400, 'invalid_field', 'The query string\'s percent-encoding is broken (each % starts two hex digits of UTF-8)');
     }
   }
   const coding = contentEncoding?.trim().toLowerCase();

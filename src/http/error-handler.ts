@@ -24,8 +24,12 @@ export function toProblem(error: unknown, validationCode = 'invalid_body'): Mapp
   }
   if (e?.validation) {
     const where = e.validationContext ?? 'body';
-    const code = where === 'body' ? validationCode : 'invalid_request';
-    return { status: 400, body: problem(400, code, `Invalid ${where}: ${e.message}`) };
+    if (where === 'body') return { status: 400, body: problem(400, validationCode, `Invalid body: ${e.message}`) };
+    // A query parameter or path segment (a repeated ?mediaKey=, a number that is not one): the specs' code for a bad
+    // field, naming it.
+    const first = e.validation[0] as { instancePath?: string; params?: { missingProperty?: string } } | undefined;
+    const field = first?.params?.missingProperty ?? first?.instancePath?.replace(/^\//, '').split('/')[0];
+    return { status: 400, body: problem(400, 'invalid_field', `Invalid ${where}: ${e.message}`, field ? { field } : undefined) };
   }
   if (e instanceof SyntaxError || e?.code === 'malformed_json') {
     return { status: 400, body: problem(400, 'malformed_json', 'The body is not valid JSON') };

@@ -1,8 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import { randomBytes } from 'node:crypto';
 
-// Only ids that are safe to echo into headers and log lines are honoured.
-const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+// Any ASCII id a client may send is honoured (UUIDs, `{…}`, paths, inner spaces) as long as it can be echoed as a
+// header value unchanged: no control characters, no leading or trailing space, at most 256 characters. (Bytes past
+// ASCII would not come back as they were sent.) Log lines are JSON, so the id cannot forge one.
+const SAFE_ID = /^[\x21-\x7e](?:[\x20-\x7e]{0,254}[\x21-\x7e])?$/;
 
 // A random per-process prefix and a counter: unique across instances, and no random bytes per request.
 const PREFIX = randomBytes(6).toString('base64url');

@@ -108,7 +108,8 @@ export async function setProviderEnabled(db: Db, orgId: Owner, name: string, ena
   return ownedBy(db.selectFrom('storage_providers').selectAll(), orgId).where('name', '=', name).executeTakeFirst();
 }
 
-export async function enabledFsProviderExists(db: Db): Promise<boolean> {
-  const row = await db.selectFrom('storage_providers').select('id').where('type', '=', 'fs').where('enabled', '=', 1).executeTakeFirst();
+/** Disabled ones count too: enabling one later must not leave a running server unable to sign its URLs. */
+export async function fsProviderExists(db: Db): Promise<boolean> {
+  const row = await db.selectFrom('storage_providers').select('id').where('type', '=', 'fs').executeTakeFirst();
   return row !== undefined;
 }

@@ -7,7 +7,7 @@ import { utf8OrMarked } from '../http/utf8-marked.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../http/problem.js';
 import { andThen } from '../util/maybe-promise.js';
-import { HEADER, authenticateAccount } from './account-auth.js';
+import { HEADER, authenticateAccount, requiredHeader } from './account-auth.js';
 import { BulkBody, BulkResult, CredentialHeaders, StorageHeaders, UrlResult } from './api-schemas.js';
 import { publicBaseUrl } from './issue.js';
 import { BULK_BODY_LIMIT, isJsonContentType, issueBulk, issueSingle, jsonString } from './url-requests.js';
@@ -50,6 +50,10 @@ export async function storageUrlRoutes(app: FastifyInstance): Promise<void> {
     onRequest: (request, _reply, done) => {
       let authenticated;
       try {
+        // Every required header is there before any is checked (as on GET): Content-Type is one of them (spec §4).
+        requiredHeader(request.headers, HEADER.accessKey);
+        requiredHeader(request.headers, HEADER.secret);
+        requiredHeader(request.headers, 'Content-Type');
         authenticated = andThen(authenticateAccount(request.server.store, request.headers), (account) => { request.storageAccount = account; });
       } catch (err) {
         done(err as Error);
@@ -61,7 +65,7 @@ export async function storageUrlRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       tags: ['storage'], summary: 'Many signed URLs in one call',
       description: 'Body: up to 1000 { filename, provider?, uriExpiryTime? }. `data` is a JSON string mapping filename → URL (the last duplicate wins). '
-        + 'Errors: 400 invalid_bulk_request (with `errors` by index) / malformed_json, 401, 403 directory_not_allowed, 413, 415.',
+        + 'Errors: 400 missing_header (a credential or Content-Type) / invalid_bulk_request (with `errors` by index) / malformed_json, 401, 403 directory_not_allowed, 413, 415 (a Content-Type other than JSON).',
       headers: CredentialHeaders, body: BulkBody, response: { 200: BulkResult },
     },
   }, (request, reply) => {

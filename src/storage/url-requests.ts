@@ -28,7 +28,7 @@ export function issueSingle(app: FastifyInstance, headers: IncomingHttpHeaders, 
   const providerName = requiredHeader(headers, HEADER.provider);
   if (providerName.includes(', ')) {
     // Node joins a repeated header's copies with ", ", which no provider name contains.
-    throw new ApiError(400, 'invalid_request', `${HEADER.provider}: send one provider (the header came more than once)`, { header: HEADER.provider });
+    throw new ApiError(400, 'unknown_provider', `${HEADER.provider}: send one provider (the header came more than once)`, { header: HEADER.provider });
   }
   requiredHeader(headers, HEADER.accessKey);
   requiredHeader(headers, HEADER.secret);

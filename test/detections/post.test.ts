@@ -214,6 +214,15 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     expect((await list()).map((r) => r.runId).filter((id) => String(id).startsWith('deep') || String(id).startsWith('sur'))).toEqual([]);
   });
 
+  it('stores categories nested 1000 levels deep as sent, and gives them back', async () => {
+    let categories: unknown = 'leaf';
+    for (let i = 0; i < 999; i++) categories = i % 2 === 0 ? [categories] : { a: categories };
+    const res = await post(run({ source: { runId: 'deep-categories' }, categories: [categories] }));
+    expect(res.status).toBe(201);
+    const stored = (await get('/detections/deep-categories')).body.data.categories;
+    expect(JSON.stringify(stored)).toBe(JSON.stringify([categories]));
+  });
+
   it('400 invalid_body for an ignored member nested 200 000 deep (JSON.parse of such bodies held the server for seconds)', async () => {
     const body = `{"x":${'['.repeat(200_000)}${']'.repeat(200_000)},${JSON.stringify(run({ source: { runId: 'deep-ignored' } })).slice(1)}`;
     const res = await fetch(`${server.url}/detections`, { method: 'POST', headers: bearer(org.token, { 'content-type': 'application/json' }), body });

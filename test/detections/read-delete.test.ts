@@ -68,6 +68,14 @@ describe.each(DIALECTS)('reading and deleting runs on %s', (dialect) => {
     expect(res.body.code).toBe('recording_not_found');
   });
 
+  it('400 invalid_field naming the parameter for a query parameter sent twice', async () => {
+    const key = q(org.recording.mediaKey);
+    for (const path of [`/detections?mediaKey=${key}&mediaKey=${key}`, '/detections/alpha?mediaKey=a&mediaKey=b', `/detections?mediaKey=${key}&include=tracks&include=tracks`]) {
+      const res = await call(path);
+      expect([path, res.status, res.body.code, res.body.field]).toEqual([path, 400, 'invalid_field', path.includes('include') ? 'include' : 'mediaKey']);
+    }
+  });
+
   it('fetches one run with the full stored form', async () => {
     const res = await call('/detections/alpha');
     expect(res.status).toBe(200);

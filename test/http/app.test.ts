@@ -14,9 +14,16 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     expect(res.body.data).toEqual({ status: 'ok', database: dialect });
   });
 
-  it('echoes a safe X-Request-Id and replaces an unsafe one', async () => {
-    const ok = await fetch(`${server.url}/api/health`, { headers: { 'x-request-id': 'abc-123' } });
-    expect(ok.headers.get('x-request-id')).toBe('abc-123');
+  it('echoes any ASCII X-Request-Id back unchanged, and replaces one with a control character, a byte past ASCII or over 256 characters', async () => {
+    for (const id of ['abc-123', 'a/b', 'a+b=', '{6f1c2a9e-3b7d-4c51-9a0e-2f8d6b4c1e73}', 'has space', 'x'.repeat(256)]) {
+      const ok = await fetch(`${server.url}/api/health`, { headers: { 'x-request-id': id } });
+      expect(ok.headers.get('x-request-id')).toBe(id);
+    }
+    // Bytes past ASCII would not go back as they came: a new id instead.
+    const utf8 = await rawRequest('GET /api/health HTTP/1.1\r\nHost: x\r\nX-Request-Id: café\r\nConnection: close\r\n\r\n');
+    expect(utf8.head).toMatch(/x-request-id: [A-Za-z0-9_-]{8}-[0-9a-z]+\r\n/i);
+    const long = await fetch(`${server.url}/api/health`, { headers: { 'x-request-id': 'x'.repeat(257) } });
+    expect(long.headers.get('x-request-id')).toMatch(/^[A-Za-z0-9_-]{8}-[0-9a-z]+$/);
     const bad = await fetch(`${server.url}/api/health`, { headers: { 'x-request-id': 'a b\tc' } });
     const generated = bad.headers.get('x-request-id');
     expect(generated).toMatch(/^[A-Za-z0-9_-]{8}-[0-9a-z]+$/);
@@ -56,10 +63,10 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     expect(body).toMatchObject({ status: 417, code: 'bad_request' });
   });
 
-  it('answers 400 invalid_request to a query whose percent-encoding is broken, instead of looking up "%ZZ"', async () => {
+  it('answers 400 invalid_field to a query whose percent-encoding is broken, instead of looking up "%ZZ"', async () => {
     for (const query of ['mediaKey=%ZZ', 'mediaKey=%FF', 'mediaKey=a%2']) {
       const res = await getJson(`${server.url}/detections?${query}`);
-      expect([query, res.status, res.body.code]).toEqual([query, 400, 'invalid_request']);
+      expect([query, res.status, res.body.code]).toEqual([query, 400, 'invalid_field']);
     }
   });
 

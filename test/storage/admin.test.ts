@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
-import { createProvider } from '../../src/storage/admin.js';
+import { createProvider, enableProvider } from '../../src/storage/admin.js';
 import { DIALECTS, createTestStore, type TestStore } from '../support/store.js';
 import { bearer, getJson, postJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
 import { SIGNING_KEY, STORAGE_ENV } from './helpers.js';
@@ -150,13 +150,16 @@ describe.each(DIALECTS)('signing key at startup on %s', (dialect) => {
   beforeAll(async () => { ts = await createTestStore(dialect); });
   afterAll(async () => { await ts.destroy(); });
 
-  it('refuses to start with STORAGE_SIGNING=true and no key, or once an fs provider exists without one', async () => {
+  it('refuses to start with STORAGE_SIGNING=true and no key, or once an fs provider exists (enabled or not) without one', async () => {
     const noKey = loadConfig({ data: ts.location.dataDir }, { STORAGE_SIGNING: 'true' });
     await expect(buildApp({ config: noKey, store: ts.store, logger: false })).rejects.toThrow(/STORAGE_URL_SIGNING_KEY/);
     const withKey = loadConfig({ data: ts.location.dataDir }, { STORAGE_URL_SIGNING_KEY: SIGNING_KEY });
     const org = await seedOrg(ts.store);
     await createProvider(ts.store, withKey, org.orgId, { name: 'disk', type: 'fs' });
     const plain = loadConfig({ data: ts.location.dataDir }, {});
+    await expect(buildApp({ config: plain, store: ts.store, logger: false })).rejects.toThrow(/fs storage provider/);
+    // Disabled, it still counts: enabling it later would leave the running server unable to sign its URLs.
+    await enableProvider(ts.store, org.orgId, 'disk', false);
     await expect(buildApp({ config: plain, store: ts.store, logger: false })).rejects.toThrow(/fs storage provider/);
     const ok = await buildApp({ config: withKey, store: ts.store, logger: false });
     await ok.close();

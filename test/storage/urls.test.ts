@@ -250,13 +250,25 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
       expect(Object.keys(JSON.parse(largest.body.data))).toEqual(Array.from({ length: 1000 }, (_, i) => key(i)));
     });
 
-    it('answers malformed_json, unsupported_media_type and payload_too_large', async () => {
+    it('answers malformed_json, unsupported_media_type, missing_header for Content-Type and payload_too_large', async () => {
       const malformed = await bulk(server, fx.headers(), '[{"filename":');
       expect(malformed.status).toBe(400);
       expect(malformed.body.code).toBe('malformed_json');
       const text = await bulk(server, fx.headers(), '[]', 'text/plain');
       expect(text.status).toBe(415);
       expect(text.body.code).toBe('unsupported_media_type');
+      // Content-Type is a required header of the bulk call: without it (or empty) the answer names it, like any other.
+      for (const contentType of [undefined, ' ']) {
+        const res = await fetch(`${server.url}/api/storage/bulk`, {
+          method: 'POST', headers: { ...fx.headers(), ...(contentType === undefined ? {} : { 'content-type': contentType }) }, body: Buffer.from('[]'),
+        });
+        expect([res.status, await res.json()]).toEqual([400, expect.objectContaining({ code: 'missing_header', header: 'Content-Type' })]);
+      }
+      // A missing credential is named first, and a wrong one with a missing Content-Type is still a missing header.
+      const neither = await fetch(`${server.url}/api/storage/bulk`, { method: 'POST', headers: { 'x-service-storage-accesskey': fx.account.accessKey }, body: Buffer.from('[]') });
+      expect(await neither.json()).toMatchObject({ code: 'missing_header', header: 'X-Service-Storage-SecretAccessKey' });
+      const wrongSecret = await fetch(`${server.url}/api/storage/bulk`, { method: 'POST', headers: { ...fx.headers(), 'x-service-storage-secretaccesskey': 'nope' }, body: Buffer.from('[]') });
+      expect(await wrongSecret.json()).toMatchObject({ code: 'missing_header', header: 'Content-Type' });
       const huge = await bulk(server, fx.headers(), JSON.stringify([{ filename: 'x'.repeat(9 * 1024 * 1024) }]));
       expect(huge.status).toBe(413);
       expect(huge.body.code).toBe('payload_too_large');
@@ -321,7 +333,7 @@ describe.each(DIALECTS)('directories and signing mode on %s', (dialect) => {
         res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
       }).on('error', reject);
     });
-    expect([repeated.status, repeated.body.code, repeated.body.header]).toEqual([400, 'invalid_request', 'X-Service-Storage-Provider']);
+    expect([repeated.status, repeated.body.code, repeated.body.header]).toEqual([400, 'unknown_provider', 'X-Service-Storage-Provider']);
   });
 
   it('refuses a Host header that is not a host and port instead of copying it into the URL', async () => {

@@ -141,8 +141,8 @@ export const storageCommands: CommandTable = {
       const created = await withStore(async (store) => cli(async () => createAccount(store, await ownerOf(store, flags), {
         name, defaultProvider: providers[0], providers: providers.slice(1), ...(directories.length > 0 ? { directories } : {}),
       })));
-      const out = { name: created.name, accessKey: created.accessKey, secretAccessKey: created.secretAccessKey, defaultProvider: created.defaultProvider, providers: created.providers };
-      printResult(json, out, `account ${created.name} created (default provider ${created.defaultProvider}; providers ${created.providers.join(', ')}; `
+      // The account as spec §2 shapes it (and as the admin API answers), with its secret this once.
+      printResult(json, created, `account ${created.name} created (default provider ${created.defaultProvider}; providers ${created.providers.join(', ')}; `
         + `directories ${created.directories.join(', ')}). The secret is shown only now:\n`
         + `X-Service-Storage-AccessKey: ${created.accessKey}\nX-Service-Storage-SecretAccessKey: ${created.secretAccessKey}`);
     },
@@ -162,7 +162,7 @@ export const storageCommands: CommandTable = {
     async run({ flags, json, withStore }) {
       const name = stringFlag(flags, 'name', true);
       const rotated = await withStore(async (store) => cli(async () => rotateAccount(store, await ownerOf(store, flags), name)));
-      printResult(json, { name: rotated.name, accessKey: rotated.accessKey, secretAccessKey: rotated.secretAccessKey },
+      printResult(json, rotated,
         `account ${rotated.name} has a new secret, shown only now:\nX-Service-Storage-AccessKey: ${rotated.accessKey}\nX-Service-Storage-SecretAccessKey: ${rotated.secretAccessKey}`);
     },
   },
