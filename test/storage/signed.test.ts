@@ -194,7 +194,7 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     expect((await fetch(url, { method: 'HEAD' })).status).toBe(404);
   });
 
-  it('never leaves the root through a symbolic link, on the last segment or a directory', async () => {
+  it('never leaves the root through a symbolic link, on the last segment or a directory, and follows one that stays inside', async () => {
     const outside = path.join(server.config.dataDir, 'outside');
     fs.mkdirSync(outside, { recursive: true });
     fs.writeFileSync(path.join(outside, 'secret.txt'), 'top secret');
@@ -205,6 +205,11 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
       expect(res.status, key).toBe(404);
       expect(await res.text()).not.toContain('top secret');
     }
+    // A link that stays inside the root leaves nothing: it is served like its target.
+    fs.symlinkSync(path.join(fx.root, 'alice', 'notes.txt'), path.join(fx.root, 'alice', 'inside-link.txt'));
+    const inside = await fetch(await urlFor('alice/inside-link.txt'));
+    expect(inside.status).toBe(200);
+    expect(await inside.text()).toBe(fs.readFileSync(path.join(fx.root, 'alice', 'notes.txt'), 'utf8'));
   });
 
   it('answers 403 bad_signature for a tampered URL and 400 invalid_signed_url for a malformed one', async () => {

@@ -2,7 +2,7 @@
 // Keys are checked by filenameProblem before they get here; the opened descriptor is checked again against the
 // root, so a symbolic link (anywhere on the path) can never lead outside it.
 import { randomBytes } from 'node:crypto';
-import { constants, promises as fsp } from 'node:fs';
+import { constants, existsSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -11,6 +11,8 @@ import { contentTypeFor } from '../content-type.js';
 import { decideRange, notModified, preconditionFailed } from '../http-range.js';
 import type { PutRequest, PutResult, ReadRequest, ReadResponse, StorageProvider } from './types.js';
 
+/** Whether an opened descriptor's real path can be read without a race (Linux's /proc). */
+const PROC_FD = existsSync('/proc/self/fd');
 const NOT_FOUND_CODES = new Set(['ENOENT', 'ENOTDIR', 'ELOOP', 'EISDIR', 'ENAMETOOLONG', 'ENXIO']);
 
 const notFound = () => new ApiError(404, 'object_not_found', 'No such object');
@@ -67,7 +69,11 @@ export class FsProvider implements StorageProvider {
     }
   }
 
-  /** Where the descriptor really points: /proc on Linux (race-free), realpath elsewhere. */
+  /**
+   * Where the descriptor really points: /proc on Linux (race-free), realpath elsewhere. Where /proc answers, a link
+   * on the last segment may be followed (one that stays inside the root is served like its target: the check is on
+   * the opened file); elsewhere it is not followed at all, as realpath could race with a swap of the link.
+   */
   private async realPathOf(fd: number, full: string): Promise<string> {
     try {
       return await fsp.readlink(`/proc/self/fd/${fd}`);
@@ -81,7 +87,7 @@ export class FsProvider implements StorageProvider {
     const full = path.join(root, ...filename.split('/'));
     let handle: fsp.FileHandle;
     try {
-      handle = await fsp.open(full, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      handle = await fsp.open(full, constants.O_RDONLY | constants.O_NONBLOCK | (PROC_FD ? 0 : constants.O_NOFOLLOW));
     } catch (err) {
       if (NOT_FOUND_CODES.has((err as NodeJS.ErrnoException).code ?? '')) throw notFound();
       throw new ApiError(502, 'provider_unavailable', `Provider "${this.name}" could not open the object`, { provider: this.name });
