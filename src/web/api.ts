@@ -26,10 +26,19 @@ export function inWords(err: unknown): string {
       const wait = Number(err.body.retryAfter);
       return `Too many failed attempts. Try again in ${Number.isFinite(wait) && wait > 0 ? `${wait} seconds` : 'a while'}.`;
     }
-    if (err.status === 400 && err.code === 'invalid_body') return 'Enter both a username and a password.';
-    return WORDS[err.code] ?? (err.message || `The server answered ${err.status}.`);
+    if (err.code === 'invalid_field') return fieldInWords(typeof err.body.field === 'string' ? err.body.field : '', err.message);
+    if (WORDS[err.code]) return WORDS[err.code]!;
+    if (err.status >= 500) return `The server failed to answer (${err.status}). Try again shortly.`;
+    // The API's detail is written for developers; it is quoted inside a sentence, never shown bare.
+    return err.message ? `The server refused the request: ${err.message.replace(/\.$/, '')}.` : `The server answered ${err.status}.`;
   }
   return WORDS.network!;
+}
+
+function fieldInWords(field: string, detail: string): string {
+  if (field === 'region' || field.startsWith('region.')) return 'This region cannot be searched: drag a rectangle with a width and a height, or close a polygon of at least three points.';
+  if (field === 'from' || field === 'to') return 'The start date must not be after the end date.';
+  return `The server refused the value of ${field || 'a field'}: ${detail.replace(/\.$/, '')}.`;
 }
 
 export type RequestOptions = { method?: string; body?: unknown; signal?: AbortSignal };

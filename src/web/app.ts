@@ -2,7 +2,7 @@
 import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiProblem, request, type RequestOptions } from './api.js';
-import { go, route } from './format.js';
+import { go, mayLeave, route } from './format.js';
 import { loadSession, saveSession, type Session } from './session.js';
 import { SignIn } from './views/sign-in.js';
 import { Recordings } from './views/recordings.js';
@@ -17,9 +17,24 @@ export function App() {
   const [where, setWhere] = useState(route);
 
   useEffect(() => {
-    const onHash = () => setWhere(route());
+    const onHash = (e: HashChangeEvent) => {
+      const to = route();
+      const from = route(new URL(e.oldURL).hash);
+      // The hash has already changed (a link, Back): staying means putting it back, without a history entry.
+      if ((to.name !== from.name || to.arg !== from.arg) && !mayLeave()) { history.replaceState(history.state, '', e.oldURL); return; }
+      setWhere(to);
+    };
+    // An in-app link asks before it moves, so a cancelled one leaves no history entry behind.
+    const onClick = (e: MouseEvent) => {
+      const link = (e.target as Element).closest?.('a[href^="#"]');
+      if (!link || e.defaultPrevented) return;
+      const to = route(link.getAttribute('href')!);
+      const from = route();
+      if ((to.name !== from.name || to.arg !== from.arg) && !mayLeave()) e.preventDefault();
+    };
     addEventListener('hashchange', onHash);
-    return () => removeEventListener('hashchange', onHash);
+    addEventListener('click', onClick, true);
+    return () => { removeEventListener('hashchange', onHash); removeEventListener('click', onClick, true); };
   }, []);
 
   const signOut = async (message?: string) => {
@@ -44,7 +59,10 @@ export function App() {
   };
 
   let view;
-  if (where.name === 'recording' && where.arg) view = h(EditorView, { key: where.arg, call, session, mediaKey: where.arg });
+  if (where.name === 'malformed') {
+    view = h('main', { class: 'not-found' },
+      h('p', { class: 'error', role: 'alert' }, 'This link is malformed: nothing can be found at it.'), h('a', { href: '#/recordings' }, '← Recordings'));
+  } else if (where.name === 'recording' && where.arg) view = h(EditorView, { key: where.arg, call, session, mediaKey: where.arg });
   else if (where.name === 'search') view = h(RegionSearch, { call });
   else view = h(Recordings, { call });
 
@@ -55,6 +73,6 @@ export function App() {
         h('a', { href: '#/recordings', class: where.name === 'recordings' ? 'active' : '' }, 'Recordings'),
         h('a', { href: '#/search', class: where.name === 'search' ? 'active' : '' }, 'Region search')),
       h('span', { class: 'who' }, `${session.user.username} · ${session.user.organisation.name} · ${session.user.role}`),
-      h('button', { class: 'signout', onClick: () => { void signOut(); go('recordings'); } }, 'Sign out')),
+      h('button', { class: 'signout', onClick: () => { if (!mayLeave()) return; void signOut(); go('recordings'); } }, 'Sign out')),
     view);
 }

@@ -11,12 +11,31 @@ export function pct(value: number): string {
   return `${Math.round(value * 100)}%`;
 }
 
-/** `#/recording/<mediaKey>` and friends. */
-export function route(): { name: string; arg: string } {
-  const hash = location.hash.replace(/^#\/?/, '');
-  const slash = hash.indexOf('/');
-  if (slash < 0) return { name: hash || 'recordings', arg: '' };
-  return { name: hash.slice(0, slash), arg: decodeURIComponent(hash.slice(slash + 1)) };
+/** `#/recording/<mediaKey>` and friends; a hash that does not decode (`%E0%A4%A`) is the route `malformed`. */
+export function route(hash = location.hash): { name: string; arg: string } {
+  const path = hash.replace(/^#\/?/, '');
+  const slash = path.indexOf('/');
+  if (slash < 0) return { name: path || 'recordings', arg: '' };
+  try {
+    return { name: path.slice(0, slash), arg: decodeURIComponent(path.slice(slash + 1)) };
+  } catch {
+    return { name: 'malformed', arg: '' };
+  }
+}
+
+let unsaved: (() => boolean) | undefined;
+
+/** The open view tells whether leaving it would lose work (undefined: nothing to lose). */
+export function guardLeaving(hasUnsaved: (() => boolean) | undefined): void {
+  unsaved = hasUnsaved;
+}
+
+/** True when nothing would be lost, or the user agrees to lose it (then the hash change that follows does not ask again). */
+export function mayLeave(): boolean {
+  if (!unsaved?.()) return true;
+  if (!confirm('Some layers have unsaved corrections. Leave and lose them?')) return false;
+  unsaved = undefined;
+  return true;
 }
 
 export function go(name: string, arg = ''): void {

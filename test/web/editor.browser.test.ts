@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createAccount, createProvider } from '../../src/storage/admin.js';
 import { assetNames } from '../../src/recordings/assets-route.js';
-import { HAS_CHROMIUM, NO_CHROMIUM_MESSAGE, PASSWORD, launchChromium, startEditorServer, type EditorFixture } from './support.js';
+import { HAS_CHROMIUM, NO_CHROMIUM_MESSAGE, PASSWORD, launchChromium, setRange, startEditorServer, type EditorFixture } from './support.js';
 
 // The demo detector's person at frame 0: x 40–100, y 150–300 px of 640×360, confidence 0.665. The tracker's
 // person starts 4 px further right, so pixel (41, 225) is inside the detector's box only.
@@ -22,14 +22,6 @@ async function overlayAlpha(page: Page, x: number, y: number): Promise<number> {
     const canvas = document.querySelector<HTMLCanvasElement>('canvas.overlay')!;
     return canvas.getContext('2d')!.getImageData(px!, py!, 1, 1).data[3]!;
   }, [x, y]);
-}
-
-async function setRange(page: Page, selector: string, value: number): Promise<void> {
-  await page.locator(selector).evaluate((el, v) => {
-    const input = el as HTMLInputElement;
-    input.value = String(v);
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-  }, value);
 }
 
 /** Page coordinates of a point given in the overlay canvas's own pixels. */
@@ -144,15 +136,12 @@ if (!HAS_CHROMIUM) {
       await page.waitForFunction(() => (window.__sightline?.frame ?? 0) > 124);
       await page.keyboard.press(' ');
       await page.waitForFunction(() => window.__sightline?.playing === false);
-      // Space with a layer switch focused plays and pauses; it does not flip the switch.
+      // Space with a layer switch focused flips the switch; it does not play (editor-audit.browser.test.ts has more).
       const visible = page.locator(`.layer[data-run-id="${TRACKER}"] .layer-visible`);
       await visible.focus();
       await page.keyboard.press(' ');
-      await page.waitForFunction(() => window.__sightline?.playing === true);
-      expect(await visible.isChecked()).toBe(true);
-      await page.keyboard.press(' ');
-      await page.waitForFunction(() => window.__sightline?.playing === false);
-      expect(await visible.isChecked()).toBe(true);
+      await expect.poll(() => visible.isChecked()).toBe(false);
+      expect(await page.evaluate(() => window.__sightline?.playing)).toBe(false);
       await page.context().close();
     });
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { upsertRun } from '../../src/detections/queries.js';
 import { validateRun } from '../../src/detections/validate-run.js';
 import type { DialectName } from '../../src/db/store.js';
@@ -54,4 +54,13 @@ export async function startEditorServer(dialect: DialectName, env: Record<string
   }
   const suffix = org.name.slice('org-'.length);
   return { server, org, mediaKey, username: (role) => `${role}-${suffix}` };
+}
+
+/** Sets a range input as a user's drag would: the value, then an input event. */
+export async function setRange(page: Page, selector: string, value: number): Promise<void> {
+  await page.locator(selector).evaluate((el, v) => {
+    const input = el as HTMLInputElement;
+    input.value = String(v);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }, value);
 }

@@ -11,9 +11,16 @@ export interface DrawOptions {
   trail: number;
   hover?: BoxRef | undefined;
   selected?: BoxRef | undefined;
+  /** Canvas pixels per screen (CSS) pixel: handles and outlines keep one size on screen at any resolution. */
+  scale?: number;
 }
 
 const shown = (layer: Layer, i: number) => !(layer.index.conf[i]! < layer.threshold);
+
+/** Whether a box is drawn at all: only a drawn box can be hovered, picked or stay selected. */
+export function isDrawn(ref: BoxRef): boolean {
+  return ref.layer.visible && ref.layer.opacity > 0 && shown(ref.layer, ref.i);
+}
 
 export function drawOverlay(ctx: CanvasRenderingContext2D, layers: readonly Layer[], opts: DrawOptions): number {
   const { width: W, height: H } = ctx.canvas;
@@ -49,13 +56,14 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, layers: readonly Laye
     }
   }
   ctx.globalAlpha = 1;
+  const scale = opts.scale ?? 1;
   for (const [ref, color] of [[opts.hover, '#ffffff'], [opts.selected, '#ffff00']] as const) {
-    if (!ref || !ref.layer.visible) continue;
+    if (!ref || !isDrawn(ref)) continue;
     const { index } = ref.layer;
-    ctx.lineWidth = line * 1.5;
+    ctx.lineWidth = 3 * scale;
     ctx.strokeStyle = color;
     ctx.strokeRect(index.x[ref.i]! * W, index.y[ref.i]! * H, index.w[ref.i]! * W, index.h[ref.i]! * H);
-    if (ref === opts.selected) drawHandles(ctx, ref, W, H);
+    if (ref === opts.selected) drawHandles(ctx, ref, W, H, HANDLE * scale);
   }
   return drawn;
 }
@@ -78,13 +86,14 @@ function drawTrails(ctx: CanvasRenderingContext2D, layer: Layer, from: number, t
   ctx.stroke();
 }
 
+/** Corner handle size in screen (CSS) pixels. */
 export const HANDLE = 6;
 
-function drawHandles(ctx: CanvasRenderingContext2D, ref: BoxRef, W: number, H: number) {
+function drawHandles(ctx: CanvasRenderingContext2D, ref: BoxRef, W: number, H: number, size: number) {
   const { index } = ref.layer;
   ctx.fillStyle = '#ffff00';
   for (const [cx, cy] of corners(index.x[ref.i]! * W, index.y[ref.i]! * H, index.w[ref.i]! * W, index.h[ref.i]! * H)) {
-    ctx.fillRect(cx - HANDLE / 2, cy - HANDLE / 2, HANDLE, HANDLE);
+    ctx.fillRect(cx - size / 2, cy - size / 2, size, size);
   }
 }
 
@@ -99,7 +108,7 @@ export function hitTest(layers: readonly Layer[], frame: number, px: number, py:
   for (let l = layers.length - 1; l >= 0; l--) {
     const layer = layers[l]!;
     const { index } = layer;
-    if (!layer.visible || frame < 0 || frame >= index.frames) continue;
+    if (!layer.visible || layer.opacity <= 0 || frame < 0 || frame >= index.frames) continue;
     let best: number | undefined;
     let bestArea = Infinity;
     for (let i = index.start[frame]!; i < index.start[frame + 1]!; i++) {

@@ -16,14 +16,16 @@ abstract class Base {
   frame = 0;
   constructor(protected readonly fps: number, protected readonly frames: number) {}
   onFrame(listener: (frame: number) => void) { this.listeners.push(listener); }
+  /** The last frame this player can show. */
+  protected last(): number { return this.frames - 1; }
   protected emit(frame: number) {
-    const f = Math.min(this.frames - 1, Math.max(0, frame));
+    const f = Math.min(this.last(), Math.max(0, frame));
     if (f === this.frame) return;
     this.frame = f;
     for (const l of this.listeners) l(f);
   }
   protected force(frame: number) {
-    this.frame = Math.min(this.frames - 1, Math.max(0, frame));
+    this.frame = Math.min(this.last(), Math.max(0, frame));
     for (const l of this.listeners) l(this.frame);
   }
 }
@@ -94,14 +96,23 @@ export class VideoPlayer extends Base implements Player {
       this.handle = requestAnimationFrame(poll);
     }
     this.video.addEventListener('seeked', () => this.emit(toFrame(this.video.currentTime)));
+    // Playing, pausing and reaching the end change no frame, but they change what the Play button says.
+    for (const type of ['play', 'pause', 'ended']) this.video.addEventListener(type, () => this.force(this.frame));
+  }
+
+  /** Detections may go on after the video ends; seeking stops at the video's last frame, which it can show. */
+  protected override last(): number {
+    const d = this.video.duration;
+    return Number.isFinite(d) && d > 0 ? Math.max(0, Math.min(this.frames - 1, Math.ceil(d * this.fps - 1e-3) - 1)) : this.frames - 1;
   }
 
   get playing() { return !this.video.paused && !this.video.ended; }
 
   seek(frame: number) {
+    const f = Math.min(this.last(), Math.max(0, frame));
     // The middle of the frame, so rounding never lands on the previous one.
-    this.video.currentTime = (Math.max(0, frame) + 0.5) / this.fps;
-    this.force(frame);
+    this.video.currentTime = (f + 0.5) / this.fps;
+    this.force(f);
   }
 
   play() { void this.video.play().catch(() => {}); }

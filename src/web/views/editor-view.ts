@@ -4,12 +4,12 @@ import { h } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiProblem, inWords } from '../api.js';
 import type { Call } from '../app.js';
-import { when } from '../format.js';
+import { guardLeaving, when } from '../format.js';
 import { canWrite, type Session } from '../session.js';
 import type { RecordingAssets, Run } from '../types.js';
 import { correctedRunBody, deleteBox, deleteTrack, moveBox, resizeBox, type Corner, type SaveMode } from '../editor/corrections.js';
 import { layerName, makeLayer, trackLabel, type Layer } from '../editor/layers.js';
-import { corners, drawOverlay, hitTest, HANDLE, type BoxRef } from '../editor/overlay.js';
+import { corners, drawOverlay, hitTest, isDrawn, HANDLE, type BoxRef } from '../editor/overlay.js';
 import { ClockPlayer, VideoPlayer, type Player } from '../editor/player.js';
 import { Timeline } from '../editor/timeline.js';
 import { LayersPanel } from './layers-panel.js';
@@ -86,7 +86,8 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
     const canvas = overlay.current;
     if (!canvas) return;
     const t0 = performance.now();
-    engine.drawn = drawOverlay(canvas.getContext('2d')!, engine.layers, { frame: engine.frame, trail: engine.trail, hover: engine.hover, selected: engine.selected });
+    const scale = canvas.width / (canvas.clientWidth || canvas.width);
+    engine.drawn = drawOverlay(canvas.getContext('2d')!, engine.layers, { frame: engine.frame, trail: engine.trail, hover: engine.hover, selected: engine.selected, scale });
     const dt = performance.now() - t0;
     engine.drawTimes.push(dt);
     if (engine.drawTimes.length > 2000) engine.drawTimes.splice(0, 1000);
@@ -102,7 +103,12 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
 
   function layersChanged(structural: boolean) {
     if (structural) engine.timeline?.rebuild(engine.layers);
-    if (engine.selected && !engine.selected.layer.visible) engine.selected = undefined;
+    // A box hidden by visibility, opacity or threshold can no longer be hovered, selected or dragged.
+    const dropSelected = engine.selected !== undefined && !isDrawn(engine.selected);
+    const dropHover = engine.hover !== undefined && !isDrawn(engine.hover);
+    if (dropSelected) { engine.selected = undefined; engine.drag = undefined; }
+    if (dropHover) engine.hover = undefined;
+    if (dropSelected || dropHover) setInspect(engine.selected ?? engine.hover);
     redraw();
     bump();
   }
@@ -130,11 +136,23 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
     return () => { removeEventListener('resize', fit); player.destroy(); engine.player = undefined; };
   }, [info, noVideo]);
 
+  // ——— unsaved corrections: asked about before the view or the page goes ———
+  useEffect(() => {
+    const unsaved = () => engine.layers.some((l) => l.edited);
+    const onUnload = (e: BeforeUnloadEvent) => { if (unsaved()) { e.preventDefault(); e.returnValue = ''; } };
+    guardLeaving(unsaved);
+    addEventListener('beforeunload', onUnload);
+    return () => { guardLeaving(undefined); removeEventListener('beforeunload', onUnload); };
+  }, []);
+
   // ——— keyboard ———
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement;
-      if (t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || (t.tagName === 'INPUT' && !['range', 'checkbox'].includes((t as HTMLInputElement).type))) return;
+      if (t.isContentEditable || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || (t.tagName === 'INPUT' && !['range', 'checkbox', 'radio'].includes((t as HTMLInputElement).type))) return;
+      // On a focused control, Space, Enter and Delete keep their own meaning (toggle, press, …); the frame keys still work.
+      const onControl = t.closest('input, button, a[href], [role=button], [role=checkbox], [role=slider]') !== null;
+      if (onControl && (e.key === ' ' || e.key === 'Enter' || e.key === 'Delete')) return;
       const p = engine.player;
       if (!p) return;
       let handled = true;
@@ -145,9 +163,9 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
         const f = engine.timeline?.neighbour(engine.frame, e.key === ']' ? 1 : -1);
         p.pause();
         if (f !== undefined) p.seek(f);
-      } else if ((e.key === 'Delete' || e.key === 'Backspace') && engine.selected && writer) removeSelectedBox();
+      } else if (e.key === 'Delete' && engine.selected && writer) removeSelectedBox();
       else handled = false;
-      // Also keeps a focused button or checkbox from acting on the same key.
+      // Space would also scroll the page.
       if (handled) e.preventDefault();
     };
     addEventListener('keydown', onKey);
@@ -203,6 +221,14 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
   function onUp() {
     if (engine.drag?.moved) bump();
     engine.drag = undefined;
+  }
+
+  function onLeave() {
+    onUp();
+    if (!engine.hover) return;
+    engine.hover = undefined;
+    if (!engine.selected) setInspect(undefined);
+    redraw();
   }
 
   function removeSelectedBox() {
@@ -290,11 +316,12 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
           ? h('video', { ref: video, class: 'video', src: redacted ? info.assets.redacted : info.assets.video, poster: info.assets.thumbnail, muted: true, playsInline: true, preload: 'auto',
             onLoadedMetadata: () => engine.player?.seek(engine.frame), onError: () => setNoVideo(true) })
           : h('div', { class: 'blank', title: 'No video: a blank canvas of the recording\'s size' }),
-        h('canvas', { ref: overlay, class: 'overlay', width: size.width, height: size.height, onMouseDown: onDown, onMouseMove: onMove, onMouseUp: onUp, onMouseLeave: onUp })),
+        h('canvas', { ref: overlay, class: 'overlay', width: size.width, height: size.height, onMouseDown: onDown, onMouseMove: onMove, onMouseUp: onUp, onMouseLeave: onLeave })),
       h('div', { class: 'transport' },
         h('button', { ref: playButton, class: 'play', onClick: () => { const p = engine.player; if (!p) return; if (p.playing) p.pause(); else p.play(); redraw(); } }, 'Play'),
         h('input', { ref: slider, class: 'frame-slider', type: 'range', min: 0, max: engine.frames - 1, step: 1, value: engine.frame, 'aria-label': 'Frame',
-          onInput: (e: Event) => { engine.player?.pause(); engine.player?.seek(Number((e.target as HTMLInputElement).value)); } }),
+          // The value is read before pausing: a pause redraws, and a redraw writes the current frame into the slider.
+          onInput: (e: Event) => { const f = Number((e.target as HTMLInputElement).value); engine.player?.pause(); engine.player?.seek(f); } }),
         h('span', { ref: readout, class: 'frame-readout' }),
         !noVideo && info.assets ? h('label', { class: 'redacted' }, h('input', { type: 'checkbox', checked: redacted, onChange: (e: Event) => setRedacted((e.target as HTMLInputElement).checked) }), ' Redacted copy') : null,
         h('label', { class: 'trail' }, 'Trail', h('input', { type: 'number', min: 0, max: 250, value: engine.trail, onInput: (e: Event) => { engine.trail = Math.max(0, Number((e.target as HTMLInputElement).value) || 0); redraw(); } }), 'frames')),
@@ -310,7 +337,7 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
         : 'The video could not be loaded. Boxes play over a blank frame.') : null,
       message ? h('p', { class: 'message', role: 'status' }, message) : null),
     h('div', { class: 'side' },
-      h('section', { class: 'inspect' },
+      h('section', { class: 'inspect', 'aria-live': 'polite' },
         h('h2', null, engine.selected ? 'Selected box' : 'Box under the pointer'),
         inspected ? h('dl', null,
           ...Object.entries(inspected).flatMap(([k, v]) => [h('dt', null, k), h('dd', { 'data-field': k }, v)])) : h('p', { class: 'muted small' }, 'Hover or click a box.'),

@@ -2,7 +2,7 @@
 // layer visibility, opacity, colour mode and confidence threshold, and the save/delete actions.
 import { h } from 'preact';
 import { isoShort, pct } from '../format.js';
-import { boxCount, groupLayers, type ColorBy, type Layer } from '../editor/layers.js';
+import { boxCount, groupLayers, type ColorBy, type Layer, type LayerGroup } from '../editor/layers.js';
 import type { SaveMode } from '../editor/corrections.js';
 
 export interface LayersPanelProps {
@@ -17,6 +17,9 @@ export interface LayersPanelProps {
 
 const value = (e: Event) => (e.target as HTMLInputElement).value;
 
+/** A layer's name for screen readers: sibling runs share the group's name, so they add their runId. */
+const named = (group: LayerGroup, layer: Layer) => (group.layers.length > 1 ? `${group.name} (${layer.runId})` : group.name);
+
 export function LayersPanel(props: LayersPanelProps) {
   const groups = groupLayers(props.layers);
   if (groups.length === 0) return h('aside', { class: 'layers' }, h('h2', null, 'Layers'), h('p', { class: 'empty' }, 'This recording has no detection runs yet.'));
@@ -25,8 +28,10 @@ export function LayersPanel(props: LayersPanelProps) {
     groups.map((group) => h('section', { class: 'layer-group', 'data-group': group.name, key: group.name },
       h('h3', null,
         h('input', {
-          type: 'checkbox', class: 'group-visible', title: 'Show or hide every run of this source',
-          checked: group.layers.some((l) => l.visible),
+          type: 'checkbox', class: 'group-visible', title: 'Show or hide every run of this source', 'aria-label': `Show the runs of ${group.name}`,
+          // Some runs hidden reads as partial; a click then shows them all.
+          checked: group.layers.every((l) => l.visible),
+          indeterminate: group.layers.some((l) => l.visible) && !group.layers.every((l) => l.visible),
           onChange: (e: Event) => { for (const l of group.layers) l.visible = (e.target as HTMLInputElement).checked; props.onChange(true); },
         }),
         h('span', { class: 'group-name' }, group.name),
@@ -49,7 +54,7 @@ export function LayersPanel(props: LayersPanelProps) {
           h('select', { class: 'layer-color', value: layer.colorBy, onChange: (e: Event) => { layer.colorBy = value(e) as ColorBy; props.onChange(true); } },
             h('option', { value: 'label' }, 'label'), h('option', { value: 'track' }, 'track'))),
         props.canWrite ? h('div', { class: 'actions' },
-          h('button', { class: 'save-replace', disabled: !layer.edited || props.busy, onClick: () => props.onSave(layer, 'replace'), title: 'Re-post the run with the same runId' }, 'Save'),
-          h('button', { class: 'save-new', disabled: !layer.edited || props.busy, onClick: () => props.onSave(layer, 'new'), title: 'Post the corrected run as a new layer (source.kind "human")' }, 'Save as new layer'),
-          h('button', { class: 'delete-layer danger', disabled: props.busy, onClick: () => props.onDelete(layer) }, 'Delete layer')) : null)))));
+          h('button', { class: 'save-replace', disabled: !layer.edited || props.busy, onClick: () => props.onSave(layer, 'replace'), title: 'Re-post the run with the same runId', 'aria-label': `Save ${named(group, layer)}` }, 'Save'),
+          h('button', { class: 'save-new', disabled: !layer.edited || props.busy, onClick: () => props.onSave(layer, 'new'), title: 'Post the corrected run as a new layer (source.kind "human")', 'aria-label': `Save ${named(group, layer)} as a new layer` }, 'Save as new layer'),
+          h('button', { class: 'delete-layer danger', disabled: props.busy, onClick: () => props.onDelete(layer), 'aria-label': `Delete layer ${named(group, layer)}` }, 'Delete layer')) : null)))));
 }

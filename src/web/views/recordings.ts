@@ -52,6 +52,8 @@ export function Recordings(props: { call: Call }) {
       setPage(res);
       void loadLabels(res.recordings);
     } catch (err) {
+      // The previous page does not match the filters shown any more.
+      setPage(undefined);
       setError(inWords(err));
     }
   }

@@ -1,7 +1,7 @@
 // Sign-in through POST /login; the API's errors are shown as sentences.
 import { h } from 'preact';
 import { useState } from 'preact/hooks';
-import { inWords, request } from '../api.js';
+import { ApiProblem, inWords, request } from '../api.js';
 import type { Session } from '../session.js';
 
 export function SignIn(props: { onSignedIn: (s: Session) => void; notice?: string | undefined }) {
@@ -19,7 +19,8 @@ export function SignIn(props: { onSignedIn: (s: Session) => void; notice?: strin
       const res = await request<{ data: Session }>('/login', undefined, { method: 'POST', body: { username, password } });
       props.onSignedIn({ token: res.data.token, expiresAt: res.data.expiresAt, user: res.data.user });
     } catch (err) {
-      setError(inWords(err));
+      // A refused login body can only mean a missing field here; elsewhere invalid_body means something else.
+      setError(err instanceof ApiProblem && err.code === 'invalid_body' ? 'Enter both a username and a password.' : inWords(err));
     } finally {
       setBusy(false);
     }
