@@ -50,10 +50,12 @@ export async function storageUrlRoutes(app: FastifyInstance): Promise<void> {
     onRequest: (request, _reply, done) => {
       let authenticated;
       try {
-        // Every required header is there before any is checked (as on GET): Content-Type is one of them (spec §4).
-        requiredHeader(request.headers, HEADER.accessKey);
-        requiredHeader(request.headers, HEADER.secret);
-        requiredHeader(request.headers, 'Content-Type');
+        // Content-Type is a required header too (spec §4): without it the answer names the first missing one, in the
+        // order credentials → Content-Type, before any credential is checked (as on GET).
+        const contentType = request.headers['content-type'];
+        if (contentType === undefined || contentType.trim() === '') {
+          for (const name of [HEADER.accessKey, HEADER.secret, 'Content-Type']) requiredHeader(request.headers, name);
+        }
         authenticated = andThen(authenticateAccount(request.server.store, request.headers), (account) => { request.storageAccount = account; });
       } catch (err) {
         done(err as Error);
