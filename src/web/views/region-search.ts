@@ -89,7 +89,7 @@ export function RegionSearch(props: { call: Call }) {
   };
 
   async function search(cursor?: string) {
-    if (points.length < 3 || (mode === 'polygon' && !closed && points.length < 3)) { setHits(undefined); setError('Draw a rectangle or a polygon of at least three points first.'); return; }
+    if (points.length < 3) { setHits(undefined); setError('Draw a rectangle or a polygon of at least three points first.'); return; }
     const { width, height } = size;
     const xs = points.map((p) => p.x); const ys = points.map((p) => p.y);
     const region = mode === 'rectangle'
