@@ -10,7 +10,11 @@ export interface Config {
   dataDir: string;
   /** postgres://… when set; otherwise the embedded SQLite file under dataDir. */
   databaseUrl: string | undefined;
+  /** PostgreSQL: the wait for a connection, and for a statement's answer, before the request fails with 503. */
+  database: { connectTimeoutMs: number; queryTimeoutMs: number };
   logLevel: string;
+  /** X-Forwarded-For/-Proto/-Host count: the client address and scheme come from the load balancer. */
+  trustProxy: boolean;
   sessionTtlSeconds: number;
   login: { maxFailuresPerUser: number; maxFailuresPerAddress: number; windowSeconds: number };
   storage: {
@@ -37,10 +41,21 @@ export interface Config {
 
 export type Flags = Record<string, string | boolean | undefined>;
 
-function int(value: string | boolean | undefined, name: string, fallback: number): number {
+/** Node runs a timer of more milliseconds than this after 1 ms instead: a huge timeout would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * An integer setting within [min, max]. Each caller sets min: 0 only where it means something (off, any port);
+ * elsewhere 0 would break the server silently, so it is refused at start, with why.
+ */
+function int(value: string | boolean | undefined, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER, why = ''): number {
   if (value === undefined || value === '' || typeof value === 'boolean') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  // Digits only: Number() would read " " as 0 and "0x10" or "1e3" as numbers nobody meant.
+  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < min || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+    throw new Error(`${name} must be an integer ${range}, got "${value}"${why ? ` (${why})` : ''}`);
+  }
   return n;
 }
 
@@ -48,7 +63,7 @@ function bool(value: string | undefined, name: string, fallback: boolean): boole
   if (value === undefined || value === '') return fallback;
   if (/^(true|1|yes|on)$/i.test(value)) return true;
   if (/^(false|0|no|off)$/i.test(value)) return false;
-  throw new Error(`${name} must be true or false, got "${value}"`);
+  throw new Error(`${name} must be true or false (or 1/0, yes/no, on/off), got "${value}"`);
 }
 
 function str(value: string | boolean | undefined): string | undefined {
@@ -82,7 +97,10 @@ function editorExpiry(value: string | undefined): number {
   return seconds;
 }
 
-export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.env): Config {
+/** What a command sets apart from the service's defaults (the demo logs at warn); explicit settings still win. */
+export interface ConfigDefaults { logLevel?: string }
+
+export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.env, defaults: ConfigDefaults = {}): Config {
   const expiry = env.DEFAULT_URI_EXPIRY_TIME?.trim();
   // The same forms and bounds as a request's uriExpiryTime: a default no request could ask for is refused at start.
   const defaultUriExpirySeconds = expiry === undefined || expiry === '' ? 86_400 : parseExpiry(expiry);
@@ -93,16 +111,22 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
   // 0 would hand out sessions that are dead on arrival.
   if (sessionTtl === undefined || sessionTtl <= 0) throw new Error(`SESSION_TTL must be a positive duration such as 12h, got "${env.SESSION_TTL}"`);
   return {
-    port: int(flags.port ?? env.PORT, 'port', 8080),
+    // 0: any free port (the printed URL shows which).
+    port: int(flags.port ?? env.PORT, 'the port (--port / PORT)', 8080, 0, 65_535),
     host: str(flags.host) ?? str(env.HOST) ?? '127.0.0.1',
     dataDir: path.resolve(str(flags.data) ?? str(env.SIGHTLINE_DATA) ?? './data'),
     databaseUrl: str(flags['database-url']) ?? str(env.DATABASE_URL),
-    logLevel: logLevel(str(flags['log-level']) ?? str(env.LOG_LEVEL) ?? 'info'),
+    database: {
+      connectTimeoutMs: int(env.DATABASE_CONNECT_TIMEOUT_MS, 'DATABASE_CONNECT_TIMEOUT_MS', 10_000, 1, MAX_TIMER_MS, '0 would fail every request'),
+      queryTimeoutMs: int(env.DATABASE_QUERY_TIMEOUT_MS, 'DATABASE_QUERY_TIMEOUT_MS', 30_000, 1, MAX_TIMER_MS, '0 would fail every request'),
+    },
+    logLevel: logLevel(str(flags['log-level']) ?? str(env.LOG_LEVEL) ?? defaults.logLevel ?? 'info'),
+    trustProxy: bool(env.TRUST_PROXY, 'TRUST_PROXY', false),
     sessionTtlSeconds: sessionTtl,
     login: {
-      maxFailuresPerUser: int(env.LOGIN_MAX_FAILURES_PER_USER, 'LOGIN_MAX_FAILURES_PER_USER', 5),
-      maxFailuresPerAddress: int(env.LOGIN_MAX_FAILURES_PER_ADDRESS, 'LOGIN_MAX_FAILURES_PER_ADDRESS', 20),
-      windowSeconds: int(env.LOGIN_WINDOW_SECONDS, 'LOGIN_WINDOW_SECONDS', 900),
+      maxFailuresPerUser: int(env.LOGIN_MAX_FAILURES_PER_USER, 'LOGIN_MAX_FAILURES_PER_USER', 5, 1, undefined, '0 would refuse every login'),
+      maxFailuresPerAddress: int(env.LOGIN_MAX_FAILURES_PER_ADDRESS, 'LOGIN_MAX_FAILURES_PER_ADDRESS', 20, 1, undefined, '0 would refuse every login'),
+      windowSeconds: int(env.LOGIN_WINDOW_SECONDS, 'LOGIN_WINDOW_SECONDS', 900, 1, undefined, '0 would turn login throttling off'),
     },
     storage: {
       signing: bool(env.STORAGE_SIGNING, 'STORAGE_SIGNING', false),
@@ -110,11 +134,13 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
       urlSigningKeys: (env.STORAGE_URL_SIGNING_KEY ?? '').split(',').map((k) => k.trim()).filter(Boolean),
       defaultUriExpirySeconds,
       masterKey: str(env.SIGHTLINE_MASTER_KEY),
-      providerTimeoutMs: int(env.STORAGE_PROVIDER_TIMEOUT_MS, 'STORAGE_PROVIDER_TIMEOUT_MS', 10_000),
-      sendIdleTimeoutMs: int(env.STORAGE_SEND_IDLE_TIMEOUT_MS, 'STORAGE_SEND_IDLE_TIMEOUT_MS', 60_000),
+      providerTimeoutMs: int(env.STORAGE_PROVIDER_TIMEOUT_MS, 'STORAGE_PROVIDER_TIMEOUT_MS', 10_000, 1, MAX_TIMER_MS, '0 would time out every streamed download'),
+      // 0 turns the idle limit off (a socket timeout of 0 is none): a client may then hold a stream for ever.
+      sendIdleTimeoutMs: int(env.STORAGE_SEND_IDLE_TIMEOUT_MS, 'STORAGE_SEND_IDLE_TIMEOUT_MS', 60_000, 0, MAX_TIMER_MS),
     },
-    sweepIntervalSeconds: int(env.SWEEP_INTERVAL_SECONDS, 'SWEEP_INTERVAL_SECONDS', 300),
-    shutdownGraceMs: int(env.SHUTDOWN_GRACE_MS, 'SHUTDOWN_GRACE_MS', 10_000),
+    // 0 turns the sweeper off; the interval is a timer in ms.
+    sweepIntervalSeconds: int(env.SWEEP_INTERVAL_SECONDS, 'SWEEP_INTERVAL_SECONDS', 300, 0, Math.floor(MAX_TIMER_MS / 1000)),
+    shutdownGraceMs: int(env.SHUTDOWN_GRACE_MS, 'SHUTDOWN_GRACE_MS', 10_000, 1, MAX_TIMER_MS, '0 would exit at once with an error, draining nothing'),
     editor: {
       storageAccount: str(env.EDITOR_STORAGE_ACCOUNT),
       assetUriExpirySeconds: editorExpiry(env.EDITOR_URI_EXPIRY_TIME),

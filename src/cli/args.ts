@@ -83,3 +83,9 @@ export function nameFlag(flags: Record<string, FlagValue>, name: string, maxByte
   if (Buffer.byteLength(value) > maxBytes) throw new Error(`--${name} must be at most ${maxBytes} bytes`);
   return value;
 }
+
+/** A secret from the environment (out of `ps` and shell history); a blank value counts as unset. */
+export function envSecret(name: string): string | undefined {
+  const value = process.env[name];
+  return value === undefined || value.trim() === '' ? undefined : value;
+}

@@ -14,6 +14,8 @@ export interface Command {
   usage: string;
   /** The flags it takes, when not exactly the `--flags` its usage names (besides the global ones). */
   flags?: readonly string[];
+  /** Log level when neither --log-level nor LOG_LEVEL is given (the service's default is info). */
+  defaultLogLevel?: string;
   run(ctx: CommandContext): Promise<number | void>;
 }
 

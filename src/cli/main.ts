@@ -32,9 +32,13 @@ function messageOf(err: unknown): string {
   return (err as Error)?.message ?? String(err);
 }
 
+/** The flags every command takes, for --help: they work everywhere but no command's usage line repeats them all. */
+const GLOBAL_USAGE = 'every command also takes: [--data ./data] [--database-url postgres://…] [--log-level <level>] [--json]'
+  + '   (or SIGHTLINE_DATA, DATABASE_URL, LOG_LEVEL)';
+
 function usage(): string {
   return ['usage: sightline <command> [flags]   (add --json for machine-readable output)', '',
-    ...Object.values(commands).map((c) => `  sightline ${c.usage}`)].join('\n');
+    ...Object.values(commands).map((c) => `  sightline ${c.usage}`), '', GLOBAL_USAGE].join('\n');
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -48,7 +52,7 @@ export async function main(argv: string[]): Promise<number> {
   const { words, flags } = parsed;
   const name = [3, 2, 1].map((n) => words.slice(0, n).join(' ')).find((key) => key in commands);
   if (flags.help === true) {
-    process.stdout.write(`${name ? `usage: sightline ${commands[name]!.usage}` : usage()}\n`);
+    process.stdout.write(`${name ? `usage: sightline ${commands[name]!.usage}\n${GLOBAL_USAGE}` : usage()}\n`);
     return 0;
   }
   if (!name) {
@@ -66,7 +70,7 @@ export async function main(argv: string[]): Promise<number> {
     const config = loadConfig({
       port: flags.port as string, host: flags.host as string, data: flags.data as string,
       'database-url': flags['database-url'] as string, 'log-level': flags['log-level'] as string,
-    });
+    }, process.env, { logLevel: command.defaultLogLevel });
     const ctx: CommandContext = {
       flags, json: flags.json === true, config,
       async withStore(fn) {

@@ -37,6 +37,26 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
     expect(list.recordings.map((r: { mediaKey: string }) => r.mediaKey)).toEqual(expect.arrayContaining(['alice/clip.mp4', 'alice/1700000000_6-967003_cam1.mp4']));
   });
 
+  it('takes secrets from the environment instead of the command line (where ps shows them)', async () => {
+    await json('admin', 'org', 'create', '--name', 'envorg');
+    const password = 'from-the-environment-42';
+    const created = await runCli(['admin', 'user', 'create', '--org', 'envorg', '--username', 'envy', '--role', 'viewer', '--json'], ts.location, { SIGHTLINE_USER_PASSWORD: password });
+    expect([created.code, created.stderr]).toEqual([0, '']);
+    const server = await spawnServer(ts.location);
+    try {
+      expect((await postJson(`${server.url}/login`, { username: 'envy', password })).status).toBe(200);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    // An Azure connection string (it has a ";") in STORAGE_PROVIDER_SECRET, as the portal hands it out.
+    const connection = `DefaultEndpointsProtocol=https;AccountName=envacct;AccountKey=${Buffer.alloc(32, 7).toString('base64')};EndpointSuffix=core.windows.net`;
+    const provider = await runCli(['admin', 'provider', 'create', '--name', `envaz-${dialect}`, '--type', 'azure', '--container', 'videos', '--json'], ts.location,
+      { STORAGE_PROVIDER_SECRET: connection, SIGHTLINE_MASTER_KEY: 'cli-master-key-0123456789' });
+    expect([provider.code, provider.stderr]).toEqual([0, '']);
+    expect(JSON.parse(provider.stdout).config).toMatchObject({ account: 'envacct', container: 'videos' });
+    expect(provider.stdout).not.toContain('AccountKey');
+  });
+
   it('prints a readable line without --json', async () => {
     const r = await cli('admin', 'org', 'create', '--name', 'plain');
     expect(r.code).toBe(0);

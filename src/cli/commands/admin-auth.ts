@@ -4,7 +4,7 @@ import { USER_ROLES, isUserRole } from '../../auth/roles.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { parseDuration } from '../../util/duration.js';
-import { nameFlag, numberFlag, stringFlag } from '../args.js';
+import { envSecret, nameFlag, numberFlag, stringFlag } from '../args.js';
 import type { CommandTable } from '../command.js';
 import { printResult } from '../output.js';
 
@@ -31,11 +31,12 @@ export const authCommands: CommandTable = {
     },
   },
   'admin user create': {
-    usage: `admin user create --org <name> --username <u> --password <p> --role <${USER_ROLES.join('|')}>`,
+    usage: `admin user create --org <name> --username <u> --password <p> --role <${USER_ROLES.join('|')}>   (or SIGHTLINE_USER_PASSWORD instead of --password, out of ps and shell history)`,
     async run({ flags, json, withStore }) {
       const orgName = stringFlag(flags, 'org', true);
       const username = nameFlag(flags, 'username');
-      const password = stringFlag(flags, 'password', true);
+      const fromEnv = flags.password === undefined ? envSecret('SIGHTLINE_USER_PASSWORD') : undefined;
+      const password = fromEnv ?? stringFlag(flags, 'password', true);
       if (!/\S/.test(password)) throw new Error('--password must not be blank');
       const role = stringFlag(flags, 'role', true);
       if (!isUserRole(role)) throw new Error(`--role must be one of ${USER_ROLES.join(', ')}`);
@@ -50,7 +51,7 @@ export const authCommands: CommandTable = {
     },
   },
   'admin token create': {
-    usage: 'admin token create --org <name> --name <label> [--expires-in 90d]',
+    usage: 'admin token create --org <name> --name <label> [--expires-in <duration such as 90d; default: never expires>]',
     async run({ flags, json, withStore }) {
       const orgName = stringFlag(flags, 'org', true);
       const name = nameFlag(flags, 'name');

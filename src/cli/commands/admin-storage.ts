@@ -8,7 +8,7 @@ import { ApiError } from '../../http/problem.js';
 import { accountsOf, changeAccount, createAccount, createProvider, enableProvider, providersOf, rotateAccount } from '../../storage/admin.js';
 import { uploadFile } from '../../storage/upload.js';
 import type { Owner } from '../../storage/queries.js';
-import { listFlag, stringFlag, type FlagValue } from '../args.js';
+import { envSecret, listFlag, stringFlag, type FlagValue } from '../args.js';
 import type { CommandContext, CommandTable } from '../command.js';
 import { printResult } from '../output.js';
 import { requireOrganisation } from './admin-auth.js';
@@ -63,13 +63,19 @@ function providerConfig(type: string, flags: Record<string, FlagValue>): Record<
     case 's3':
       put('bucket', s('bucket')); put('region', s('region')); put('endpoint', s('endpoint'));
       if (flags['path-style'] === true) c.pathStyle = true;
-      put('accessKeyId', s('access-key-id')); put('sessionToken', s('session-token'));
-      put('secretAccessKey', s('secret-access-key') ?? process.env.STORAGE_PROVIDER_SECRET);
+      put('accessKeyId', s('access-key-id')); put('sessionToken', s('session-token') ?? envSecret('STORAGE_PROVIDER_SESSION_TOKEN'));
+      put('secretAccessKey', s('secret-access-key') ?? envSecret('STORAGE_PROVIDER_SECRET'));
       break;
     case 'azure':
       put('account', s('account')); put('container', s('container')); put('endpoint', s('endpoint'));
-      put('accountKey', s('account-key') ?? (s('connection-string') ? undefined : process.env.STORAGE_PROVIDER_SECRET));
-      put('connectionString', s('connection-string'));
+      {
+        // STORAGE_PROVIDER_SECRET holds the account key, or the whole connection string (which has a ";"; a base64
+        // key never does), so that neither needs to be on a command line.
+        const secret = envSecret('STORAGE_PROVIDER_SECRET');
+        const connectionString = s('connection-string') ?? (s('account-key') === undefined && secret?.includes(';') ? secret : undefined);
+        put('accountKey', s('account-key') ?? (connectionString ? undefined : secret));
+        put('connectionString', connectionString);
+      }
       break;
     case 'gcs':
       put('bucket', s('bucket')); put('endpoint', s('endpoint'));
@@ -110,7 +116,7 @@ export const storageCommands: CommandTable = {
     usage: 'admin provider create --name <n> --type fs|s3|azure|gcs '
       + '[fs: --root <dir>] [s3: --bucket <b> --region <r> [--endpoint <url>] [--path-style] --access-key-id <k> --secret-access-key <s>] '
       + '[azure: --account <a> --container <c> --account-key <k> | --connection-string <cs> [--endpoint <url>]] '
-      + `[gcs: --bucket <b> --service-account-key <key.json> [--endpoint <url>]] ${ORG}  (a secret may come from STORAGE_PROVIDER_SECRET instead)`,
+      + `[gcs: --bucket <b> --service-account-key <key.json> [--endpoint <url>]] ${ORG}  (secrets may come from STORAGE_PROVIDER_SECRET and STORAGE_PROVIDER_SESSION_TOKEN instead, out of ps and shell history)`,
     // Every type's flags: which ones apply to the given --type is checked by providerConfig.
     flags: [...new Set(['name', 'type', 'org', ...Object.values(FLAGS_BY_TYPE).flat()])],
     async run({ flags, json, withStore, config }) {

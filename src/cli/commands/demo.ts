@@ -49,11 +49,13 @@ async function seed(store: Store, config: Config): Promise<DemoCredentials> {
 
 export const demoCommands: CommandTable = {
   demo: {
-    usage: 'demo [--port 8080] [--data ./data]',
+    usage: 'demo [--port 8080] [--data ./data] [--log-level warn]   (or LOG_LEVEL; the demo logs at warn unless told)',
+    // A readable console: the quick reference is not buried under a line per request.
+    defaultLogLevel: 'warn',
     async run({ config }) {
       // The editor signs the demo recording's video through the demo's storage account.
       config.editor.storageAccount ??= DEMO_STORAGE_ACCOUNT;
-      const server = await startServer(config, { level: 'warn' });
+      const server = await startServer(config);
       closeOnSignals(server, config.shutdownGraceMs);
       const file = path.join(config.dataDir, 'demo-credentials.json');
       let credentials: DemoCredentials;

@@ -3,7 +3,8 @@ import type { CommandTable } from '../command.js';
 
 export const serveCommands: CommandTable = {
   serve: {
-    usage: 'serve [--port 8080] [--host 127.0.0.1] [--data ./data]   (DATABASE_URL=postgres://… for PostgreSQL)',
+    usage: 'serve [--port 8080] [--host 127.0.0.1] [--data ./data] [--database-url postgres://…] [--log-level info]'
+      + '   (or PORT, HOST, SIGHTLINE_DATA, DATABASE_URL, LOG_LEVEL)',
     async run({ config }) {
       const server = await startServer(config);
       closeOnSignals(server, config.shutdownGraceMs);
