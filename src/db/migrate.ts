@@ -19,7 +19,7 @@ export async function migrateToLatest(store: Store): Promise<void> {
       },
     },
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await store.withoutQueryDeadline(() => migrator.migrateToLatest());
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
     throw new Error(`database migration${failed ? ` ${failed}` : ''} failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -19,6 +19,11 @@ export interface Store {
   /** The PostgreSQL pool, for the few paths a query builder cannot express (binary COPY). */
   pgPool?: pg.Pool;
   close(): Promise<void>;
+  /**
+   * Runs fn with no deadline on PostgreSQL statements (migrations: an index build or another instance's migration lock
+   * may take longer than any request should).
+   */
+  withoutQueryDeadline<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 export interface StoreOptions {
@@ -27,7 +32,17 @@ export interface StoreOptions {
   /** PostgreSQL schema to use (tests isolate themselves in a schema each). */
   pgSchema?: string;
   poolSize?: number;
+  /** PostgreSQL: how long to wait for a connection (a free one from the pool, or a new one), in ms. */
+  connectTimeoutMs?: number;
+  /** PostgreSQL: a statement not answered within this many ms fails, and its connection is dropped. */
+  queryTimeoutMs?: number;
 }
+
+// The defaults of DATABASE_CONNECT_TIMEOUT_MS and DATABASE_QUERY_TIMEOUT_MS (config.ts).
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
+
+const noDeadline = <T>(fn: () => Promise<T>) => fn();
 
 // int8 columns hold millisecond times and counts: all within 2^53, so numbers, not strings.
 const pgTypes = {
@@ -47,11 +62,28 @@ export function openStore(options: StoreOptions): Store {
       max: options.poolSize ?? 10,
       types: pgTypes as never,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+      // Without these, a database that accepts connections but never answers (a partition, a frozen proxy) holds
+      // every request, and every pool slot, for ever; with them such requests fail (503) and the pool heals.
+      connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
     });
     // An idle client that loses its server must not crash the process.
     pool.on('error', () => {});
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) as never }) });
-    return { db, dialect: 'pg', pgPool: pool, schema: options.pgSchema ?? searchPathOf(options.databaseUrl) ?? 'public', close: () => db.destroy() };
+    // Nor one that loses it while checked out: pg-pool takes its own listener off a client it hands out, and an
+    // 'error' event with no listener (a terminated backend, a cut network) would end the whole process. The query in
+    // flight fails on its own; the dead client leaves the pool when it is released.
+    pool.on('connect', (client) => { client.on('error', () => {}); });
+    const deadline = { ms: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS };
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool, () => deadline.ms) as never }) });
+    return {
+      db, dialect: 'pg', pgPool: pool, schema: options.pgSchema ?? searchPathOf(options.databaseUrl) ?? 'public', close: () => db.destroy(),
+      async withoutQueryDeadline(fn) {
+        const saved = deadline.ms;
+        deadline.ms = 0;
+        try { return await fn(); } finally { deadline.ms = saved; }
+      },
+    };
   }
   const dataDir = options.dataDir ?? './data';
   fs.mkdirSync(dataDir, { recursive: true });
@@ -63,7 +95,7 @@ export function openStore(options: StoreOptions): Store {
   // The CLI writes to the same file while a server runs.
   sqlite.pragma('busy_timeout = 10000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
+  return { db, dialect: 'sqlite', sqlite, close: () => db.destroy(), withoutQueryDeadline: noDeadline };
 }
 
 /** The first schema of `?options=-c search_path=…` in a connection URL, if any. */

@@ -16,7 +16,7 @@ export const backgroundJobs: BackgroundJob[] = [retentionJob];
 
 export async function startServer(config: Config, logger?: AppOptions['logger']): Promise<RunningServer> {
   tuneGarbageCollector();
-  const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...config.database });
   try {
     await migrateToLatest(store);
   } catch (err) {
