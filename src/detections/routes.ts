@@ -9,7 +9,10 @@ import { Semaphore } from '../util/semaphore.js';
 import { isForeignKeyViolation } from '../db/foreign-key-violation.js';
 import { sendJson, sendMaybeCompressed } from '../http/send-json.js';
 import { resolveTarget } from '../recordings/queries.js';
-import { ByIdQuery, DetectionRunBody, ListQuery, PostResult, RunIdParams } from './api-schemas.js';
+import { DOCUMENTED_RESPONSES, jsonResponse } from '../http/openapi-docs.js';
+import {
+  ByIdQuery, DetectionRunBody, ListQuery, PostResult, RunDeleteResult, RunIdParams, RunListResult, RunResult,
+} from './api-schemas.js';
 import { MAX_BODY_BYTES } from './limits.js';
 import {
   deleteRun, findRunsByRunId, fullRunForApi, listRunSummaries, summaryForApi, upsertRun, type SummaryRow,
@@ -136,7 +139,10 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/detections', {
     onRequest: requireReader,
-    schema: { tags: ['detections'], summary: "List a recording's runs, oldest first", security: secured, querystring: ListQuery },
+    schema: {
+      tags: ['detections'], summary: "List a recording's runs, oldest first", security: secured, querystring: ListQuery,
+      [DOCUMENTED_RESPONSES]: { 200: jsonResponse('The runs: summaries, or full runs (with tracks) with include=tracks', RunListResult) },
+    },
   }, async (request, reply) => {
     const { mediaKey, include } = request.query as { mediaKey?: string; include?: string };
     if (!mediaKey) throw new ApiError(400, 'media_key_missing', 'Add ?mediaKey=<recording key>');
@@ -165,7 +171,10 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/detections/:runId', {
     onRequest: requireReader,
-    schema: { tags: ['detections'], summary: 'Fetch one run with its tracks', security: secured, params: RunIdParams, querystring: ByIdQuery },
+    schema: {
+      tags: ['detections'], summary: 'Fetch one run with its tracks', security: secured, params: RunIdParams, querystring: ByIdQuery,
+      [DOCUMENTED_RESPONSES]: { 200: jsonResponse('The stored run with its tracks', RunResult) },
+    },
   }, async (request, reply) => {
     const { runId } = request.params as { runId: string };
     const { mediaKey } = request.query as { mediaKey?: string };
@@ -180,7 +189,10 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
 
   app.delete('/detections/:runId', {
     onRequest: requireWriter,
-    schema: { tags: ['detections'], summary: 'Delete one run and its centroids', security: secured, params: RunIdParams, querystring: ByIdQuery },
+    schema: {
+      tags: ['detections'], summary: 'Delete one run and its centroids', security: secured, params: RunIdParams, querystring: ByIdQuery,
+      [DOCUMENTED_RESPONSES]: { 200: jsonResponse('The run is deleted, with its centroids', RunDeleteResult) },
+    },
   }, async (request, reply) => {
     const { runId } = request.params as { runId: string };
     const { mediaKey } = request.query as { mediaKey?: string };

@@ -2,7 +2,7 @@
 // would also drive Fastify's serializer, and a problem's extension members (`errors`, `mediaKeys`, `header`…)
 // would be stripped from the real answers.
 import type { FastifySchema } from 'fastify';
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 
 const Problem = Type.Object({
   type: Type.String({ description: 'urn:sightline:problem:<code>' }),
@@ -29,6 +29,9 @@ interface RouteDoc { schema: FastifySchema; url: string }
  * which drops every member it does not list.
  */
 export const DOCUMENTED_RESPONSES = 'x-documented-responses';
+
+/** A JSON answer with a description of its own: a bare schema would be listed as "Default Response". */
+export const jsonResponse = (description: string, schema: TSchema) => ({ description, content: { 'application/json': { schema } } });
 
 export function documentRoute({ schema, url }: RouteDoc): RouteDoc {
   if (!schema || (schema as { hide?: boolean }).hide) return { schema, url };

@@ -4,9 +4,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { principalOf, requireReader, requireRecordingWriter } from '../auth/authenticate.js';
 import { listRunSummaries, summaryForApi } from '../detections/queries.js';
 import { ApiError } from '../http/problem.js';
+import { DOCUMENTED_RESPONSES, jsonResponse } from '../http/openapi-docs.js';
 import { sendJson } from '../http/send-json.js';
 import { searchRecordings } from '../search/queries.js';
 import { checkTimeRange, parseLimit, parseTimeBound, validateSearchBody } from '../search/request.js';
+import { EventResult, RecordingDeleteResult, RecordingPage, RecordingResult, RecordingWithRuns, SearchResult } from './api-schemas.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import {
   deleteRecording, findRecording, listRecordingsPage, recordingForApi, registerRecording, type NewRecording, type Registration,
@@ -67,6 +69,10 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
       tags, security: secured, summary: 'Register a recording (idempotent on mediaKey)',
       description: '201 registered; 200 the same body again; 409 `recording_conflict` when the mediaKey exists with other values. '
         + 'startTimestamp (Unix seconds) defaults to the time in the key, `<dir>/<unixSeconds>_….mp4`.',
+      [DOCUMENTED_RESPONSES]: {
+        201: jsonResponse('Registered', RecordingResult),
+        200: jsonResponse('Already registered with these values: the stored recording', RecordingResult),
+      },
     },
   }, async (request, reply) => {
     requireJson(request);
@@ -83,6 +89,10 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
       tags, security: secured, summary: "Register a recording from the storage pipeline's upload event",
       description: '`{ source, payload: { key, fileSize, metadata: { "event-timestamp", productid } } }`: key → mediaKey, event-timestamp → start, '
         + 'productid → deviceKey, source → provider. 201 registered, 200 already known (left unchanged), 200 `ignored` for keys that are not recordings.',
+      [DOCUMENTED_RESPONSES]: {
+        201: jsonResponse('Registered', RecordingResult),
+        200: jsonResponse('Already registered (the stored recording, unchanged), or `{ ignored: true, key, reason }` for a key that is not a recording', EventResult),
+      },
     },
   }, async (request, reply) => {
     requireJson(request);
@@ -101,6 +111,7 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
       tags, security: secured, summary: 'Recordings with a detection centroid inside a region, newest first',
       description: 'region: `{ points: [{x,y}…], width, height }` (canvas pixels; without width/height the points are normalized) or `{ x, y, w, h }` (normalized). '
         + 'Optional labels, from/to (start time, Unix seconds), limit (1–500, default 50), cursor.',
+      [DOCUMENTED_RESPONSES]: { 200: jsonResponse('One page of matching recordings; a region outside the frame finds none', SearchResult) },
     },
   }, async (request, reply) => {
     requireJson(request);
@@ -114,6 +125,7 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       tags, security: secured, summary: 'List recordings, newest first',
       description: 'Filters: device, from, to (start time), hasDetections, label (repeat or comma-separate: any of). Cursor pagination: limit (1–500), cursor.',
+      [DOCUMENTED_RESPONSES]: { 200: jsonResponse('One page of recordings, each with its runCount', RecordingPage) },
     },
   }, async (request, reply) => {
     const q = request.query as Record<string, unknown>;
@@ -139,7 +151,10 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/recordings/*', {
     onRequest: requireReader,
-    schema: { tags, security: secured, summary: 'One recording with its runs (by id or mediaKey, %2F-encoded or as path segments)' },
+    schema: {
+      tags, security: secured, summary: 'One recording with its runs (by id or mediaKey, %2F-encoded or as path segments)',
+      [DOCUMENTED_RESPONSES]: { 200: jsonResponse('The recording with its run summaries', RecordingWithRuns) },
+    },
   }, async (request, reply) => {
     const orgId = principalOf(request).orgId;
     const ref = recordingRef(request);
@@ -151,7 +166,10 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
 
   app.delete('/recordings/*', {
     onRequest: requireRecordingWriter,
-    schema: { tags, security: secured, summary: 'Delete a recording with its runs and centroids' },
+    schema: {
+      tags, security: secured, summary: 'Delete a recording with its runs and centroids',
+      [DOCUMENTED_RESPONSES]: { 200: jsonResponse('Deleted, with how many runs went with it', RecordingDeleteResult) },
+    },
   }, async (request, reply) => {
     const orgId = principalOf(request).orgId;
     const ref = recordingRef(request);

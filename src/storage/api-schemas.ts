@@ -75,3 +75,36 @@ export const AccountPatchBody = Type.Object({
   providers: Type.Optional(Type.Array(Type.String())), directories: Type.Optional(Type.Array(Type.String())),
 }, { additionalProperties: false });
 export const NameParam = Type.Object({ name: Type.String() });
+
+// The answers of the signed stream (documentation only: the body is the object's bytes as the provider streams them).
+const header = (description: string, pattern?: string) => Type.String({ description, ...(pattern ? { pattern } : {}) });
+const ObjectHeaders = {
+  'Content-Type': header("The provider's type, else the key's extension's (video/mp4, image/jpeg…; unknown: application/octet-stream)"),
+  ETag: header("The object's entity tag (fs: size, mtime and ctime in hex)"),
+  'Last-Modified': header('An HTTP-date'),
+  'Accept-Ranges': Type.String({ enum: ['bytes'] }),
+  'Cache-Control': header('The whole seconds left until the URL expires: no cache keeps the answer past it', '^private, max-age=\\d+$'),
+  'X-Content-Type-Options': Type.String({ enum: ['nosniff'] }),
+  'Content-Security-Policy': Type.String({ enum: ['sandbox'], description: 'An HTML or SVG object opened from the URL runs no script on this origin' }),
+};
+const BodyHeaders = {
+  ...ObjectHeaders,
+  'Content-Length': header('The length of the object, or of the range (HEAD: what GET would send)', '^\\d+$'),
+  'Content-Disposition': header('`inline; filename="…"; filename*=UTF-8\'\'…`, the last segment of the key'),
+};
+const RangeHeaders = { ...BodyHeaders, 'Content-Range': header('`bytes <first>-<last>/<size>`', '^bytes \\d+-\\d+/\\d+$') };
+const objectBytes = (description: string) => ({ '*/*': { schema: Type.String({ format: 'binary', description }) } });
+const NOT_MODIFIED = {
+  description: 'Not modified (If-None-Match, else If-Modified-Since): no body', type: 'null', headers: ObjectHeaders,
+};
+
+export const SignedStreamAnswers = {
+  200: { description: 'The whole object, never compressed (an empty object: no body)', headers: BodyHeaders, content: objectBytes("The object's bytes, of its own Content-Type") },
+  206: { description: 'The one range asked for (`Range: bytes=…`; If-Range honoured)', headers: RangeHeaders, content: objectBytes("The range's bytes") },
+  304: NOT_MODIFIED,
+};
+export const SignedHeadAnswers = {
+  200: { description: 'The headers GET would send, without a body', type: 'null', headers: BodyHeaders },
+  206: { description: 'The headers GET would send for the range asked for, without a body', type: 'null', headers: RangeHeaders },
+  304: NOT_MODIFIED,
+};
