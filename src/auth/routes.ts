@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { DOCUMENTED_RESPONSES, jsonResponse } from '../http/openapi-docs.js';
 import { ApiError } from '../http/problem.js';
 import { bearerToken, requireReader } from './authenticate.js';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from './password.js';
 import { claimAttempt, clearFailures, createSession, deleteSession, findUserForLogin, unclaimAttempt } from './queries.js';
+import { hashSecret } from './secrets.js';
 import { retryAfterSeconds } from './throttle.js';
 
 const LoginBody = Type.Object({
@@ -36,7 +38,8 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     const { username, password } = request.body as { username: string; password: string };
     const db = app.store.db;
     const tooLong = username.length > MAX_USERNAME || password.length > MAX_PASSWORD;
-    const userKey = `user:${username.slice(0, MAX_USERNAME).toLowerCase()}`;
+    // Hashed: a password typed into the username field must not sit in the table as text for a window.
+    const userKey = `user:${hashSecret(username.slice(0, MAX_USERNAME).toLowerCase())}`;
     const addressKey = `addr:${request.ip}`;
     const now = Date.now();
     const counters = await claimAttempt(db, [userKey, addressKey], login.windowSeconds, now);
@@ -65,7 +68,10 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.post('/logout', {
-    schema: { tags: ['auth'], summary: 'End the current session', security: [{ bearer: [] }] },
+    schema: {
+      tags: ['auth'], summary: 'End the current session', security: [{ bearer: [] }],
+      [DOCUMENTED_RESPONSES]: { 200: jsonResponse('The session token no longer works', Type.Object({ data: Type.Object({ loggedOut: Type.Literal(true) }) })) },
+    },
     onRequest: requireReader,
   }, async (request) => {
     const token = bearerToken(request);

@@ -74,7 +74,9 @@ export function checkProviderConfig(type: ProviderType, input: unknown): ConfigR
         if (cs && !parsed) throw new Error('connectionString needs AccountName and AccountKey');
         const account = parsed?.account ?? text(c, 'account', true)!;
         const accountKey = parsed?.accountKey ?? text(c, 'accountKey', true)!;
-        if (Buffer.from(accountKey, 'base64').length < 16) throw new Error('accountKey must be the base64 storage account key');
+        if (Buffer.from(accountKey, 'base64').length < 16) {
+          throw new Error(`${parsed ? 'the connectionString\'s AccountKey' : 'accountKey'} must be the base64 storage account key`);
+        }
         // Azure's naming rules: they keep "../x", "?" or "#" out of the URL's path.
         if (!/^[a-z0-9]{3,24}$/.test(account)) throw new Error('account must be an Azure storage account name (3–24 lower-case letters and digits)');
         const container = text(c, 'container', true)!;

@@ -2,7 +2,8 @@
 import { skipSchemaValidation } from '../http/skip-validation.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/problem.js';
-import { SignedQuery, ValidateResult } from './api-schemas.js';
+import { DOCUMENTED_RESPONSES } from '../http/openapi-docs.js';
+import { SignedHeadAnswers, SignedQuery, SignedStreamAnswers, ValidateResult } from './api-schemas.js';
 import { contentTypeFor } from './content-type.js';
 import { directoryAllowed } from './filename.js';
 import { toAccount, type Account } from './queries.js';
@@ -75,7 +76,13 @@ async function serve(request: FastifyRequest, reply: FastifyReply, method: 'GET'
   if (!verdict.ok) throw verdict.error;
   const { tuple, provider } = verdict;
   const controller = new AbortController();
-  reply.raw.once('close', () => { if (!reply.raw.writableFinished) controller.abort(); });
+  let ending = 'the client went away';
+  reply.raw.once('close', () => {
+    if (reply.raw.writableFinished) return;
+    controller.abort();
+    // No access line is written for an answer that never finished: this is its line.
+    request.log.info({ status: reply.statusCode, provider: tuple.provider, sent: reply.raw.socket?.bytesWritten }, `signed download cut short: ${ending}`);
+  });
   const result = await provider.read(tuple.filename, { method, signal: controller.signal, ...conditionalHeaders(request) });
   // Whole seconds left, rounded down: a cache must not keep the answer after the URL died.
   const secondsLeft = Math.max(0, Math.floor((tuple.expiresAt * 1000 - Date.now()) / 1000));
@@ -93,7 +100,12 @@ async function serve(request: FastifyRequest, reply: FastifyReply, method: 'GET'
   if (!result.body) return reply.send();
   // A client that stops reading holds a descriptor and a provider read: after STORAGE_SEND_IDLE_TIMEOUT_MS without
   // taking a byte it is dropped, as nginx's send_timeout does.
-  reply.raw.setTimeout(request.server.config.storage.sendIdleTimeoutMs, () => reply.raw.destroy());
+  reply.raw.setTimeout(request.server.config.storage.sendIdleTimeoutMs, () => {
+    ending = 'no byte moved for STORAGE_SEND_IDLE_TIMEOUT_MS (a client that stopped reading, or a provider that stalled)';
+    reply.raw.destroy();
+  });
+  // The code only: a provider error's message may quote its presigned URL.
+  result.body.once('error', (err: Error & { code?: unknown }) => { ending = `the provider's stream failed${typeof err.code === 'string' ? ` (${err.code})` : ''}`; });
   return reply.send(result.body);
 }
 
@@ -106,14 +118,14 @@ export async function signedRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/api/storage/signed', {
     exposeHeadRoute: false, compress: false, validatorCompiler: skipSchemaValidation,
-    schema: docs('Stream the object of a service-signed URL (Range and conditional requests supported)'),
+    schema: { ...docs('Stream the object of a service-signed URL (Range and conditional requests supported)'), [DOCUMENTED_RESPONSES]: SignedStreamAnswers },
   }, (request, reply) => serve(request, reply, 'GET'));
 
   app.head('/api/storage/signed', {
     compress: false, validatorCompiler: skipSchemaValidation,
     // Listed in /docs: swagger leaves HEAD routes out unless told.
     config: { swagger: { exposeHeadRoute: true } },
-    schema: docs('Validate a service-signed URL and answer the object headers without a body'),
+    schema: { ...docs('Validate a service-signed URL and answer the object headers without a body'), [DOCUMENTED_RESPONSES]: SignedHeadAnswers },
   }, (request, reply) => serve(request, reply, 'HEAD'));
 
   app.get('/api/storage/signed/validate', {

@@ -101,6 +101,14 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(21);
   });
 
+  it('keeps no username as text in the throttle table (a password typed into the username field stays unreadable)', async () => {
+    const typed = 'Secret-Typed-In-The-Wrong-Field-71';
+    expect((await login({ username: typed, password: 'x' })).status).toBe(401);
+    const keys = (await server.store.db.selectFrom('login_failures').select('key').execute()).map((r) => r.key);
+    expect(keys.some((k) => k.startsWith('user:'))).toBe(true);
+    expect(keys.filter((k) => k.toLowerCase().includes(typed.toLowerCase()))).toEqual([]);
+  });
+
   it('a success does not count as a failure of its address', async () => {
     const addressFailures = async () => (await server.store.db.selectFrom('login_failures').select('failures').where('key', 'like', 'addr:%').executeTakeFirst())?.failures ?? 0;
     expect((await login({ username: 'regular', password: 'not-it' })).status).toBe(401);

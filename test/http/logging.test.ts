@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -6,6 +9,8 @@ import { createUser } from '../../src/auth/queries.js';
 import { createTestStore, type TestStore } from '../support/store.js';
 import { bearer, postJson, seedOrg } from '../support/server.js';
 import { exited, spawnServer } from '../support/cli.js';
+import { createAccount, createProvider } from '../../src/storage/admin.js';
+import { MASTER_KEY, SIGNING_KEY } from '../storage/helpers.js';
 
 describe('request logs', () => {
   let ts: TestStore;
@@ -51,6 +56,45 @@ describe('request logs', () => {
     await new Promise((resolve) => setImmediate(resolve));
     const logged = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'request')!.url as string;
     expect(logged).toBe('/detections?mediaKey=k1.mp4&access_token=[redacted]&password=[redacted]&api-key=[redacted]&X-Amz-Security-Token=[redacted]&sessionId=[redacted]&e=5');
+  });
+});
+
+describe('a signed download that ends early', () => {
+  it('still has a log line with its request id (no access line is written for it)', async () => {
+    const ts = await createTestStore('sqlite');
+    const env = { LOG_LEVEL: 'info', STORAGE_URL_SIGNING_KEY: SIGNING_KEY, SIGHTLINE_MASTER_KEY: MASTER_KEY };
+    const config = loadConfig({ data: ts.location.dataDir }, env);
+    const root = path.join(ts.location.dataDir, 'files');
+    fs.mkdirSync(path.join(root, 'alice'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'alice', 'big.mp4'), '');
+    fs.truncateSync(path.join(root, 'alice', 'big.mp4'), 256 << 20);
+    await createProvider(ts.store, config, null, { name: 'disk', type: 'fs', config: { root } });
+    const account = await createAccount(ts.store, null, { name: 'cut', defaultProvider: 'disk' });
+    const lines: string[] = [];
+    const stream = new PassThrough();
+    stream.on('data', (chunk) => lines.push(...String(chunk).split('\n').filter(Boolean)));
+    const app = await buildApp({ config, store: ts.store, logStream: stream });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    try {
+      const signed = (await (await fetch(`${base}/api/storage`, {
+        headers: { 'x-service-storage-accesskey': account.accessKey, 'x-service-storage-secretaccesskey': account.secretAccessKey, 'x-service-storage-filename': 'alice/big.mp4', 'x-service-storage-provider': 'disk' },
+      })).json()).data as string;
+      // Take the first bytes, then go away.
+      await new Promise<void>((resolve, reject) => {
+        const req = http.get(signed, { headers: { 'x-request-id': 'cut-short-1' } }, (res) => {
+          res.once('data', () => { req.destroy(); resolve(); });
+        });
+        req.on('error', (err) => { if (!req.destroyed) reject(err); });
+      });
+      const found = () => lines.map((l) => JSON.parse(l)).find((l) => l.reqId === 'cut-short-1');
+      for (let i = 0; i < 200 && !found(); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(found()).toMatchObject({ status: 200, provider: 'disk', msg: expect.stringContaining('signed download cut short: the client went away') });
+      expect(lines.join('\n')).not.toContain(new URL(signed).searchParams.get('s')!);
+    } finally {
+      await app.close();
+      await ts.destroy();
+    }
   });
 });
 

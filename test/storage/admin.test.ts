@@ -79,6 +79,10 @@ describe.each(DIALECTS)('storage admin HTTP API on %s', (dialect) => {
     }
     const list = await getJson(`${server.url}/api/storage/admin/providers`, admin);
     expect(list.body.data.map((p: { name: string }) => p.name).filter((n: string) => n.startsWith('ssrf'))).toEqual([]);
+    // A connection string as the Azure portal hands it out names the public cloud: no endpoint of its own.
+    const portal = `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${'A'.repeat(40)};EndpointSuffix=core.windows.net`;
+    const created = await postJson(`${server.url}/api/storage/admin/providers`, { name: `portal-${dialect}`, type: 'azure', config: { connectionString: portal, container: 'videos' } }, admin);
+    expect(created.status).toBe(201);
   });
 
   it('creates an account whose secret is shown once, and which then signs URLs', async () => {

@@ -179,8 +179,11 @@ describe('native presigned URLs', () => {
     const toSign = azureStringToSign('acct', 'videos', 'alice/a b.mp4', 'r', '2030-03-17T17:46:40Z');
     expect(toSign.split('\n')).toHaveLength(16);
     expect(url.searchParams.get('sig')).toBe(createHmac('sha256', Buffer.from(key, 'base64')).update(toSign).digest('base64'));
+    // The public cloud's suffix is the default endpoint, not one of its own; another cloud's is.
     expect(parseConnectionString('DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=abc=;EndpointSuffix=core.windows.net'))
-      .toEqual({ account: 'acct', accountKey: 'abc=', endpoint: 'https://acct.blob.core.windows.net' });
+      .toEqual({ account: 'acct', accountKey: 'abc=' });
+    expect(parseConnectionString('DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=abc=;EndpointSuffix=core.chinacloudapi.cn'))
+      .toEqual({ account: 'acct', accountKey: 'abc=', endpoint: 'https://acct.blob.core.chinacloudapi.cn' });
   });
 
   it('builds a GCS V4 signed URL that verifies against the service account public key', () => {

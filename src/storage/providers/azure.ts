@@ -34,7 +34,10 @@ export function parseConnectionString(text: string): { account: string; accountK
   const suffix = parts.get('EndpointSuffix');
   const protocol = parts.get('DefaultEndpointsProtocol') ?? 'https';
   const endpoint = blobEndpoint ?? (suffix ? `${protocol}://${account}.blob.${suffix}` : undefined);
-  return { account, accountKey, ...(endpoint ? { endpoint } : {}) };
+  // The portal's own strings name the public cloud (`EndpointSuffix=core.windows.net`): that is no endpoint of its
+  // own, and must not count as one (the admin API refuses endpoints to non-operators).
+  const isDefault = endpoint?.replace(/\/+$/, '').toLowerCase() === `https://${account.toLowerCase()}.blob.core.windows.net`;
+  return { account, accountKey, ...(endpoint && !isDefault ? { endpoint } : {}) };
 }
 
 export class AzureProvider implements StorageProvider {
