@@ -25,8 +25,11 @@ import { storageRoutes } from '../storage/plugin.js';
 import { recordingAssetsRoute } from '../recordings/assets-route.js';
 import { webRoutes } from './web.js';
 import { asyncStdout } from './log-destination.js';
-import { documentRoute } from './openapi-docs.js';
+import { DOCUMENTED_RESPONSES, documentRoute, jsonResponse } from './openapi-docs.js';
+import { Type } from 'typebox';
 import { trackAllowedMethods } from './allowed-methods.js';
+import { withinMs } from '../util/within.js';
+import { headerCount } from './raw-headers.js';
 
 export interface AppOptions {
   config: Config;
@@ -38,6 +41,10 @@ export interface AppOptions {
 }
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
+const HEALTH_DEADLINE_MS = 3000;
+type AwaitingContinue = IncomingMessage & { awaitsContinue?: boolean };
+// RFC 3986's uri-host (an IP literal, or a reg-name of unreserved, sub-delims and %-escapes, maybe empty) and port.
+const HOST_HEADER = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::\d*)?$/;
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, store } = options;
@@ -52,7 +59,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestIdFrom,
     bodyLimit: DEFAULT_BODY_LIMIT,
-    trustProxy: process.env.TRUST_PROXY === 'true',
+    trustProxy: config.trustProxy,
     // A runId may be 128 bytes, up to 384 characters percent-encoded; the router's default stops at 100.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 1024 },
     // A request whose body stops arriving is dropped after 5 minutes (Fastify's default waits for ever); a 32 MiB
@@ -69,10 +76,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }) as unknown as FastifyInstance;
 
   // `Expect: 100-continue`: Node would answer 100 to every such request, inviting a client to send 40 MiB that the
-  // 413 then refuses. A body over the largest route limit is not asked for; the route answers 413 from the header.
+  // 413 then refuses, or a body that a 401 then refuses. The body is asked for only once the route is about to read
+  // it (its onRequest checks, authentication included, passed) and only when it fits the route's limit; otherwise the
+  // route answers 413 from the header.
   app.server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-    if (!(Number(req.headers['content-length']) > MAX_BODY_BYTES)) res.writeContinue();
+    (req as AwaitingContinue).awaitsContinue = true;
     app.server.emit('request', req, res);
+  });
+  app.addHook('preParsing', (request, reply, payload, done) => {
+    const raw = request.raw as AwaitingContinue;
+    if (raw.awaitsContinue) {
+      raw.awaitsContinue = false;
+      if (!(Number(request.headers['content-length']) > (request.routeOptions.bodyLimit ?? MAX_BODY_BYTES))) reply.raw.writeContinue();
+    }
+    done(null, payload);
   });
   // Any other expectation: Node would answer 417 with an empty body.
   app.server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
@@ -107,15 +124,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Callback-style hooks: these run on every request, and an async hook costs a promise and a microtask each.
   app.addHook('onRequest', (request, reply, done) => {
+    // First, so that every answer carries them, the refusals just below included (spec §1).
+    reply.header('X-Request-Id', request.id);
+    // Set before negotiating, so that a 406 for an unknown version still names the latest one.
+    reply.header('API-Version', LATEST_API_VERSION);
     if (closing) {
       reply.header('Connection', 'close');
-      done(new ApiError(503, 'service_unavailable', 'The server is shutting down: send the request again (to another instance)'));
+      done(new ApiError(503, 'service_unavailable', 'The server is shutting down: send the request again (to another instance)', {}, { 'Retry-After': '1' }));
       return;
     }
-    if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
-      // RFC 9112 §3.2: an HTTP/1.1 request without Host is refused.
+    const host = request.headers.host;
+    if (host === undefined ? request.raw.httpVersion === '1.1' : !HOST_HEADER.test(host) || headerCount(request.raw.rawHeaders, 'host') > 1) {
+      // RFC 9112 §3.2: a server answers 400 to an HTTP/1.1 request without Host, and to any with several Host
+      // headers or one that is not a host.
       reply.header('Connection', 'close');
-      done(new ApiError(400, 'bad_request', 'An HTTP/1.1 request needs a Host header'));
+      done(new ApiError(400, 'bad_request', host === undefined ? 'An HTTP/1.1 request needs a Host header' : 'Send one Host header: a host name or address with an optional port'));
       return;
     }
     const refused = unreadableRequest(request.url, request.headers['content-encoding']);
@@ -123,9 +146,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       done(refused);
       return;
     }
-    reply.header('X-Request-Id', request.id);
-    // Set before negotiating, so that a 406 for an unknown version still names the latest one.
-    reply.header('API-Version', LATEST_API_VERSION);
     try {
       request.apiVersion = negotiateVersion(request.headers.accept);
     } catch (err) {
@@ -150,9 +170,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  app.get('/api/health', { schema: { tags: ['health'], summary: 'Answers 200 when the database is reachable' } }, async (_request, reply) => {
+  app.get('/api/health', {
+    schema: {
+      tags: ['health'], summary: 'Answers 200 when the database is reachable',
+      [DOCUMENTED_RESPONSES]: {
+        200: jsonResponse('The database answered', Type.Object({
+          data: Type.Object({ status: Type.Literal('ok'), database: Type.Union([Type.Literal('sqlite'), Type.Literal('pg')], { description: 'The dialect in use' }) }),
+        })),
+      },
+    },
+  }, async (_request, reply) => {
     try {
-      await sql`select 1`.execute(store.db);
+      // A load balancer's probe needs an answer, not a wait: a database that does not answer soon is unreachable.
+      await withinMs(sql`select 1`.execute(store.db), HEALTH_DEADLINE_MS);
       return { data: { status: 'ok', database: store.dialect } };
     } catch {
       reply.code(503);

@@ -2,6 +2,8 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, PROBLEM_CONTENT_TYPE, problem, type ProblemBody } from './problem.js';
 import { LATEST_API_VERSION } from './versioning.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { requestIdFromRaw } from './request-id.js';
 import type { AllowedMethods } from './allowed-methods.js';
 
 interface Mapped { status: number; body: ProblemBody; headers?: Record<string, string> }
@@ -38,6 +40,10 @@ export function toProblem(error: unknown, validationCode = 'invalid_body'): Mapp
   if (e?.code === '22021' || e?.code === '22P05') {
     return { status: 400, body: problem(400, 'invalid_field', 'A text value contains the character U+0000, which cannot be stored or looked up') };
   }
+  if (isDatabaseUnavailable(e)) {
+    // Nothing was written (a statement that failed rolled back its transaction): the same request may be sent again.
+    return { status: 503, body: problem(503, 'service_unavailable', 'The database is not reachable: send the request again shortly'), headers: { 'Retry-After': '2' } };
+  }
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return { status: e.statusCode, body: problem(e.statusCode, 'bad_request', e.message) };
   }
@@ -69,7 +75,8 @@ export function installErrorHandlers(app: FastifyInstance, allowedMethods: Allow
   app.setNotFoundHandler((request, reply) => {
     errorAnswerHeaders(request, reply);
     const allowed = allowedMethods(request.url);
-    if (allowed.length > 0) {
+    // A route that takes this method and still found nothing (a static file that is not there) is a plain 404.
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
       reply.code(405).header('Allow', allowed.join(', ')).type(PROBLEM_CONTENT_TYPE)
         .send(JSON.stringify(problem(405, 'method_not_allowed', `${request.method} is not one of this path's methods: ${allowed.join(', ')}`, { allow: allowed })));
       return;
@@ -130,7 +137,7 @@ export function clientErrorHandler(error: Error & { code?: string; rawPacket?: u
     : JSON.stringify(problem(status, 'bad_request', detail));
   if (socket.writable) {
     socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
-      + `API-Version: ${LATEST_API_VERSION}\r\nConnection: close\r\n\r\n${body}`);
+      + `API-Version: ${LATEST_API_VERSION}\r\nX-Request-Id: ${requestIdFromRaw(error.rawPacket)}\r\nConnection: close\r\n\r\n${body}`);
   }
   socket.destroy(error);
 }

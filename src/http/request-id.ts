@@ -14,3 +14,16 @@ export function requestIdFrom(req: IncomingMessage): string {
   const incoming = req.headers['x-request-id'];
   return typeof incoming === 'string' && SAFE_ID.test(incoming) ? incoming : `${PREFIX}-${(counter++).toString(36)}`;
 }
+
+/**
+ * The id a request the HTTP parser refused should be answered with: the client's own when its header line arrived
+ * in the refused bytes, else a new one (the log has no line for such a request, so the answer is where it shows).
+ */
+export function requestIdFromRaw(raw: unknown): string {
+  if (Buffer.isBuffer(raw)) {
+    const head = raw.toString('latin1');
+    const m = /\r\nx-request-id:[ \t]*([^\r\n]*?)[ \t]*\r\n/i.exec(head.slice(0, (head.indexOf('\r\n\r\n') >>> 0) + 2));
+    if (m && SAFE_ID.test(m[1]!)) return m[1]!;
+  }
+  return `${PREFIX}-${(counter++).toString(36)}`;
+}

@@ -63,7 +63,7 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
       asset = readAsset(path.join(assetsDir, name));
       if (asset) cache.set(name, asset);
     }
-    if (!asset) throw new ApiError(404, 'not_found', `No editor asset "${name}"`);
+    if (!asset) throw new ApiError(404, 'route_not_found', `No editor asset "${name}"`);
     return sendAsset(reply, asset, IMMUTABLE, request.headers['if-none-match']);
   });
 }

@@ -246,6 +246,15 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     expect(JSON.parse(res.body).code).toBe('payload_too_large');
   });
 
+  const askAt = (path: string, headers: Record<string, string>, length: number) => new Promise<{ continued: boolean; status: number }>((resolve, reject) => {
+    let continued = false;
+    const req = http.request(`${server.url}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'content-length': String(length), expect: '100-continue' } });
+    req.on('continue', () => { continued = true; req.end('x'.repeat(length)); });
+    req.on('response', (res) => { res.resume(); req.destroy(); resolve({ continued, status: res.statusCode! }); });
+    req.on('error', reject);
+    req.flushHeaders();
+  });
+
   it('Expect: 100-continue: 413 without asking for a body over 32 MiB; 100 Continue for one within it', async () => {
     const ask = (length: number) => new Promise<{ continued: boolean; status: number }>((resolve, reject) => {
       let continued = false;
@@ -257,6 +266,10 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     });
     expect(await ask(40 * 1024 * 1024)).toEqual({ continued: false, status: 413 });
     expect(await ask(3)).toEqual({ continued: true, status: 400 });
+    // Each route's own limit, and its authentication, come before the invitation to upload.
+    expect(await askAt('/login', {}, 2 * 1024 * 1024)).toEqual({ continued: false, status: 413 });
+    expect(await askAt('/api/storage/bulk', { 'x-service-storage-accesskey': 'k', 'x-service-storage-secretaccesskey': 's' }, 3)).toEqual({ continued: false, status: 401 });
+    expect(await askAt('/detections', { authorization: 'Bearer nope' }, 3)).toEqual({ continued: false, status: 401 });
   });
 
   it('large bodies whose clients give up (uploading or waiting for their turn) give their slot back', async () => {

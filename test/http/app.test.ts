@@ -55,6 +55,24 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     expect((await none.json()).detail).toContain('2099-01-01');
   });
 
+  it('takes an unpinned JSON alternative as the latest version, and ignores ranges with q=0', async () => {
+    const cases: Array<[string | string[], number]> = [
+      ['application/json; version=2099-01-01, application/json', 200],
+      [['application/json; version=2099-01-01', 'application/json'], 200],
+      ['application/json; version=2099-01-01; q=0.5, application/json;q=1', 200],
+      ['application/json; version=2099-01-01, */*;q=0.1', 200],
+      ['application/json; version=2099-01-01, application/json;q=0', 406],
+      ['application/json; version=2026-01-01;q=0, application/json; version=2099-01-01', 406],
+      ['application/json; version=2099-01-01, text/html', 406],
+    ];
+    for (const [accept, status] of cases) {
+      const headers = new Headers();
+      for (const value of [accept].flat()) headers.append('accept', value);
+      const res = await fetch(`${server.url}/api/health`, { headers });
+      expect([accept, res.status, res.headers.get('api-version')]).toEqual([accept, status, '2026-01-01']);
+    }
+  });
+
   it('answers an expectation other than 100-continue with 417 problem+json', async () => {
     const { head, body } = await rawRequest('GET /api/health HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nX-Request-Id: trace-417\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 417 /);
@@ -65,14 +83,16 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
 
   it('answers 400 invalid_field to a query whose percent-encoding is broken, instead of looking up "%ZZ"', async () => {
     for (const query of ['mediaKey=%ZZ', 'mediaKey=%FF', 'mediaKey=a%2']) {
-      const res = await getJson(`${server.url}/detections?${query}`);
-      expect([query, res.status, res.body.code]).toEqual([query, 400, 'invalid_field']);
+      const res = await fetch(`${server.url}/detections?${query}`, { headers: { 'x-request-id': 'bad-query-1' } });
+      expect([query, res.status, (await res.json()).code]).toEqual([query, 400, 'invalid_field']);
+      expect([res.headers.get('api-version'), res.headers.get('x-request-id')]).toEqual(['2026-01-01', 'bad-query-1']);
     }
   });
 
   it('answers 415 to a body in a content coding, which no route decodes', async () => {
-    const res = await fetch(`${server.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: '{}' });
+    const res = await fetch(`${server.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', 'x-request-id': 'coded-1' }, body: '{}' });
     expect([res.status, (await res.json()).code]).toEqual([415, 'unsupported_media_type']);
+    expect([res.headers.get('api-version'), res.headers.get('x-request-id')]).toEqual(['2026-01-01', 'coded-1']);
     const identity = await fetch(`${server.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'identity' }, body: '{"username":"u","password":"p"}' });
     expect(identity.status).toBe(401);
   });
@@ -119,23 +139,50 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     }
     const missing = await fetch(`${server.url}/no/such/path`, { method: 'POST' });
     expect([missing.status, (await missing.json()).code]).toEqual([404, 'route_not_found']);
+    // A route that takes GET but finds no file there (Swagger UI's static files): 404, not "GET is not allowed".
+    for (const method of ['GET', 'HEAD']) {
+      const file = await fetch(`${server.url}/docs/static/nope.js`, { method });
+      expect([method, file.status, file.headers.get('content-type')]).toEqual([method, 404, expect.stringMatching(/^application\/problem\+json/)]);
+    }
+    const post = await fetch(`${server.url}/docs/static/nope.js`, { method: 'POST' });
+    expect(post.status).toBe(405);
   });
 
   it('answers an HTTP/1.1 request without Host with a 400 problem (Node\'s own answer had no body)', async () => {
     const { head, body } = await rawRequest('GET /api/health HTTP/1.1\r\nX-Request-Id: no-host\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 400 /);
     expect(head).toMatch(/content-type: application\/problem\+json/i);
+    expect(head).toMatch(/x-request-id: no-host/i);
+    expect(head).toMatch(/api-version: 2026-01-01/i);
     expect(body).toMatchObject({ status: 400, code: 'bad_request' });
+    // One Host that is a host, on every route (the storage routes build URLs from it; the others must refuse too).
+    for (const [hosts, status] of [[['a b/c'], 400], [['x', 'y'], 400], [['x', 'x'], 400], [['[::1]:8080'], 200], [['example.com:80'], 200], [[''], 200]] as const) {
+      const lines = hosts.map((h) => `Host: ${h}\r\n`).join('');
+      const res = await rawRequest(`GET /api/health HTTP/1.1\r\n${lines}X-Request-Id: host-check\r\nConnection: close\r\n\r\n`);
+      expect([hosts, res.head.split('\r\n')[0]]).toEqual([hosts, expect.stringMatching(new RegExp(`^HTTP/1\\.1 ${status} `))]);
+      if (status === 400) expect(res.body).toMatchObject({ status: 400, code: 'bad_request' });
+    }
     // HTTP/1.0 has no Host requirement.
     const old = await rawRequest('GET /api/health HTTP/1.0\r\n\r\n');
     expect(old.head).toMatch(/^HTTP\/1\.1 200 /);
   });
 
   it('answers a request Node\'s HTTP parser refuses (DEL in a header value) with a problem', async () => {
-    const { head, body } = await rawRequest('GET /api/health HTTP/1.1\r\nHost: x\r\nX-Other: a\x7fb\r\n\r\n');
+    const { head, body } = await rawRequest('GET /api/health HTTP/1.1\r\nHost: x\r\nX-Request-Id: refused-1\r\nX-Other: a\x7fb\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 400 /);
     expect(head).toMatch(/content-type: application\/problem\+json/i);
+    // No request object exists, yet the client's id comes back (the log has no line to match it with).
+    expect(head).toMatch(/x-request-id: refused-1\r\n/i);
     expect(body).toMatchObject({ status: 400, code: 'bad_request' });
+    // A broken chunked body: the headers were fine, the parser refuses what follows.
+    const chunked = await rawRequest('POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nX-Request-Id: bad-chunk\r\n\r\nzz\r\n{}\r\n0\r\n\r\n');
+    expect(chunked.head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(chunked.body).toMatchObject({ status: 400, code: 'bad_request', title: 'Bad Request' });
+    // Headers over Node's limit: a titled 431, with an id of its own.
+    const huge = await rawRequest(`GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(huge.head).toMatch(/^HTTP\/1\.1 431 /);
+    expect(huge.head).toMatch(/x-request-id: \S+/i);
+    expect(huge.body).toMatchObject({ status: 431, title: 'Request Header Fields Too Large' });
   });
 
   it('answers a control character in a storage filename header with invalid_filename, as in a bulk body', async () => {

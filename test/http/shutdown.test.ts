@@ -64,7 +64,7 @@ describe.each(DIALECTS)('graceful shutdown on %s', (dialect) => {
   it('answers the request in flight, refuses the next one on that connection with a 503 problem, and exits 0 at once', async () => {
     const { server, socket, closed, started, answers } = await signalledWithRequestInFlight();
     // The rest of the body, and a second request right behind it on the same keep-alive connection.
-    socket.write(`${BODY.slice(10)}GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n`);
+    socket.write(`${BODY.slice(10)}GET /api/health HTTP/1.1\r\nHost: x\r\nX-Request-Id: during-close\r\n\r\n`);
     expect(await exited(server.child)).toBe(0);
     expect(Date.now() - started).toBeLessThan(30_000);
     await closed;
@@ -74,6 +74,9 @@ describe.each(DIALECTS)('graceful shutdown on %s', (dialect) => {
     expect(second).toMatch(/^HTTP\/1\.1 503 /);
     expect(second).toMatch(/content-type: application\/problem\+json/i);
     expect(second).toContain('"code":"service_unavailable"');
+    expect(second).toMatch(/x-request-id: during-close/i);
+    expect(second).toMatch(/api-version: 2026-01-01/i);
+    expect(second).toMatch(/retry-after: 1/i);
   });
 
   it('closes a keep-alive connection once its answer is out, instead of waiting for it to time out', async () => {

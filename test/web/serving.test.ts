@@ -51,6 +51,8 @@ describe.each(DIALECTS)('serving the editor (%s)', (dialect) => {
       const res = await fetch(`${server.url}${p}`);
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      // The code of any unknown path (docs/detections.md), not one of its own.
+      expect((await res.json()).code).toBe('route_not_found');
     }
   });
 
