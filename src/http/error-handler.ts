@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, PROBLEM_CONTENT_TYPE, problem, type ProblemBody } from './problem.js';
+import { ApiError, PROBLEM_CONTENT_TYPE, problem, statusTitle, type ProblemBody } from './problem.js';
 import { LATEST_API_VERSION } from './versioning.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { requestIdFromRaw } from './request-id.js';
@@ -125,18 +125,18 @@ function controlCharInFilenameHeader(raw: Buffer): boolean {
 export function clientErrorHandler(error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
   // A reset connection has nobody left to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, reason, detail] = error.code === 'HPE_HEADER_OVERFLOW'
-    ? [431, 'Request Header Fields Too Large', 'The request headers are too large']
+  const [status, detail] = error.code === 'HPE_HEADER_OVERFLOW'
+    ? [431, 'The request headers are too large']
     : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, 'Request Timeout', 'The request took too long to arrive']
-      : [400, 'Bad Request', 'The request is not valid HTTP (for example a control character in a header value)'];
+      ? [408, 'The request took too long to arrive']
+      : [400, 'The request is not valid HTTP (for example a control character in a header value)'];
   // The storage spec's answer to a filename with a control character is invalid_filename; in a header, the parser
   // refuses it before any route sees it.
   const body = error.code === 'HPE_INVALID_HEADER_TOKEN' && Buffer.isBuffer(error.rawPacket) && controlCharInFilenameHeader(error.rawPacket)
     ? JSON.stringify(problem(400, 'invalid_filename', `${FILENAME_HEADER}: a filename has no control characters`, { header: FILENAME_HEADER }))
     : JSON.stringify(problem(status, 'bad_request', detail));
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
+    socket.write(`HTTP/1.1 ${status} ${statusTitle(status)}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
       + `API-Version: ${LATEST_API_VERSION}\r\nX-Request-Id: ${requestIdFromRaw(error.rawPacket)}\r\nConnection: close\r\n\r\n${body}`);
   }
   socket.destroy(error);

@@ -41,7 +41,7 @@ export function problem(status: number, code: string, detail: string, extensions
   return {
     ...extensions,
     type: `urn:sightline:problem:${code}`,
-    title: TITLES[status] ?? 'Error',
+    title: statusTitle(status),
     status,
     detail,
     code,
@@ -49,3 +49,8 @@ export function problem(status: number, code: string, detail: string, extensions
 }
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
+
+/** The status line's reason phrase, which is also the problem's title. */
+export function statusTitle(status: number): string {
+  return TITLES[status] ?? 'Error';
+}
