@@ -12,7 +12,7 @@ let counter = 0;
 
 export function requestIdFrom(req: IncomingMessage): string {
   const incoming = req.headers['x-request-id'];
-  return typeof incoming === 'string' && SAFE_ID.test(incoming) ? incoming : `${PREFIX}-${(counter++).toString(36)}`;
+  return typeof incoming === 'string' && SAFE_ID.test(incoming) ? incoming : newId();
 }
 
 /**
@@ -25,5 +25,9 @@ export function requestIdFromRaw(raw: unknown): string {
     const m = /\r\nx-request-id:[ \t]*([^\r\n]*?)[ \t]*\r\n/i.exec(head.slice(0, (head.indexOf('\r\n\r\n') >>> 0) + 2));
     if (m && SAFE_ID.test(m[1]!)) return m[1]!;
   }
+  return newId();
+}
+
+function newId(): string {
   return `${PREFIX}-${(counter++).toString(36)}`;
 }

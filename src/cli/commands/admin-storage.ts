@@ -66,17 +66,17 @@ function providerConfig(type: string, flags: Record<string, FlagValue>): Record<
       put('accessKeyId', s('access-key-id')); put('sessionToken', s('session-token') ?? envSecret('STORAGE_PROVIDER_SESSION_TOKEN'));
       put('secretAccessKey', s('secret-access-key') ?? envSecret('STORAGE_PROVIDER_SECRET'));
       break;
-    case 'azure':
+    case 'azure': {
       put('account', s('account')); put('container', s('container')); put('endpoint', s('endpoint'));
-      {
-        // STORAGE_PROVIDER_SECRET holds the account key, or the whole connection string (which has a ";"; a base64
-        // key never does), so that neither needs to be on a command line.
-        const secret = envSecret('STORAGE_PROVIDER_SECRET');
-        const connectionString = s('connection-string') ?? (s('account-key') === undefined && secret?.includes(';') ? secret : undefined);
-        put('accountKey', s('account-key') ?? (connectionString ? undefined : secret));
-        put('connectionString', connectionString);
-      }
+      // STORAGE_PROVIDER_SECRET holds the account key, or the whole connection string (which has a ";"; a base64 key
+      // never does), so that neither needs to be on a command line.
+      const accountKey = s('account-key');
+      const secret = envSecret('STORAGE_PROVIDER_SECRET');
+      const connectionString = s('connection-string') ?? (accountKey === undefined && secret?.includes(';') ? secret : undefined);
+      put('accountKey', accountKey ?? (connectionString ? undefined : secret));
+      put('connectionString', connectionString);
       break;
+    }
     case 'gcs':
       put('bucket', s('bucket')); put('endpoint', s('endpoint'));
       put('serviceAccountKey', readFile('service-account-key'));
