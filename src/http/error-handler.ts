@@ -118,6 +118,10 @@ function controlCharInFilenameHeader(raw: Buffer): boolean {
   return false;
 }
 
+// How the parser names a control character inside a header value: most as an invalid token, a bare CR or LF as a
+// line ending it did not expect.
+const HEADER_VALUE_REFUSALS = new Set(['HPE_INVALID_HEADER_TOKEN', 'HPE_CR_EXPECTED', 'HPE_LF_EXPECTED']);
+
 /**
  * Requests Node's HTTP parser refuses (a control character in a header value, a broken request line): no request
  * object exists, so the answer is written to the socket directly, as problem+json like every other error.
@@ -132,7 +136,7 @@ export function clientErrorHandler(error: Error & { code?: string; rawPacket?: u
       : [400, 'The request is not valid HTTP (for example a control character in a header value)'];
   // The storage spec's answer to a filename with a control character is invalid_filename; in a header, the parser
   // refuses it before any route sees it.
-  const body = error.code === 'HPE_INVALID_HEADER_TOKEN' && Buffer.isBuffer(error.rawPacket) && controlCharInFilenameHeader(error.rawPacket)
+  const body = HEADER_VALUE_REFUSALS.has(error.code ?? '') && Buffer.isBuffer(error.rawPacket) && controlCharInFilenameHeader(error.rawPacket)
     ? JSON.stringify(problem(400, 'invalid_filename', `${FILENAME_HEADER}: a filename has no control characters`, { header: FILENAME_HEADER }))
     : JSON.stringify(problem(status, 'bad_request', detail));
   if (socket.writable) {

@@ -5,7 +5,10 @@ export const UrlResult = Type.Object({ data: Type.String({ description: 'The sig
 export const BulkResult = Type.Object({ data: Type.String({ description: 'JSON text of an object mapping filename → URL; parse it a second time' }) });
 
 export const StorageHeaders = Type.Object({
-  'x-service-storage-filename': Type.String({ description: 'Object key, e.g. alice/1700000000_cam1.mp4 (UTF-8)' }),
+  'x-service-storage-filename': Type.String({
+    description: 'Object key, e.g. alice/1700000000_cam1.mp4, as raw UTF-8 bytes, not percent-encoded. HTTP drops a value\'s leading and '
+      + 'trailing spaces: ask for such keys (and any key a client cannot send as UTF-8 bytes) through the bulk route.',
+  }),
   'x-service-storage-provider': Type.String({ description: 'Provider name; must be bound to the account' }),
   'x-service-storage-accesskey': Type.String(),
   'x-service-storage-secretaccesskey': Type.String(),

@@ -186,7 +186,8 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
   });
 
   it('answers a control character in a storage filename header with invalid_filename, as in a bulk body', async () => {
-    for (const c of ['\x7f', '\x01', '\x1b']) {
+    // A bare CR or LF is refused by the parser under another name (a line ending it did not expect).
+    for (const c of ['\x7f', '\x01', '\x1b', '\r', '\n']) {
       const { head, body } = await rawRequest(`GET /api/storage HTTP/1.1\r\nHost: x\r\nX-Service-Storage-FileName: alice/a${c}b\r\nX-Service-Storage-Provider: disk\r\n\r\n`);
       expect(head).toMatch(/^HTTP\/1\.1 400 /);
       expect(body, JSON.stringify(c)).toMatchObject({ status: 400, code: 'invalid_filename', header: 'X-Service-Storage-FileName' });
