@@ -132,6 +132,15 @@ export async function clearFailures(db: Db, key: string): Promise<void> {
   await db.deleteFrom('login_failures').where('key', '=', key).execute();
 }
 
+/**
+ * Login counters whose window has passed count nothing any more (the next attempt starts a new window): without
+ * this, every username ever guessed and every address that ever tried would keep a row for good.
+ */
+export async function deleteStaleLoginCounters(db: Db, windowSeconds: number, now = Date.now()): Promise<number> {
+  const r = await db.deleteFrom('login_failures').where('window_start', '<', now - windowSeconds * 1000).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
 export async function deleteExpiredSessions(db: Db, now = Date.now()): Promise<number> {
   const r = await db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
   return Number(r.numDeletedRows);

@@ -40,12 +40,14 @@ export function toProblem(error: unknown, validationCode = 'invalid_body'): Mapp
   if (e?.code === '22021' || e?.code === '22P05') {
     return { status: 400, body: problem(400, 'invalid_field', 'A text value contains the character U+0000, which cannot be stored or looked up') };
   }
+  // First: Fastify marks what it blames on the request with a 4xx, such as a body whose client went away mid-upload
+  // (`aborted`, code ECONNRESET), which is no database outage although its code is a socket's.
+  if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return { status: e.statusCode, body: problem(e.statusCode, 'bad_request', e.message) };
+  }
   if (isDatabaseUnavailable(e)) {
     // Nothing was written (a statement that failed rolled back its transaction): the same request may be sent again.
     return { status: 503, body: problem(503, 'service_unavailable', 'The database is not reachable: send the request again shortly'), headers: { 'Retry-After': '2' } };
-  }
-  if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-    return { status: e.statusCode, body: problem(e.statusCode, 'bad_request', e.message) };
   }
   return { status: 500, body: problem(500, 'internal_error', 'The server failed to handle the request') };
 }

@@ -3,7 +3,7 @@
 // the recording rows go too unless the organisation keeps recordings. Several sweepers may run at once:
 // PostgreSQL hands each batch's recordings to one of them (FOR UPDATE SKIP LOCKED); SQLite has one writer.
 import { sql } from 'kysely';
-import { deleteExpiredSessions } from '../auth/queries.js';
+import { deleteExpiredSessions, deleteStaleLoginCounters } from '../auth/queries.js';
 import type { Store } from '../db/store.js';
 
 export interface SweepOptions {
@@ -12,11 +12,13 @@ export interface SweepOptions {
   dryRun?: boolean;
   /** Keep every recording row this time, whatever the organisation's setting. */
   keepRecordings?: boolean;
+  /** LOGIN_WINDOW_SECONDS: login counters whose window has passed go too. Left alone when not given. */
+  loginWindowSeconds?: number;
   log?: (fields: Record<string, unknown>, message: string) => void;
 }
 
 export interface SweepResult {
-  runsRemoved: number; recordingsRemoved: number; recordingsEmptied: number; sessionsRemoved: number; batches: number; dryRun: boolean;
+  runsRemoved: number; recordingsRemoved: number; recordingsEmptied: number; sessionsRemoved: number; loginCountersRemoved: number; batches: number; dryRun: boolean;
 }
 
 export const DEFAULT_SWEEP_BATCH = 500;
@@ -28,7 +30,7 @@ export async function sweepExpired(store: Store, options: SweepOptions = {}): Pr
   const batchSize = options.batchSize ?? DEFAULT_SWEEP_BATCH;
   const log = options.log ?? (() => {});
   const db = store.db;
-  const result: SweepResult = { runsRemoved: 0, recordingsRemoved: 0, recordingsEmptied: 0, sessionsRemoved: 0, batches: 0, dryRun: options.dryRun ?? false };
+  const result: SweepResult = { runsRemoved: 0, recordingsRemoved: 0, recordingsEmptied: 0, sessionsRemoved: 0, loginCountersRemoved: 0, batches: 0, dryRun: options.dryRun ?? false };
   const orgs = await db.selectFrom('organisations').select(['id', 'name', 'retention_days', 'keep_recordings']).execute();
 
   for (const org of orgs) {
@@ -85,5 +87,8 @@ export async function sweepExpired(store: Store, options: SweepOptions = {}): Pr
   result.sessionsRemoved = options.dryRun
     ? Number((await db.selectFrom('sessions').select(db.fn.countAll<number>().as('n')).where('expires_at', '<=', now).executeTakeFirstOrThrow()).n)
     : await deleteExpiredSessions(db, now);
+  if (options.loginWindowSeconds !== undefined && !options.dryRun) {
+    result.loginCountersRemoved = await deleteStaleLoginCounters(db, options.loginWindowSeconds, now);
+  }
   return result;
 }

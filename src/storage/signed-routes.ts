@@ -81,9 +81,21 @@ async function serve(request: FastifyRequest, reply: FastifyReply, method: 'GET'
     if (reply.raw.writableFinished) return;
     controller.abort();
     // No access line is written for an answer that never finished: this is its line.
-    request.log.info({ status: reply.statusCode, provider: tuple.provider, sent: reply.raw.socket?.bytesWritten }, `signed download cut short: ${ending}`);
+    // A status only once one was sent: a client that left while the provider was still to answer got none.
+    request.log.info({ status: reply.raw.headersSent ? reply.statusCode : undefined, provider: tuple.provider, sent: reply.raw.socket?.bytesWritten }, `signed download cut short: ${ending}`);
   });
-  const result = await provider.read(tuple.filename, { method, signal: controller.signal, ...conditionalHeaders(request) });
+  let result;
+  try {
+    result = await provider.read(tuple.filename, { method, signal: controller.signal, ...conditionalHeaders(request) });
+  } catch (err) {
+    // The client left before the provider answered, which aborted the read: nobody is left to answer, and the line
+    // above says what happened (this is no server error).
+    if (controller.signal.aborted) {
+      reply.hijack();
+      return;
+    }
+    throw err;
+  }
   // Whole seconds left, rounded down: a cache must not keep the answer after the URL died.
   const secondsLeft = Math.max(0, Math.floor((tuple.expiresAt * 1000 - Date.now()) / 1000));
   reply.code(result.status).headers(result.headers);

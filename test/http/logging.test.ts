@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,6 +58,25 @@ describe('request logs', () => {
     const logged = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'request')!.url as string;
     expect(logged).toBe('/detections?mediaKey=k1.mp4&access_token=[redacted]&password=[redacted]&api-key=[redacted]&X-Amz-Security-Token=[redacted]&sessionId=[redacted]&e=5');
   });
+
+  it('logs a client that leaves in the middle of its upload as a refused request, not as a database outage', async () => {
+    const org = await seedOrg(ts.store);
+    lines.length = 0;
+    await new Promise<void>((resolve, reject) => {
+      const socket = net.connect(Number(new URL(url).port), '127.0.0.1', () => {
+        socket.write(`POST /detections HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${org.token}\r\nContent-Type: application/json\r\n`
+          + 'Content-Length: 5000\r\nX-Request-Id: left-mid-body\r\n\r\n{"mediaKey":"', () => setImmediate(() => { socket.destroy(); resolve(); }));
+      });
+      socket.on('error', reject);
+    });
+    const mine = () => lines.map((l) => JSON.parse(l)).filter((l) => l.reqId === 'left-mid-body');
+    for (let i = 0; i < 200 && mine().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(mine().length).toBeGreaterThan(0);
+    for (const line of mine()) {
+      expect(line.level, JSON.stringify(line)).toBeLessThan(50);
+      expect(line.code).not.toBe('service_unavailable');
+    }
+  });
 });
 
 describe('a signed download that ends early', () => {
@@ -93,6 +113,52 @@ describe('a signed download that ends early', () => {
       expect(lines.join('\n')).not.toContain(new URL(signed).searchParams.get('s')!);
     } finally {
       await app.close();
+      await ts.destroy();
+    }
+  });
+});
+
+describe('a signed download whose client leaves while the provider is still to answer', () => {
+  it('is one info line without a status, not a server error', async () => {
+    // A provider endpoint that accepts the connection and never answers.
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((socket) => { sockets.push(socket); });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const reached = new Promise<void>((resolve) => silent.once('connection', () => resolve()));
+    const ts = await createTestStore('sqlite');
+    const env = { LOG_LEVEL: 'info', STORAGE_SIGNING: 'true', STORAGE_URL_SIGNING_KEY: SIGNING_KEY, SIGHTLINE_MASTER_KEY: MASTER_KEY };
+    const config = loadConfig({ data: ts.location.dataDir }, env);
+    await createProvider(ts.store, config, null, {
+      name: 'hole', type: 's3', config: { bucket: 'media', endpoint: `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`, pathStyle: true, accessKeyId: 'AKIDHOLE', secretAccessKey: 'hole-secret-value' },
+    });
+    const account = await createAccount(ts.store, null, { name: 'gone', defaultProvider: 'hole' });
+    const lines: string[] = [];
+    const stream = new PassThrough();
+    stream.on('data', (chunk) => lines.push(...String(chunk).split('\n').filter(Boolean)));
+    const app = await buildApp({ config, store: ts.store, logStream: stream });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    try {
+      const signed = (await (await fetch(`${base}/api/storage`, {
+        headers: { 'x-service-storage-accesskey': account.accessKey, 'x-service-storage-secretaccesskey': account.secretAccessKey, 'x-service-storage-filename': 'alice/x.mp4', 'x-service-storage-provider': 'hole' },
+      })).json()).data as string;
+      const req = http.get(signed, { headers: { 'x-request-id': 'left-before-provider' } });
+      req.on('error', () => {});
+      // Leave once the server is waiting on the provider.
+      await reached;
+      req.destroy();
+      const mine = () => lines.map((l) => JSON.parse(l)).filter((l) => l.reqId === 'left-before-provider');
+      for (let i = 0; i < 200 && mine().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      // A failing handler would log right after the abort: a later request's access line comes after it.
+      await fetch(`${base}/api/health`, { headers: { 'x-request-id': 'after-it' } });
+      for (let i = 0; i < 200 && !lines.some((l) => l.includes('"reqId":"after-it"')); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(mine()).toHaveLength(1);
+      expect(mine()[0]).toMatchObject({ level: 30, provider: 'hole', msg: 'signed download cut short: the client went away' });
+      expect(mine()[0]).not.toHaveProperty('status');
+    } finally {
+      await app.close();
+      for (const socket of sockets) socket.destroy();
+      silent.close();
       await ts.destroy();
     }
   });

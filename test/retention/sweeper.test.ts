@@ -85,6 +85,22 @@ describe.each(DIALECTS)('retention sweep on %s', (dialect) => {
     expect((await getJson(`${server.url}/recordings`, bearer(session.token))).status).toBe(401);
   });
 
+  it('removes login counters whose window has passed, and keeps the live ones', async () => {
+    for (const username of [`nobody-${n}-a`, `nobody-${n}-b`]) {
+      expect((await postJson(`${server.url}/login`, { username, password: 'not-the-password' })).status).toBe(401);
+    }
+    const db = server.store.db;
+    const count = async () => Number((await db.selectFrom('login_failures').select(db.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    // Two usernames and the client's address.
+    expect(await count()).toBeGreaterThanOrEqual(3);
+    const windowSeconds = 900;
+    expect((await sweepExpired(server.store, { loginWindowSeconds: windowSeconds })).loginCountersRemoved).toBe(0);
+    expect(await count()).toBeGreaterThanOrEqual(3);
+    const later = await sweepExpired(server.store, { now: Date.now() + (windowSeconds + 1) * 1000, loginWindowSeconds: windowSeconds });
+    expect(later.loginCountersRemoved).toBeGreaterThanOrEqual(3);
+    expect(await count()).toBe(0);
+  });
+
   it('lets two sweepers run at once: each run is removed once and neither fails', async () => {
     const org = await orgWith(1);
     const start = Math.floor(Date.now() / 1000) - 5 * DAY;

@@ -99,13 +99,13 @@ export const recordingCommands: CommandTable = {
   },
   'admin sweep': {
     usage: 'admin sweep [--dry-run] [--keep-recordings] [--batch-size 500]   (removes runs, centroids and recordings past their retention)',
-    async run({ flags, json, withStore }) {
+    async run({ flags, json, withStore, config }) {
       const batchSize = numberFlag(flags, 'batch-size', { integer: true, min: 1 });
       const dryRun = flags['dry-run'] === true;
       const lines: string[] = [];
       const started = Date.now();
       const result = await withStore((store) => sweepExpired(store, {
-        dryRun, batchSize, keepRecordings: flags['keep-recordings'] === true,
+        dryRun, batchSize, keepRecordings: flags['keep-recordings'] === true, loginWindowSeconds: config.login.windowSeconds,
         log: (fields, message) => {
           if (!json) lines.push(`${message}: ${fields.organisation}: ${fields.runs} runs, ${fields.recordings} recordings${fields.mediaKeys ? ` (${(fields.mediaKeys as string[]).join(', ')}${fields.more ? ` and ${fields.more} more` : ''})` : ''}`);
         },
@@ -114,7 +114,7 @@ export const recordingCommands: CommandTable = {
       printResult(json, { ...result, ms }, [...lines,
         `${dryRun ? 'dry run: would remove' : 'removed'} ${result.runsRemoved} runs and ${result.recordingsRemoved} recordings`
         + `${result.recordingsEmptied ? ` (${result.recordingsEmptied} recordings kept without runs)` : ''}`
-        + `${dryRun ? '' : `, ${result.sessionsRemoved} expired sessions`} in ${ms} ms`].join('\n'));
+        + `${dryRun ? '' : `, ${result.sessionsRemoved} expired sessions, ${result.loginCountersRemoved} stale login counters`} in ${ms} ms`].join('\n'));
     },
   },
 };
