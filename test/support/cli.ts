@@ -50,7 +50,8 @@ export async function spawnServer(location: StoreLocation, env: Record<string, s
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr}`);
+    // A server killed by a signal (a native abort) has no exit code, only a signal.
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited with ${child.exitCode ?? child.signalCode}: ${stderr}`);
     try {
       if ((await fetch(`${url}/api/health`)).ok) return { child, url, stderr: () => stderr };
     } catch { /* not listening yet */ }
