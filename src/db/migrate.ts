@@ -1,13 +1,54 @@
-import { Migrator, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import { columnTypes } from './column-types.js';
 import { migrations } from './migrations/index.js';
 import type { Store } from './store.js';
 
-/** Brings the schema up to date. Safe to call from several processes at once (Kysely locks). */
+/**
+ * Brings the schema up to date, all or nothing, and safe to call from several processes at once. PostgreSQL: Kysely
+ * takes an advisory lock and runs each migration in a transaction. SQLite: Kysely's adapter does neither (its lock
+ * is a no-op, its DDL runs in autocommit), so a full disk left half a migration behind for ever ("table already
+ * exists" at every later start) and two first starts raced; there every pending migration runs in one
+ * `BEGIN IMMEDIATE` transaction, whose write lock a second process waits for, and then finds nothing to do.
+ */
 export async function migrateToLatest(store: Store): Promise<void> {
+  if (store.dialect !== 'sqlite') return migrateWith(store, store.db);
+  await store.db.connection().execute(async (conn) => {
+    await writable(sql`begin immediate`.execute(conn));
+    try {
+      await refuseReadOnly(conn);
+      await migrateWith(store, conn);
+      await sql`commit`.execute(conn);
+    } catch (err) {
+      await sql`rollback`.execute(conn).catch(() => {});
+      throw err;
+    }
+  });
+}
+
+/**
+ * SQLite opens a file it cannot write read-only without a word (a data directory or files without write permission,
+ * a read-only mount), and `serve` would answer reads and fail every write: one real write (the header's
+ * user_version, written back unchanged, inside the migration transaction) finds out at start instead.
+ */
+async function refuseReadOnly(conn: Kysely<any>): Promise<void> {
+  const version = Number((await sql<{ user_version: number }>`pragma user_version`.execute(conn)).rows[0]?.user_version ?? 0);
+  await writable(sql.raw(`pragma user_version = ${version}`).execute(conn));
+}
+
+async function writable<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    if (!e.code?.startsWith('SQLITE_READONLY')) throw err;
+    throw new Error(`the embedded store cannot be written (${e.message}): the data directory and its sightline.db* files must be writable by this user`);
+  }
+}
+
+async function migrateWith(store: Store, db: Kysely<any>): Promise<void> {
   const t = columnTypes(store.dialect);
   const migrator = new Migrator({
-    db: store.db,
+    db,
     // Kysely finds its bookkeeping tables in any schema; pin them to ours so that several
     // schemas in one database (tests, several tenants) do not see each other's.
     ...(store.schema ? { migrationTableSchema: store.schema } : {}),

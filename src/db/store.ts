@@ -94,6 +94,9 @@ export function openStore(options: StoreOptions): Store {
   sqlite.pragma('foreign_keys = ON');
   // The CLI writes to the same file while a server runs.
   sqlite.pragma('busy_timeout = 10000');
+  // A large run's transaction grows the WAL (79 MiB seen); without a limit the file keeps that size for as long as any
+  // process has the store open, after every checkpoint.
+  sqlite.pragma('journal_size_limit = 67108864');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', sqlite, close: () => db.destroy(), withoutQueryDeadline: noDeadline };
 }
