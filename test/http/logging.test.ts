@@ -79,6 +79,23 @@ describe('request logs', () => {
   });
 });
 
+/** A server whose log lines the test reads. */
+async function loggedServer(config: ReturnType<typeof loadConfig>, ts: TestStore) {
+  const lines: string[] = [];
+  const stream = new PassThrough();
+  stream.on('data', (chunk) => lines.push(...String(chunk).split('\n').filter(Boolean)));
+  const app = await buildApp({ config, store: ts.store, logStream: stream });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, lines, base: `http://127.0.0.1:${(app.server.address() as { port: number }).port}` };
+}
+
+async function signedUrl(base: string, account: { accessKey: string; secretAccessKey: string }, filename: string, provider: string): Promise<string> {
+  const res = await fetch(`${base}/api/storage`, {
+    headers: { 'x-service-storage-accesskey': account.accessKey, 'x-service-storage-secretaccesskey': account.secretAccessKey, 'x-service-storage-filename': filename, 'x-service-storage-provider': provider },
+  });
+  return (await res.json()).data as string;
+}
+
 describe('a signed download that ends early', () => {
   it('still has a log line with its request id (no access line is written for it)', async () => {
     const ts = await createTestStore('sqlite');
@@ -90,16 +107,9 @@ describe('a signed download that ends early', () => {
     fs.truncateSync(path.join(root, 'alice', 'big.mp4'), 256 << 20);
     await createProvider(ts.store, config, null, { name: 'disk', type: 'fs', config: { root } });
     const account = await createAccount(ts.store, null, { name: 'cut', defaultProvider: 'disk' });
-    const lines: string[] = [];
-    const stream = new PassThrough();
-    stream.on('data', (chunk) => lines.push(...String(chunk).split('\n').filter(Boolean)));
-    const app = await buildApp({ config, store: ts.store, logStream: stream });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    const { app, base, lines } = await loggedServer(config, ts);
     try {
-      const signed = (await (await fetch(`${base}/api/storage`, {
-        headers: { 'x-service-storage-accesskey': account.accessKey, 'x-service-storage-secretaccesskey': account.secretAccessKey, 'x-service-storage-filename': 'alice/big.mp4', 'x-service-storage-provider': 'disk' },
-      })).json()).data as string;
+      const signed = await signedUrl(base, account, 'alice/big.mp4', 'disk');
       // Take the first bytes, then go away.
       await new Promise<void>((resolve, reject) => {
         const req = http.get(signed, { headers: { 'x-request-id': 'cut-short-1' } }, (res) => {
@@ -132,16 +142,9 @@ describe('a signed download whose client leaves while the provider is still to a
       name: 'hole', type: 's3', config: { bucket: 'media', endpoint: `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`, pathStyle: true, accessKeyId: 'AKIDHOLE', secretAccessKey: 'hole-secret-value' },
     });
     const account = await createAccount(ts.store, null, { name: 'gone', defaultProvider: 'hole' });
-    const lines: string[] = [];
-    const stream = new PassThrough();
-    stream.on('data', (chunk) => lines.push(...String(chunk).split('\n').filter(Boolean)));
-    const app = await buildApp({ config, store: ts.store, logStream: stream });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    const { app, base, lines } = await loggedServer(config, ts);
     try {
-      const signed = (await (await fetch(`${base}/api/storage`, {
-        headers: { 'x-service-storage-accesskey': account.accessKey, 'x-service-storage-secretaccesskey': account.secretAccessKey, 'x-service-storage-filename': 'alice/x.mp4', 'x-service-storage-provider': 'hole' },
-      })).json()).data as string;
+      const signed = await signedUrl(base, account, 'alice/x.mp4', 'hole');
       const req = http.get(signed, { headers: { 'x-request-id': 'left-before-provider' } });
       req.on('error', () => {});
       // Leave once the server is waiting on the provider.
