@@ -2,6 +2,9 @@
 import { isPlainText } from '../util/json-shape.js';
 
 export type FlagValue = string | boolean | string[];
+
+/** A command given the wrong flags: the CLI answers with the command's usage line and exit status 2. */
+export class UsageError extends Error {}
 export interface ParsedArgs { words: string[]; flags: Record<string, FlagValue> }
 
 /** Flags that never take a value; every other flag needs one. */
@@ -19,16 +22,16 @@ export function parseArgs(argv: string[]): ParsedArgs {
     if (SWITCHES.has(name)) {
       // `--dry-run=true` must not run for real: a switch takes true/false after `=`, or nothing.
       const text = eq < 0 ? 'true' : arg.slice(eq + 1).toLowerCase();
-      if (text !== 'true' && text !== 'false') throw new Error(`--${name} is a switch: give it alone, or as --${name}=true / --${name}=false`);
+      if (text !== 'true' && text !== 'false') throw new UsageError(`--${name} is a switch: give it alone, or as --${name}=true / --${name}=false`);
       const on = text === 'true';
-      if (flags[name] !== undefined && flags[name] !== on) throw new Error(`--${name} is given twice with different values`);
+      if (flags[name] !== undefined && flags[name] !== on) throw new UsageError(`--${name} is given twice with different values`);
       flags[name] = on;
       continue;
     }
     if (eq >= 0) value = arg.slice(eq + 1);
     else {
       const next = argv[i + 1];
-      if (next === undefined || next.startsWith('--')) throw new Error(`--${name} needs a value (or is not a flag: see --help)`);
+      if (next === undefined || next.startsWith('--')) throw new UsageError(`--${name} needs a value (or is not a flag: see --help)`);
       value = next;
       i++;
     }
@@ -43,12 +46,12 @@ export function stringFlag(flags: Record<string, FlagValue>, name: string, requi
 export function stringFlag(flags: Record<string, FlagValue>, name: string, required?: false): string | undefined;
 export function stringFlag(flags: Record<string, FlagValue>, name: string, required = false): string | undefined {
   const value = flags[name];
-  if (Array.isArray(value)) throw new Error(`--${name} may be given only once`);
+  if (Array.isArray(value)) throw new UsageError(`--${name} may be given only once`);
   // An explicit empty value is a mistake (an unset shell variable), not "absent": `--expires-in ""` must not
   // make a token that never expires.
-  if (value === '') throw new Error(`--${name} needs a value, got an empty one`);
+  if (value === '') throw new UsageError(`--${name} needs a value, got an empty one`);
   if (value === undefined || value === true || value === false) {
-    if (required) throw new Error(`--${name} is required`);
+    if (required) throw new UsageError(`--${name} is required`);
     return undefined;
   }
   return value;
@@ -67,7 +70,7 @@ export function numberFlag(flags: Record<string, FlagValue>, name: string, optio
   const max = options.max ?? (options.integer ? Number.MAX_SAFE_INTEGER : undefined);
   if (!Number.isFinite(n) || (options.integer && !Number.isInteger(n)) || (options.min !== undefined && n < options.min) || (max !== undefined && n > max)) {
     const bounds = [options.min !== undefined ? `at least ${options.min}` : '', max !== undefined ? `at most ${max}` : ''].filter(Boolean).join(' and ');
-    throw new Error(`--${name} must be ${options.integer ? 'an integer' : 'a number'}${bounds ? ` of ${bounds}` : ''}, got "${text}"`);
+    throw new UsageError(`--${name} must be ${options.integer ? 'an integer' : 'a number'}${bounds ? ` of ${bounds}` : ''}, got "${text}"`);
   }
   return n;
 }
@@ -78,9 +81,9 @@ export function numberFlag(flags: Record<string, FlagValue>, name: string, optio
  */
 export function nameFlag(flags: Record<string, FlagValue>, name: string, maxBytes = 256): string {
   const value = stringFlag(flags, name, true);
-  if (!/\S/.test(value)) throw new Error(`--${name} must not be blank`);
-  if (!isPlainText(value)) throw new Error(`--${name} must not contain control characters or broken Unicode`);
-  if (Buffer.byteLength(value) > maxBytes) throw new Error(`--${name} must be at most ${maxBytes} bytes`);
+  if (!/\S/.test(value)) throw new UsageError(`--${name} must not be blank`);
+  if (!isPlainText(value)) throw new UsageError(`--${name} must not contain control characters or broken Unicode`);
+  if (Buffer.byteLength(value) > maxBytes) throw new UsageError(`--${name} must be at most ${maxBytes} bytes`);
   return value;
 }
 

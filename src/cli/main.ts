@@ -3,7 +3,7 @@ import { loadConfig } from '../config.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { openStore } from '../db/store.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
-import { parseArgs } from './args.js';
+import { UsageError, parseArgs } from './args.js';
 import type { Command, CommandContext } from './command.js';
 import { commands } from './commands/index.js';
 
@@ -86,7 +86,12 @@ export async function main(argv: string[]): Promise<number> {
     const code = await command.run(ctx);
     return typeof code === 'number' ? code : 0;
   } catch (err) {
-    process.stderr.write(`sightline ${name}: ${messageOf(err)}\nusage: sightline ${command.usage}\n`);
+    // The usage line only where it helps: a wrong flag, not a missing organisation or an unreachable database.
+    if (err instanceof UsageError) {
+      process.stderr.write(`sightline ${name}: ${messageOf(err)}\nusage: sightline ${command.usage}\n`);
+      return 2;
+    }
+    process.stderr.write(`sightline ${name}: ${messageOf(err)}\n`);
     return 1;
   }
 }

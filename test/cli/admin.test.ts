@@ -133,6 +133,19 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
     expect(help.stdout).toMatch(/usage: sightline admin token create --org <name>/);
   });
 
+  it('answers a wrong flag with the usage line and exit 2, and a failure in the store with its reason only and exit 1', async () => {
+    const badRole = await cli('admin', 'user', 'create', '--org', 'acme', '--username', 'rolf', '--password', 'long-password', '--role', 'chief');
+    expect([badRole.code, badRole.stderr]).toEqual([2, expect.stringMatching(/--role must be one of .*\nusage: sightline admin user create /)]);
+    const badType = await cli('admin', 'provider', 'create', '--name', 'p', '--type', 'ftp');
+    expect([badType.code, badType.stderr]).toEqual([2, expect.stringMatching(/--type must be one of .*\nusage: sightline admin provider create /)]);
+    const noOrg = await cli('admin', 'token', 'create', '--org', 'no-such-org', '--name', 'x');
+    expect([noOrg.code, noOrg.stderr]).toEqual([1, expect.stringMatching(/no organisation named "no-such-org"/)]);
+    expect(noOrg.stderr).not.toMatch(/usage:/);
+    const taken = await cli('admin', 'org', 'create', '--name', 'acme');
+    expect([taken.code, taken.stderr]).toEqual([1, expect.stringMatching(/already exists/)]);
+    expect(taken.stderr).not.toMatch(/usage:/);
+  });
+
   it('works against the store a running server uses, and revocation takes effect at once', async () => {
     const server = await spawnServer(ts.location);
     try {

@@ -4,7 +4,7 @@ import { USER_ROLES, isUserRole } from '../../auth/roles.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { parseDuration } from '../../util/duration.js';
-import { envSecret, nameFlag, numberFlag, stringFlag } from '../args.js';
+import { UsageError, envSecret, nameFlag, numberFlag, stringFlag } from '../args.js';
 import type { CommandTable } from '../command.js';
 import { printResult } from '../output.js';
 
@@ -37,10 +37,10 @@ export const authCommands: CommandTable = {
       const username = nameFlag(flags, 'username');
       const fromEnv = flags.password === undefined ? envSecret('SIGHTLINE_USER_PASSWORD') : undefined;
       const password = fromEnv ?? stringFlag(flags, 'password', true);
-      if (!/\S/.test(password)) throw new Error('--password must not be blank');
+      if (!/\S/.test(password)) throw new UsageError('--password must not be blank');
       const role = stringFlag(flags, 'role', true);
-      if (!isUserRole(role)) throw new Error(`--role must be one of ${USER_ROLES.join(', ')}`);
-      if (password.length < 8) throw new Error('--password must have at least 8 characters');
+      if (!isUserRole(role)) throw new UsageError(`--role must be one of ${USER_ROLES.join(', ')}`);
+      if (password.length < 8) throw new UsageError('--password must have at least 8 characters');
       const user = await withStore(async ({ db }) => {
         const org = await requireOrganisation(db, orgName);
         const taken = await db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
@@ -57,9 +57,9 @@ export const authCommands: CommandTable = {
       const name = nameFlag(flags, 'name');
       const expiresIn = stringFlag(flags, 'expires-in');
       const seconds = expiresIn === undefined ? undefined : parseDuration(expiresIn.trim());
-      if (expiresIn !== undefined && (seconds === undefined || seconds <= 0)) throw new Error('--expires-in must be a duration such as 90d, 12h or 3600');
+      if (expiresIn !== undefined && (seconds === undefined || seconds <= 0)) throw new UsageError('--expires-in must be a duration such as 90d, 12h or 3600');
       // Leave out --expires-in for a token that never expires; past 100 years a date is a typo.
-      if (seconds !== undefined && seconds > MAX_TOKEN_SECONDS) throw new Error('--expires-in must be at most 36500d (leave it out for a token that does not expire)');
+      if (seconds !== undefined && seconds > MAX_TOKEN_SECONDS) throw new UsageError('--expires-in must be at most 36500d (leave it out for a token that does not expire)');
       const token = await withStore(async ({ db }) => {
         const org = await requireOrganisation(db, orgName);
         return createAccessToken(db, org.id, name, seconds === undefined ? null : Date.now() + seconds * 1000);

@@ -5,7 +5,7 @@ import { validateRecordingBody } from '../../recordings/validate.js';
 import { ApiError } from '../../http/problem.js';
 import { importFromProvider } from '../../recordings/import.js';
 import { sweepExpired } from '../../retention/sweeper.js';
-import { numberFlag, stringFlag } from '../args.js';
+import { UsageError, numberFlag, stringFlag } from '../args.js';
 import type { CommandTable } from '../command.js';
 import { printResult } from '../output.js';
 import { requireOrganisation } from './admin-auth.js';
@@ -23,7 +23,7 @@ function asFlags<T>(check: () => T): T {
     if (!(err instanceof ApiError)) throw err;
     const field = String(err.extensions.field ?? '');
     const flag = FLAG_OF[field];
-    throw new Error(flag ? `--${flag}: ${err.message.replace(new RegExp(`^${field}\\b ?`), '')}` : err.message);
+    throw new UsageError(flag ? `--${flag}: ${err.message.replace(new RegExp(`^${field}\\b ?`), '')}` : err.message);
   }
 }
 
@@ -34,7 +34,7 @@ export const recordingCommands: CommandTable = {
       const orgName = stringFlag(flags, 'org', true);
       const given = numberFlag(flags, 'start', { integer: true, min: 0 });
       if (given !== undefined && given >= 1e11) {
-        throw new Error(given >= 1e12
+        throw new UsageError(given >= 1e12
           ? `--start is Unix seconds; ${given} looks like milliseconds (seconds: ${Math.floor(given / 1000)})`
           : `--start is Unix seconds up to 253402300799 (year 9999); got ${given}`);
       }

@@ -8,7 +8,7 @@ import { ApiError } from '../../http/problem.js';
 import { accountsOf, changeAccount, createAccount, createProvider, enableProvider, providersOf, rotateAccount } from '../../storage/admin.js';
 import { uploadFile } from '../../storage/upload.js';
 import type { Owner } from '../../storage/queries.js';
-import { envSecret, listFlag, stringFlag, type FlagValue } from '../args.js';
+import { UsageError, envSecret, listFlag, stringFlag, type FlagValue } from '../args.js';
 import type { CommandContext, CommandTable } from '../command.js';
 import { printResult } from '../output.js';
 import { requireOrganisation } from './admin-auth.js';
@@ -26,8 +26,10 @@ async function cli<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof ApiError) throw new Error(err.message.replace(FIELD_NAMES, (field) => `--${FLAG_OF_FIELD[field]}`));
-    throw err;
+    if (!(err instanceof ApiError)) throw err;
+    const message = err.message.replace(FIELD_NAMES, (field) => `--${FLAG_OF_FIELD[field]}`);
+    // A 400 is a flag's value the admin API refused; anything else (not found, taken) is about the store.
+    throw err.status === 400 ? new UsageError(message) : new Error(message);
   }
 }
 
@@ -46,10 +48,10 @@ const COMMON_FLAGS = new Set(['name', 'type', 'org', 'json', 'data', 'database-u
 
 function providerConfig(type: string, flags: Record<string, FlagValue>): Record<string, unknown> {
   const allowed = FLAGS_BY_TYPE[type];
-  if (!allowed) throw new Error(`--type must be one of ${Object.keys(FLAGS_BY_TYPE).join(', ')}`);
+  if (!allowed) throw new UsageError(`--type must be one of ${Object.keys(FLAGS_BY_TYPE).join(', ')}`);
   // A flag of another type (say --bucket on fs) is a mistake worth stopping for.
   const stray = Object.keys(flags).filter((f) => !COMMON_FLAGS.has(f) && !allowed.includes(f));
-  if (stray.length > 0) throw new Error(`${stray.map((f) => `--${f}`).join(', ')} ${stray.length > 1 ? 'do' : 'does'} not apply to --type ${type} (its flags: ${allowed.map((f) => `--${f}`).join(' ')})`);
+  if (stray.length > 0) throw new UsageError(`${stray.map((f) => `--${f}`).join(', ')} ${stray.length > 1 ? 'do' : 'does'} not apply to --type ${type} (its flags: ${allowed.map((f) => `--${f}`).join(' ')})`);
   const s = (name: string) => stringFlag(flags, name);
   const c: Record<string, unknown> = {};
   const put = (key: string, value: unknown) => { if (value !== undefined) c[key] = value; };
@@ -142,7 +144,7 @@ export const storageCommands: CommandTable = {
     async run({ flags, json, withStore }) {
       const name = stringFlag(flags, 'name', true);
       const providers = listFlag(flags, 'provider');
-      if (providers.length === 0) throw new Error('--provider is required (the first one is the default provider)');
+      if (providers.length === 0) throw new UsageError('--provider is required (the first one is the default provider)');
       const directories = listFlag(flags, 'directory');
       const created = await withStore(async (store) => cli(async () => createAccount(store, await ownerOf(store, flags), {
         name, defaultProvider: providers[0], providers: providers.slice(1), ...(directories.length > 0 ? { directories } : {}),
