@@ -35,16 +35,25 @@ const passive = () => db.pragma('wal_checkpoint(PASSIVE)')[0];
 // finds little new, a RESTART copies the rest and waits until no reader uses the WAL, so that the next write starts
 // the file over; writers wait for it, a millisecond or two. A writer faster than the passes, or a reader holding an
 // old snapshot, leaves it to the next tick.
+// A busy or locked store is another process checkpointing or writing: the next tick retries. Anything else (a full
+// disk, an I/O error) is told to the serving thread once, and again only when it changes or clears, so that the log
+// shows why the WAL grows without repeating itself twice a second.
+let failing = '';
+const report = (failure) => {
+  if (failure !== failing) parentPort.postMessage({ failure, previous: failing });
+  failing = failure;
+};
 const checkpoint = () => {
   try {
     let state = passive();
     for (let pass = 0; pass < workerData.maxPasses && state.log >= workerData.restartFrames; pass++) {
       const before = state.log;
       state = passive();
-      if (state.log - before <= workerData.smallFrames) { db.pragma('wal_checkpoint(RESTART)'); return; }
+      if (state.log - before <= workerData.smallFrames) { db.pragma('wal_checkpoint(RESTART)'); break; }
     }
-  } catch {
-    // another process is checkpointing: the next tick retries
+    report('');
+  } catch (err) {
+    if (!/^SQLITE_(BUSY|LOCKED)/.test(String(err && err.code))) report(String((err && err.code) || 'error') + ': ' + String(err && err.message));
   }
 };
 let timer;
@@ -60,8 +69,19 @@ parentPort.on('message', () => {
 
 export interface WalCheckpointer { stop(): Promise<void> }
 
-export function startWalCheckpointer(sqlite: SqliteDatabase.Database, intervalMs = 500): WalCheckpointer {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+/** What the checkpointer has to say: a failure that started (`failure`) or ended (`failure` empty, `previous` set). */
+export type CheckpointReport = { failure: string; previous: string };
+
+export interface WalCheckpointerOptions {
+  onReport?: (report: CheckpointReport) => void;
+  intervalMs?: number;
+  /** The driver module the worker loads (tests hand it one that fails on purpose); better-sqlite3 by default. */
+  driver?: string;
+}
+
+export function startWalCheckpointer(sqlite: SqliteDatabase.Database, options: WalCheckpointerOptions = {}): WalCheckpointer {
+  const { onReport = () => {}, intervalMs = 500 } = options;
+  const driver = options.driver ?? createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file: sqlite.name, intervalMs, restartFrames: RESTART_FRAMES, smallFrames: SMALL_FRAMES, maxPasses: MAX_PASSES } });
   sqlite.pragma('wal_autocheckpoint = 0');
   let stopping = false;
@@ -72,8 +92,9 @@ export function startWalCheckpointer(sqlite: SqliteDatabase.Database, intervalMs
   const exited = new Promise<void>((resolve) => {
     worker.once('exit', () => { restore(); resolve(); });
   });
+  worker.on('message', (report: CheckpointReport) => onReport(report));
   // An error is always followed by 'exit', which restores; without a listener it would be thrown here instead.
-  worker.on('error', () => {});
+  worker.on('error', (err) => onReport({ failure: `the checkpoint worker stopped (${err.message}); the store checkpoints on commit from now on`, previous: '' }));
   // The timer must not keep a process alive that has nothing else to do.
   worker.unref();
   return {

@@ -24,7 +24,12 @@ export async function startServer(config: Config, logger?: AppOptions['logger'])
     throw err;
   }
   const app = await buildApp({ config, store, logger });
-  const checkpointer = store.sqlite ? startWalCheckpointer(store.sqlite) : undefined;
+  const checkpointer = store.sqlite ? startWalCheckpointer(store.sqlite, {
+    onReport({ failure, previous }) {
+      if (failure) app.log.error({ reason: failure }, 'WAL checkpoint failed: the WAL file grows until it succeeds');
+      else app.log.info({ previous }, 'WAL checkpoints succeed again');
+    },
+  }) : undefined;
   const stops = backgroundJobs.map((job) => job(app)).filter((s): s is () => void => typeof s === 'function');
   try {
     await app.listen({ port: config.port, host: config.host });

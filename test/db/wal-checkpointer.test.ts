@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/db/store.js';
-import { startWalCheckpointer } from '../../src/db/wal-checkpointer.js';
+import { startWalCheckpointer, type CheckpointReport } from '../../src/db/wal-checkpointer.js';
 
 const PAGE = 4096;
 
@@ -31,7 +31,7 @@ describe('WAL checkpointer', () => {
     const sqlite = store.sqlite!;
     const file = path.join(dir, 'sightline.db');
     sqlite.exec('create table filler (id integer primary key, data blob)');
-    const checkpointer = startWalCheckpointer(sqlite, 50);
+    const checkpointer = startWalCheckpointer(sqlite, { intervalMs: 50 });
     expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
     const before = fs.statSync(file).size;
     // 1500 pages in one commit: past the 1000 at which the connection would have checkpointed by itself.
@@ -48,7 +48,7 @@ describe('WAL checkpointer', () => {
     store = openStore({ dataDir: dir });
     const sqlite = store.sqlite!;
     sqlite.exec('create table filler (id integer primary key, data blob)');
-    const checkpointer = startWalCheckpointer(sqlite, 50);
+    const checkpointer = startWalCheckpointer(sqlite, { intervalMs: 50 });
     const insert = sqlite.prepare('insert into filler (data) values (?)');
     const commit = sqlite.transaction((n: number) => { for (let i = 0; i < 16; i++) insert.run(Buffer.alloc(PAGE - 100, (n + i) % 251)); });
     // A commit every millisecond or so, as a busy server makes them: the checkpoints never find the WAL idle.
@@ -67,8 +67,34 @@ describe('WAL checkpointer', () => {
   it('stops at once when asked twice, and leaves the connection usable', async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-wal-'));
     store = openStore({ dataDir: dir });
-    const checkpointer = startWalCheckpointer(store.sqlite!, 50);
+    const checkpointer = startWalCheckpointer(store.sqlite!, { intervalMs: 50 });
     await Promise.all([checkpointer.stop(), checkpointer.stop()]);
     expect(store.sqlite!.prepare('select 1 as one').get()).toEqual({ one: 1 });
+  });
+
+  it('reports a failing checkpoint once and its recovery once, and keeps quiet about a busy store', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-wal-'));
+    store = openStore({ dataDir: dir });
+    const failure = path.join(dir, 'failure');
+    const attempts = () => { try { return fs.readFileSync(`${failure}.attempts`, 'utf8').trim().split('\n'); } catch { return []; } };
+    const countOf = (code: string) => attempts().filter((a) => a === code).length;
+    process.env.SIGHTLINE_TEST_CHECKPOINT_FAILURE = failure;
+    const reports: CheckpointReport[] = [];
+    const checkpointer = startWalCheckpointer(store.sqlite!, {
+      intervalMs: 20, onReport: (r) => reports.push(r), driver: path.resolve('test/support/failing-sqlite-driver.cjs'),
+    });
+    try {
+      fs.writeFileSync(failure, 'SQLITE_BUSY');
+      await eventually(() => countOf('SQLITE_BUSY') >= 3, 'three busy checkpoints');
+      fs.writeFileSync(failure, 'SQLITE_IOERR_WRITE');
+      await eventually(() => countOf('SQLITE_IOERR_WRITE') >= 3, 'three failed checkpoints');
+      fs.rmSync(failure);
+      await eventually(() => countOf('ok') >= 2, 'two good checkpoints');
+    } finally {
+      await checkpointer.stop();
+      delete process.env.SIGHTLINE_TEST_CHECKPOINT_FAILURE;
+    }
+    const ioerr = 'SQLITE_IOERR_WRITE: injected SQLITE_IOERR_WRITE';
+    expect(reports).toEqual([{ failure: ioerr, previous: '' }, { failure: '', previous: ioerr }]);
   });
 });
