@@ -31,7 +31,8 @@ export interface Config {
   shutdownGraceMs: number;
   editor: {
     /** Storage account (of the caller's organisation) that signs the editor's asset URLs; none → blank canvas. */
-    storageAccount: string | undefined;
+    /** Accounts that may sign the editor's asset URLs: each organisation's own (names are unique service-wide). */
+    storageAccounts: string[];
     /** Lifetime of the asset URLs handed to the browser. */
     assetUriExpirySeconds: number;
     /** Folder of the built editor (index.html + assets/); defaults to dist/web of the package. */
@@ -142,7 +143,7 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     sweepIntervalSeconds: int(env.SWEEP_INTERVAL_SECONDS, 'SWEEP_INTERVAL_SECONDS', 300, 0, Math.floor(MAX_TIMER_MS / 1000)),
     shutdownGraceMs: int(env.SHUTDOWN_GRACE_MS, 'SHUTDOWN_GRACE_MS', 10_000, 1, MAX_TIMER_MS, '0 would exit at once with an error, draining nothing'),
     editor: {
-      storageAccount: str(env.EDITOR_STORAGE_ACCOUNT),
+      storageAccounts: [...new Set((str(env.EDITOR_STORAGE_ACCOUNT) ?? '').split(',').map((name) => name.trim()).filter(Boolean))],
       assetUriExpirySeconds: editorExpiry(env.EDITOR_URI_EXPIRY_TIME),
       webDir: str(env.SIGHTLINE_WEB_DIR) === undefined ? undefined : path.resolve(env.SIGHTLINE_WEB_DIR!),
     },

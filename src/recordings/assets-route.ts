@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { principalOf, requireReader } from '../auth/authenticate.js';
 import { ApiError } from '../http/problem.js';
+import { DOCUMENTED_RESPONSES, jsonResponse } from '../http/openapi-docs.js';
 import { findRecording } from './queries.js';
 
 export type AssetKind = 'video' | 'thumbnail' | 'sprite' | 'redacted';
@@ -19,8 +20,8 @@ export function assetNames(mediaKey: string): AssetNames {
 
 export interface SignAssetsInput {
   orgId: string;
-  /** Account name within the organisation. */
-  account: string;
+  /** The configured account names: the one that belongs to the recording's organisation signs. */
+  accounts: string[];
   items: Array<{ filename: string; provider?: string; uriExpiryTime: number }>;
 }
 /** Signs many filenames in one call, as POST /api/storage/bulk does, without HTTP: filename → URL. */
@@ -60,12 +61,13 @@ export async function recordingAssetsRoute(app: FastifyInstance): Promise<void> 
       tags: ['recordings'], summary: "Signed URLs of a recording's video, thumbnail, sprite and redacted copy",
       description: 'Signed with the storage account named by EDITOR_STORAGE_ACCOUNT. Without one (or when signing fails) `assets` is null and `assetsUnavailable` says why.',
       security: [{ bearer: [] }], params: AssetsParams, response: { 200: AssetsResponse },
+      [DOCUMENTED_RESPONSES]: { 200: jsonResponse("The recording and its assets' URLs (or why there are none)", AssetsResponse) },
     },
   }, async (request, reply) => {
     const { id } = request.params as { id: string };
     const recording = await findRecording(app.store.db, principalOf(request).orgId, id);
     if (!recording) throw new ApiError(404, 'recording_not_found', `No recording "${id}"`);
-    const { storageAccount, assetUriExpirySeconds } = app.config.editor;
+    const { storageAccounts, assetUriExpirySeconds } = app.config.editor;
     const info = {
       id: recording.id, mediaKey: recording.mediaKey, analysisId: recording.analysisId, startTimestamp: recording.startTimestamp,
       deviceKey: recording.deviceKey, provider: recording.provider, width: recording.width, height: recording.height,
@@ -73,14 +75,14 @@ export async function recordingAssetsRoute(app: FastifyInstance): Promise<void> 
     };
     // Signed URLs are credentials for a while: no shared cache may keep them.
     reply.header('Cache-Control', 'private, no-store');
-    if (!storageAccount || !signer) {
+    if (storageAccounts.length === 0 || !signer) {
       return { data: { recording: info, assets: null, expiresAt: null, assetsUnavailable: 'storage_not_configured' } };
     }
     const names = assetNames(recording.mediaKey);
     const expiresAt = new Date((Math.floor(Date.now() / 1000) + assetUriExpirySeconds) * 1000).toISOString();
     try {
       const urls = await signer(app, {
-        orgId: recording.orgId, account: storageAccount,
+        orgId: recording.orgId, accounts: storageAccounts,
         items: Object.values(names).map((filename) => ({
           filename, uriExpiryTime: assetUriExpirySeconds, ...(recording.provider ? { provider: recording.provider } : {}),
         })),
@@ -91,7 +93,7 @@ export async function recordingAssetsRoute(app: FastifyInstance): Promise<void> 
     } catch (err) {
       // The editor still works without video; the reason is logged for the operator (no secret is in it).
       const code = err instanceof ApiError ? err.code : 'internal_error';
-      request.log.warn({ code, mediaKey: recording.mediaKey, account: storageAccount, err: err instanceof ApiError ? undefined : err }, 'editor assets not signed');
+      request.log.warn({ code, mediaKey: recording.mediaKey, accounts: storageAccounts, err: err instanceof ApiError ? undefined : err }, 'editor assets not signed');
       return { data: { recording: info, assets: null, expiresAt: null, assetsUnavailable: code } };
     }
   });

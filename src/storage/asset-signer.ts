@@ -3,13 +3,15 @@ import { setAssetSigner, type AssetSigner } from '../recordings/assets-route.js'
 import { ApiError } from '../http/problem.js';
 import { filenameProblem } from './filename.js';
 import { assertDirectories, issuerFor, providersFor } from './issue.js';
-import { findAccountByName, toAccount } from './queries.js';
+import { findOrganisationAccount, toAccount } from './queries.js';
 
 const signAssets: AssetSigner = async (app, input) => {
-  // The operator names the account: one of the caller's organisation, or a service-wide one (made by the CLI).
-  const row = await findAccountByName(app.store.db, input.account);
-  if (!row || row.enabled !== 1 || (row.org_id !== null && row.org_id !== input.orgId)) {
-    throw new ApiError(401, 'invalid_credentials', `The storage account "${input.account}" is unknown in this organisation or disabled`);
+  // Only an account of the recording's own organisation: a recording's mediaKey is whatever its organisation
+  // registered, so a service-wide account (or another organisation's) would sign any key on its providers, other
+  // tenants' files included.
+  const row = await findOrganisationAccount(app.store.db, input.accounts, input.orgId);
+  if (!row || row.enabled !== 1) {
+    throw new ApiError(401, 'invalid_credentials', `None of the editor's storage accounts (${input.accounts.join(', ')}) belongs to this organisation and is enabled`);
   }
   const account = toAccount(row);
   for (const item of input.items) {

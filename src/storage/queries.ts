@@ -43,6 +43,14 @@ export async function findAccountByName(db: Db, name: string, owner?: Owner): Pr
   return q.executeTakeFirst();
 }
 
+/** Of these accounts, the first (by the order given) that belongs to the organisation: an enabled one if any. */
+export async function findOrganisationAccount(db: Db, names: string[], orgId: string): Promise<AccountRow | undefined> {
+  if (names.length === 0) return undefined;
+  const rows = await db.selectFrom('storage_accounts').selectAll().where('name', 'in', names).where('org_id', '=', orgId).execute();
+  const owned = names.flatMap((name) => rows.filter((row) => row.name === name));
+  return owned.find((row) => row.enabled === 1) ?? owned[0];
+}
+
 export async function listAccounts(db: Db, owner: Owner): Promise<Account[]> {
   const rows = await ownedBy(db.selectFrom('storage_accounts').selectAll(), owner).orderBy('name').execute();
   return rows.map(toAccount);

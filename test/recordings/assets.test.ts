@@ -128,3 +128,56 @@ describe.each(DIALECTS)('GET /recordings/{id}/assets with EDITOR_STORAGE_ACCOUNT
     expect(res.body.data.assetsUnavailable).toBe('invalid_credentials');
   });
 });
+
+describe.each(DIALECTS)('GET /recordings/{id}/assets signs only with an account of the caller\'s organisation (%s)', (dialect) => {
+  let server: TestServer;
+  let root: string;
+  const suffix = `${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const [shared, ownA, ownB] = [`shared-${suffix}`, `a-${suffix}`, `b-${suffix}`];
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect, { ...STORAGE_ENV, EDITOR_STORAGE_ACCOUNT: `${shared}, ${ownA},${ownB}` });
+    root = path.join(server.config.dataDir, 'shared-media');
+    fs.mkdirSync(root, { recursive: true });
+    // A service-wide provider and account, as an operator makes them with the CLI.
+    await createProvider(server.store, server.config, null, { name: 'shared-disk', type: 'fs', config: { root } });
+    await createAccount(server.store, null, { name: shared, defaultProvider: 'shared-disk', directories: ['*'] });
+  });
+  afterAll(() => server?.close());
+
+  it("never signs another tenant's file: a service-wide account is not used, whatever key a recording names", async () => {
+    const victim = await seedOrg(server.store);
+    const intruder = await seedOrg(server.store);
+    writeFileAt(root, victim.recording.mediaKey, 'the victim video');
+    // The intruder registers the victim's key in its own organisation (mediaKeys are unique per organisation only).
+    const rec = await insertRecording(server.store.db, intruder.orgId, { mediaKey: victim.recording.mediaKey, startTimestamp: 1_700_000_000 });
+    const res = await getJson(assetsUrl(server, rec.id), bearer(intruder.token));
+    expect(res.status).toBe(200);
+    expect([res.body.data.assets, res.body.data.assetsUnavailable]).toEqual([null, 'invalid_credentials']);
+    expect(JSON.stringify(res.body)).not.toContain('/api/storage/signed');
+  });
+
+  it("signs each organisation's recordings with that organisation's own account from the list", async () => {
+    const orgs = [await seedOrg(server.store), await seedOrg(server.store)];
+    for (const [i, org] of orgs.entries()) {
+      const own = path.join(server.config.dataDir, `media-${i}-${suffix}`);
+      fs.mkdirSync(own, { recursive: true });
+      await createProvider(server.store, server.config, org.orgId, { name: 'disk', type: 'fs', config: { root: own } });
+      await createAccount(server.store, org.orgId, { name: [ownA, ownB][i]!, defaultProvider: 'disk', directories: ['*'] });
+      writeFileAt(own, org.recording.mediaKey, `video of ${i}`);
+    }
+    for (const [i, org] of orgs.entries()) {
+      const res = await getJson(assetsUrl(server, org.recording.id), bearer(org.sessions.viewer));
+      expect(res.body.data.assetsUnavailable).toBeNull();
+      const url = new URL(res.body.data.assets.video, server.url);
+      expect(url.searchParams.get('a')).toBe([ownA, ownB][i]);
+      expect(await (await fetch(url)).text()).toBe(`video of ${i}`);
+    }
+  });
+});
+
+function writeFileAt(root: string, key: string, content: string): void {
+  const file = path.join(root, ...key.split('/'));
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content);
+}

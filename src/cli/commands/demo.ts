@@ -54,7 +54,7 @@ export const demoCommands: CommandTable = {
     defaultLogLevel: 'warn',
     async run({ config }) {
       // The editor signs the demo recording's video through the demo's storage account.
-      config.editor.storageAccount ??= DEMO_STORAGE_ACCOUNT;
+      if (config.editor.storageAccounts.length === 0) config.editor.storageAccounts = [DEMO_STORAGE_ACCOUNT];
       const server = await startServer(config);
       closeOnSignals(server, config.shutdownGraceMs);
       const file = path.join(config.dataDir, 'demo-credentials.json');
