@@ -33,7 +33,11 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   const { login } = app.config;
 
   app.post('/login', {
-    schema: { tags: ['auth'], summary: 'Exchange a username and password for a session token', body: LoginBody, response: { 200: LoginResponse } },
+    schema: {
+      tags: ['auth'], summary: 'Exchange a username and password for a session token', security: [], body: LoginBody,
+      response: { 200: LoginResponse },
+      [DOCUMENTED_RESPONSES]: { 200: jsonResponse('A new session token, valid until expiresAt', LoginResponse) },
+    },
   }, async (request, reply) => {
     const { username, password } = request.body as { username: string; password: string };
     const db = app.store.db;

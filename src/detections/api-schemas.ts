@@ -1,37 +1,50 @@
 // OpenAPI descriptions of the detections routes. The POST body is documented here but validated by
 // validate-run.ts (box-level rejections and stable codes need more than a JSON schema can say).
 import { Type, type TSchema } from 'typebox';
+import { MAX_BOXES_PER_TRACK, MAX_NAME_BYTES, MAX_RUN_ID_BYTES, MAX_SOURCE_BYTES, MAX_TRACKS, MAX_TRACK_ID_BYTES } from './limits.js';
+
+// JSON Schema's maxLength counts characters; the limits are in UTF-8 bytes, so each description says which.
+const bytes = (n: number, more = '') => `At most ${n} bytes (UTF-8)${more}`;
 
 const Box = Type.Object({
-  frame: Type.Integer({ minimum: 0 }),
+  frame: Type.Number({ description: 'An integer ≥ 0 (and < media.frameCount when given). Any other value rejects this box only (box_invalid_frame), not the run' }),
   x: Type.Optional(Type.Number()), y: Type.Optional(Type.Number()), w: Type.Optional(Type.Number()), h: Type.Optional(Type.Number()),
   x1: Type.Optional(Type.Number()), y1: Type.Optional(Type.Number()), x2: Type.Optional(Type.Number()), y2: Type.Optional(Type.Number()),
   confidence: Type.Optional(Type.Number()), timestampMs: Type.Optional(Type.Number()),
   label: Type.Optional(Type.String()), classId: Type.Optional(Type.Union([Type.String(), Type.Number()])),
 });
 
+const ScalarMember = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
+
 export const DetectionRunBody = Type.Object({
-  mediaKey: Type.Optional(Type.String({ description: 'The recording key; wins over analysisId when both are sent' })),
-  analysisId: Type.Optional(Type.String()),
-  schemaVersion: Type.String({ examples: ['1.0'] }),
+  mediaKey: Type.Optional(Type.String({ minLength: 1, description: 'The recording key; wins over analysisId when both are sent. One of the two is required' })),
+  analysisId: Type.Optional(Type.String({ minLength: 1 })),
+  schemaVersion: Type.String({ examples: ['1.0'], pattern: '^\\d+(\\.\\d+){0,2}$', description: 'MAJOR[.MINOR[.PATCH]]; major 1 is supported' }),
   task: Type.Optional(Type.Union([Type.Literal('detection'), Type.Literal('pose')])),
-  name: Type.Optional(Type.String({ maxLength: 128 })),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_NAME_BYTES, description: bytes(MAX_NAME_BYTES) })),
   source: Type.Object({
-    kind: Type.Optional(Type.String()), name: Type.Optional(Type.String()), version: Type.Optional(Type.String()),
-    runId: Type.Optional(Type.String({ description: 'Idempotency key; generated when absent' })),
-  }, { additionalProperties: true }),
+    kind: Type.Optional(Type.String({ maxLength: MAX_SOURCE_BYTES.kind, description: bytes(MAX_SOURCE_BYTES.kind) })),
+    name: Type.Optional(Type.String({ maxLength: MAX_SOURCE_BYTES.name, description: bytes(MAX_SOURCE_BYTES.name) })),
+    version: Type.Optional(Type.String({ maxLength: MAX_SOURCE_BYTES.version, description: bytes(MAX_SOURCE_BYTES.version) })),
+    runId: Type.Optional(Type.String({
+      minLength: 1, maxLength: MAX_RUN_ID_BYTES, pattern: '^[^/\\u0000-\\u001f\\u007f]+$',
+      description: bytes(MAX_RUN_ID_BYTES, ', no `/` and no control character. The idempotency key; generated when absent'),
+    })),
+  }, { additionalProperties: ScalarMember, description: 'Other members are kept as sent when they are scalars; others are dropped' }),
   coordinateSpace: Type.Union([Type.Literal('pixel'), Type.Literal('normalized')]),
   media: Type.Optional(Type.Object({
-    width: Type.Optional(Type.Number()), height: Type.Optional(Type.Number()),
-    fps: Type.Optional(Type.Number()), frameCount: Type.Optional(Type.Integer()),
-  })),
+    width: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
+    height: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
+    fps: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
+    frameCount: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+  }, { description: 'Required (with width and height) for pixel runs' })),
   categories: Type.Optional(Type.Array(Type.Unknown())),
   tracks: Type.Array(Type.Object({
-    id: Type.Union([Type.String(), Type.Number()]),
+    id: Type.Union([Type.String({ minLength: 1, maxLength: MAX_TRACK_ID_BYTES, description: bytes(MAX_TRACK_ID_BYTES) }), Type.Number()], { description: 'Unique in the run' }),
     label: Type.Optional(Type.String()),
-    boxes: Type.Array(Box),
-  })),
-}, { additionalProperties: true });
+    boxes: Type.Array(Box, { minItems: 1, maxItems: MAX_BOXES_PER_TRACK }),
+  }), { minItems: 1, maxItems: MAX_TRACKS }),
+}, { additionalProperties: true, anyOf: [{ required: ['mediaKey'] }, { required: ['analysisId'] }] });
 
 export const PostResult = Type.Object({
   runId: Type.String(),
@@ -44,7 +57,12 @@ export const PostResult = Type.Object({
 export const RunIdParams = Type.Object({ runId: Type.String() });
 export const ListQuery = Type.Object({
   mediaKey: Type.Optional(Type.String()),
-  include: Type.Optional(Type.String({ description: '"tracks" returns full runs instead of summaries' })),
+  include: Type.Optional(Type.String()),
+});
+/** What /docs shows: the route checks mediaKey itself, so that a missing one answers media_key_missing. */
+export const DocumentedListQuery = Type.Object({
+  mediaKey: Type.String({ minLength: 1, description: "The recording's key; missing or empty → 400 media_key_missing" }),
+  include: Type.Optional(Type.Literal('tracks', { description: 'Full runs (with tracks) instead of summaries; any other value → 400 invalid_field' })),
 });
 export const ByIdQuery = Type.Object({ mediaKey: Type.Optional(Type.String({ description: 'Narrow to one recording' })) });
 

@@ -9,9 +9,9 @@ import { Semaphore } from '../util/semaphore.js';
 import { isForeignKeyViolation } from '../db/foreign-key-violation.js';
 import { sendJson, sendMaybeCompressed } from '../http/send-json.js';
 import { resolveTarget } from '../recordings/queries.js';
-import { DOCUMENTED_RESPONSES, jsonResponse } from '../http/openapi-docs.js';
+import { DOCUMENTED_REQUEST, DOCUMENTED_RESPONSES, jsonResponse } from '../http/openapi-docs.js';
 import {
-  ByIdQuery, DetectionRunBody, ListQuery, PostResult, RunDeleteResult, RunIdParams, RunListResult, RunResult,
+  ByIdQuery, DetectionRunBody, DocumentedListQuery, ListQuery, PostResult, RunDeleteResult, RunIdParams, RunListResult, RunResult,
 } from './api-schemas.js';
 import { MAX_BODY_BYTES } from './limits.js';
 import {
@@ -109,8 +109,15 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
     validatorCompiler: skipSchemaValidation,
     schema: {
       tags: ['detections'], summary: 'Deliver one detection run for one recording', security: secured,
-      description: 'Statuses: 201 new run, 200 replaced (same source.runId), 207 stored with rejected boxes, 400 nothing stored.',
+      description: 'Statuses: 201 new run, 200 replaced (same source.runId), 207 stored with rejected boxes, 400 nothing stored, '
+        + '404 recording_not_found, 413 a body over 32 MiB (refused before it is read), 415 not application/json. A box that breaks a box rule '
+        + '(a bad frame, no geometry, w or h ≤ 0, outside the frame) rejects only that box: it is listed in `rejected` and the run answers 207.',
       body: DetectionRunBody, response: { 201: PostResult, 200: PostResult, 207: PostResult },
+      [DOCUMENTED_RESPONSES]: {
+        201: jsonResponse('A new run, every box stored', PostResult),
+        200: jsonResponse('The run with this source.runId was replaced, every box stored', PostResult),
+        207: jsonResponse('Stored, with the rejected boxes listed in `rejected`', PostResult),
+      },
     },
   }, async (request, reply) => {
     const contentType = request.headers['content-type'] ?? '';
@@ -141,16 +148,21 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
     onRequest: requireReader,
     schema: {
       tags: ['detections'], summary: "List a recording's runs, oldest first", security: secured, querystring: ListQuery,
+      [DOCUMENTED_REQUEST]: { querystring: DocumentedListQuery },
       [DOCUMENTED_RESPONSES]: { 200: jsonResponse('The runs: summaries, or full runs (with tracks) with include=tracks', RunListResult) },
     },
   }, async (request, reply) => {
     const { mediaKey, include } = request.query as { mediaKey?: string; include?: string };
     if (!mediaKey) throw new ApiError(400, 'media_key_missing', 'Add ?mediaKey=<recording key>');
+    // A typo (`include=track`) must not quietly answer summaries where the caller wanted tracks.
+    const included = include ? include.split(',').map((part) => part.trim()).filter(Boolean) : [];
+    const unknown = included.find((part) => part !== 'tracks');
+    if (unknown !== undefined) throw new ApiError(400, 'invalid_field', `include takes "tracks" only, got "${unknown}"`, { field: 'include' });
     const orgId = principalOf(request).orgId;
     const recording = await resolveTarget(db, orgId, { mediaKey });
     if (!recording) throw new ApiError(404, 'recording_not_found', `No recording with mediaKey "${mediaKey}"`);
     const rows = await listRunSummaries(db, orgId, recording.id);
-    const withTracks = include?.split(',').includes('tracks') ?? false;
+    const withTracks = included.length > 0;
     if (withTracks && rows.reduce((n, row) => n + row.boxes_stored, 0) >= STREAM_FROM_BOXES) {
       const stream = runListJsonStream(recording.mediaKey, rows.map((row) => ({ summary: summaryForApi(row), read: () => readRunBody(app.store, row.id) })));
       reply.type('application/json; charset=utf-8');

@@ -22,6 +22,7 @@ import { detectionRoutes } from '../detections/routes.js';
 import { MAX_BODY_BYTES } from '../detections/limits.js';
 import { recordingRoutes } from '../recordings/routes.js';
 import { storageRoutes } from '../storage/plugin.js';
+import { STORAGE_SECURITY_SCHEMES } from '../storage/api-schemas.js';
 import { recordingAssetsRoute } from '../recordings/assets-route.js';
 import { webRoutes } from './web.js';
 import { asyncStdout } from './log-destination.js';
@@ -163,16 +164,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       info: {
         title: 'Sightline API',
         version: API_VERSIONS[API_VERSIONS.length - 1]!,
-        description: 'Detection runs per recording, and signed URLs for recording assets. Errors are application/problem+json with a stable `code`.',
+        description: 'Detection runs per recording, and signed URLs for recording assets. Errors are application/problem+json with a stable `code`. '
+          + 'Every answer carries `X-Request-Id` (the one sent, or a new one) and `API-Version`. Pin a version with '
+          + '`Accept: application/json; version=<v>`; an unknown version → 406 unsupported_api_version. The storage routes take the '
+          + "account's two credential headers (security schemes storageAccessKey and storageSecret); the others a Bearer token.",
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      servers: [{ url: '/', description: 'This server' }],
+      tags: [
+        { name: 'auth', description: 'Sessions for people: log in with a username and password, log out' },
+        { name: 'detections', description: 'Detection runs: deliver, list, fetch, delete' },
+        { name: 'recordings', description: 'The recording registry, region search and asset URLs' },
+        { name: 'storage', description: "Signed URLs for recording files (the storage account's credentials), and the service-signed download" },
+        { name: 'storage admin', description: 'Providers and storage accounts of the organisation (owner or admin)' },
+        { name: 'health', description: 'For load balancers' },
+      ],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, ...STORAGE_SECURITY_SCHEMES } },
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   app.get('/api/health', {
     schema: {
-      tags: ['health'], summary: 'Answers 200 when the database is reachable',
+      tags: ['health'], summary: 'Answers 200 when the database is reachable', security: [],
       [DOCUMENTED_RESPONSES]: {
         200: jsonResponse('The database answered', Type.Object({
           data: Type.Object({ status: Type.Literal('ok'), database: Type.Union([Type.Literal('sqlite'), Type.Literal('pg')], { description: 'The dialect in use' }) }),

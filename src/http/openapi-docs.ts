@@ -22,7 +22,47 @@ const ERRORS = {
 // A mediaKey holds slashes, so the routes that take one end in a wildcard; OpenAPI has no name for `*`.
 const WILDCARD = { key: Type.String({ description: 'A recording id, or its mediaKey as path segments or with %2F' }) };
 
-interface RouteDoc { schema: FastifySchema; url: string }
+interface RouteDoc { schema: FastifySchema; url: string; route?: { method: string | string[] } }
+
+/**
+ * Stable operation names for client generators (openapi-typescript, openapi-generator…), by method and documented
+ * path: without them each generator invents names that change with the path.
+ */
+export const OPERATION_IDS: Record<string, string> = {
+  'GET /api/health': 'getHealth',
+  'POST /login': 'login',
+  'POST /logout': 'logout',
+  'POST /detections': 'postDetectionRun',
+  'GET /detections': 'listDetectionRuns',
+  'GET /detections/{runId}': 'getDetectionRun',
+  'DELETE /detections/{runId}': 'deleteDetectionRun',
+  'POST /recordings': 'registerRecording',
+  'GET /recordings': 'listRecordings',
+  'POST /recordings/events': 'registerRecordingFromUploadEvent',
+  'POST /recordings/search': 'searchRecordings',
+  'GET /recordings/{key}': 'getRecording',
+  'DELETE /recordings/{key}': 'deleteRecording',
+  'GET /recordings/{id}/assets': 'getRecordingAssetUrls',
+  'GET /api/storage': 'getSignedUrl',
+  'POST /api/storage/bulk': 'getSignedUrls',
+  'GET /api/storage/signed': 'downloadSignedObject',
+  'HEAD /api/storage/signed': 'headSignedObject',
+  'GET /api/storage/signed/validate': 'validateSignedUrl',
+  'GET /api/storage/admin/providers': 'listStorageProviders',
+  'POST /api/storage/admin/providers': 'createStorageProvider',
+  'PATCH /api/storage/admin/providers/{name}': 'updateStorageProvider',
+  'GET /api/storage/admin/accounts': 'listStorageAccounts',
+  'POST /api/storage/admin/accounts': 'createStorageAccount',
+  'PATCH /api/storage/admin/accounts/{name}': 'updateStorageAccount',
+  'POST /api/storage/admin/accounts/{name}/rotate': 'rotateStorageAccountSecret',
+};
+
+/**
+ * A route schema's member for request parts shown in /docs only (`querystring`, `body`, `headers`), where the
+ * route's own schema stays what Fastify validates: a required `mediaKey` there would answer Fastify's validation
+ * error instead of the spec's media_key_missing.
+ */
+export const DOCUMENTED_REQUEST = 'x-documented-request';
 
 /**
  * A route schema's member for answers shown in /docs only: as `response` it would drive Fastify's serializer too,
@@ -33,11 +73,19 @@ export const DOCUMENTED_RESPONSES = 'x-documented-responses';
 /** A JSON answer with a description of its own: a bare schema would be listed as "Default Response". */
 export const jsonResponse = (description: string, schema: TSchema) => ({ description, content: { 'application/json': { schema } } });
 
-export function documentRoute({ schema, url }: RouteDoc): RouteDoc {
+export function documentRoute({ schema, url, route }: RouteDoc): RouteDoc {
   if (!schema || (schema as { hide?: boolean }).hide) return { schema, url };
-  const { [DOCUMENTED_RESPONSES]: documentedOnly, ...rest } = schema as FastifySchema & { [DOCUMENTED_RESPONSES]?: object };
-  const documented: FastifySchema = { ...rest, response: { ...(schema.response as object | undefined), ...documentedOnly, ...ERRORS } };
-  if (!url.endsWith('/*')) return { schema: documented, url };
-  documented.params = Type.Object(WILDCARD);
-  return { schema: documented, url: `${url.slice(0, -1)}{key}` };
+  const { [DOCUMENTED_RESPONSES]: documentedOnly, [DOCUMENTED_REQUEST]: requestOnly, ...rest } = schema as FastifySchema & {
+    [DOCUMENTED_RESPONSES]?: object; [DOCUMENTED_REQUEST]?: object;
+  };
+  const documented: FastifySchema = { ...rest, ...requestOnly, response: { ...(schema.response as object | undefined), ...documentedOnly, ...ERRORS } };
+  let path = url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+  if (path.endsWith('/*')) {
+    documented.params = Type.Object(WILDCARD);
+    path = `${path.slice(0, -1)}{key}`;
+  }
+  const method = typeof route?.method === 'string' ? route.method : undefined;
+  const operationId = method ? OPERATION_IDS[`${method} ${path}`] : undefined;
+  if (operationId) (documented as { operationId?: string }).operationId = operationId;
+  return { schema: documented, url: path };
 }

@@ -49,3 +49,60 @@ export const SearchResult = Type.Object({
     nextCursor: NextCursor,
   }),
 });
+
+// The requests (documentation only: the routes check them in code, so that each failure answers its own code and
+// field). JSON Schema counts characters where the routes count UTF-8 bytes: the descriptions give the byte limits.
+const text = (description: string) => Type.String({ minLength: 1, description: `${description}; at most 256 bytes, no control characters` });
+const TimeBound = (description: string) => Type.Union([Type.Integer({ minimum: 0 }), Type.String({ format: 'date-time' })], { description: `${description}: Unix seconds or an ISO-8601 date` });
+
+export const RegisterRecordingBody = Type.Object({
+  mediaKey: Type.String({ minLength: 1, description: 'The object key, e.g. alice/1700000000_cam1.mp4; at most 1024 bytes' }),
+  analysisId: Type.Optional(Type.String({ minLength: 1, description: 'Generated when absent; at most 128 bytes, unique' })),
+  startTimestamp: Type.Optional(Type.Integer({ minimum: 0, maximum: 253_402_300_799, description: 'Unix seconds; required unless the key is `<dir>/<unixSeconds>_….mp4`' })),
+  deviceKey: Type.Optional(Type.Union([text('The camera or device'), Type.Null()])),
+  provider: Type.Optional(Type.Union([text('The storage provider holding the file'), Type.Null()])),
+  width: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
+  height: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
+  fps: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
+  frameCount: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+  durationMs: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
+});
+
+export const UploadEventBody = Type.Object({
+  source: Type.Optional(Type.Union([text('The provider name (becomes the recording\'s provider)'), Type.Null()])),
+  payload: Type.Object({
+    key: Type.String({ minLength: 1, description: 'The uploaded object\'s key; only `.mp4` keys (not `*_redacted.mp4`) are recordings' }),
+    fileSize: Type.Optional(Type.Number()),
+    metadata: Type.Optional(Type.Object({
+      'event-timestamp': Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.String()], { description: 'Unix seconds, milliseconds or ISO-8601; names are case-insensitive, `x-amz-meta-` prefix allowed' })),
+      productid: Type.Optional(Type.Union([Type.String(), Type.Number()], { description: 'Becomes the deviceKey' })),
+    }, { additionalProperties: true })),
+  }, { additionalProperties: true }),
+}, { additionalProperties: true });
+
+const Point = Type.Object({ x: Type.Number(), y: Type.Number() });
+export const SearchBody = Type.Object({
+  region: Type.Union([
+    Type.Object({
+      points: Type.Array(Point, { minItems: 3, maxItems: 1000 }),
+      width: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Canvas width; without width and height the points are normalized (0–1)' })),
+      height: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+    }, { description: 'A polygon in canvas pixels' }),
+    Type.Object({ x: Type.Number(), y: Type.Number(), w: Type.Number({ exclusiveMinimum: 0 }), h: Type.Number({ exclusiveMinimum: 0 }) }, { description: 'A normalized rectangle' }),
+  ]),
+  labels: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 100, description: 'Any of these track labels' })),
+  from: Type.Optional(TimeBound('Earliest recording start')),
+  to: Type.Optional(TimeBound('Latest recording start')),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
+  cursor: Type.Optional(Type.String({ description: 'The nextCursor of the previous page' })),
+});
+
+export const RecordingListQuery = Type.Object({
+  device: Type.Optional(Type.String({ minLength: 1, description: 'Only this deviceKey' })),
+  from: Type.Optional(Type.String({ description: 'Earliest start: Unix seconds or an ISO-8601 date' })),
+  to: Type.Optional(Type.String({ description: 'Latest start: Unix seconds or an ISO-8601 date' })),
+  hasDetections: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0')])),
+  label: Type.Optional(Type.String({ minLength: 1, description: 'Recordings with a track of any of these labels: repeat the parameter or comma-separate' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
+  cursor: Type.Optional(Type.String({ description: 'The nextCursor of the previous page' })),
+});

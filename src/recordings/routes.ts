@@ -4,11 +4,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { principalOf, requireReader, requireRecordingWriter } from '../auth/authenticate.js';
 import { listRunSummaries, summaryForApi } from '../detections/queries.js';
 import { ApiError } from '../http/problem.js';
-import { DOCUMENTED_RESPONSES, jsonResponse } from '../http/openapi-docs.js';
+import { DOCUMENTED_REQUEST, DOCUMENTED_RESPONSES, jsonResponse } from '../http/openapi-docs.js';
 import { sendJson } from '../http/send-json.js';
 import { searchRecordings } from '../search/queries.js';
 import { checkTimeRange, parseLimit, parseTimeBound, validateSearchBody } from '../search/request.js';
-import { EventResult, RecordingDeleteResult, RecordingPage, RecordingResult, RecordingWithRuns, SearchResult } from './api-schemas.js';
+import {
+  EventResult, RecordingDeleteResult, RecordingListQuery, RecordingPage, RecordingResult, RecordingWithRuns, RegisterRecordingBody, SearchBody,
+  SearchResult, UploadEventBody,
+} from './api-schemas.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import {
   deleteRecording, findRecording, listRecordingsPage, recordingForApi, registerRecording, type NewRecording, type Registration,
@@ -66,7 +69,7 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
     onRequest: requireRecordingWriter,
     validatorCompiler: skipSchemaValidation,
     schema: {
-      tags, security: secured, summary: 'Register a recording (idempotent on mediaKey)',
+      tags, security: secured, summary: 'Register a recording (idempotent on mediaKey)', body: RegisterRecordingBody,
       description: '201 registered; 200 the same body again; 409 `recording_conflict` when the mediaKey exists with other values. '
         + 'startTimestamp (Unix seconds) defaults to the time in the key, `<dir>/<unixSeconds>_….mp4`.',
       [DOCUMENTED_RESPONSES]: {
@@ -86,7 +89,7 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
     onRequest: requireRecordingWriter,
     validatorCompiler: skipSchemaValidation,
     schema: {
-      tags, security: secured, summary: "Register a recording from the storage pipeline's upload event",
+      tags, security: secured, summary: "Register a recording from the storage pipeline's upload event", body: UploadEventBody,
       description: '`{ source, payload: { key, fileSize, metadata: { "event-timestamp", productid } } }`: key → mediaKey, event-timestamp → start, '
         + 'productid → deviceKey, source → provider. 201 registered, 200 already known (left unchanged), 200 `ignored` for keys that are not recordings.',
       [DOCUMENTED_RESPONSES]: {
@@ -108,9 +111,9 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
     onRequest: requireReader,
     validatorCompiler: skipSchemaValidation,
     schema: {
-      tags, security: secured, summary: 'Recordings with a detection centroid inside a region, newest first',
+      tags, security: secured, summary: 'Recordings with a detection centroid inside a region, newest first', body: SearchBody,
       description: 'region: `{ points: [{x,y}…], width, height }` (canvas pixels; without width/height the points are normalized) or `{ x, y, w, h }` (normalized). '
-        + 'Optional labels, from/to (start time, Unix seconds), limit (1–500, default 50), cursor.',
+        + 'Optional labels, from/to (start time, Unix seconds or ISO-8601), limit (1–500, default 50), cursor.',
       [DOCUMENTED_RESPONSES]: { 200: jsonResponse('One page of matching recordings; a region outside the frame finds none', SearchResult) },
     },
   }, async (request, reply) => {
@@ -123,7 +126,7 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
   app.get('/recordings', {
     onRequest: requireReader,
     schema: {
-      tags, security: secured, summary: 'List recordings, newest first',
+      tags, security: secured, summary: 'List recordings, newest first', [DOCUMENTED_REQUEST]: { querystring: RecordingListQuery },
       description: 'Filters: device, from, to (start time), hasDetections, label (repeat or comma-separate: any of). Cursor pagination: limit (1–500), cursor.',
       [DOCUMENTED_RESPONSES]: { 200: jsonResponse('One page of recordings, each with its runCount', RecordingPage) },
     },

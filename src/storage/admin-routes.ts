@@ -5,7 +5,7 @@ import { principalOf, requireReader } from '../auth/authenticate.js';
 import { isAdministrator } from '../auth/roles.js';
 import { ApiError } from '../http/problem.js';
 import type { TSchema } from 'typebox';
-import { DOCUMENTED_RESPONSES } from '../http/openapi-docs.js';
+import { DOCUMENTED_RESPONSES, jsonResponse } from '../http/openapi-docs.js';
 import {
   AccountList, AccountPatchBody, AccountResult, AccountSecretResult, NameParam, NewAccountBody, NewProviderBody, ProviderList,
   ProviderPatchBody, ProviderResult,
@@ -31,7 +31,7 @@ export async function storageAdminRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       tags: ['storage admin'], summary, security: secured, ...(description ? { description } : {}),
       ...(shapes.body ? { body: shapes.body } : {}), ...(shapes.params ? { params: shapes.params } : {}),
-      [DOCUMENTED_RESPONSES]: shapes.ok,
+      [DOCUMENTED_RESPONSES]: Object.fromEntries(Object.entries(shapes.ok).map(([status, shape]) => [status, jsonResponse(summary, shape)])),
     },
   });
   const org = (request: FastifyRequest) => principalOf(request).orgId;

@@ -2,28 +2,40 @@
 import { Type } from 'typebox';
 
 export const UrlResult = Type.Object({ data: Type.String({ description: 'The signed URL' }) });
-export const BulkResult = Type.Object({ data: Type.String({ description: 'JSON text of an object mapping filename → URL; parse it a second time' }) });
+export const BulkResult = Type.Object({
+  data: Type.String({
+    description: 'JSON text of an object mapping filename → URL; parse it a second time',
+    contentMediaType: 'application/json',
+    contentSchema: Type.Record(Type.String(), Type.String({ format: 'uri' })),
+  }),
+});
+
+/** The account's two credential headers, as OpenAPI security schemes (Swagger UI's Authorize asks for them once). */
+export const STORAGE_SECURITY_SCHEMES = {
+  storageAccessKey: { type: 'apiKey', in: 'header', name: 'X-Service-Storage-AccessKey', description: "The storage account's access key" },
+  storageSecret: { type: 'apiKey', in: 'header', name: 'X-Service-Storage-SecretAccessKey', description: "The storage account's secret" },
+} as const;
+export const storageSecurity = [{ storageAccessKey: [], storageSecret: [] }];
+const lifetime = 'Seconds or a duration (90, 90s, 30m, 1h30m, 7d): from 1 s to 7 days (604800 s); the account\'s default when absent';
 
 export const StorageHeaders = Type.Object({
   'x-service-storage-filename': Type.String({
+    minLength: 1,
     description: 'Object key, e.g. alice/1700000000_cam1.mp4, as raw UTF-8 bytes, not percent-encoded. HTTP drops a value\'s leading and '
       + 'trailing spaces: ask for such keys (and any key a client cannot send as UTF-8 bytes) through the bulk route.',
   }),
-  'x-service-storage-provider': Type.String({ description: 'Provider name; must be bound to the account' }),
-  'x-service-storage-accesskey': Type.String(),
-  'x-service-storage-secretaccesskey': Type.String(),
-  'x-service-storage-uriexpirytime': Type.Optional(Type.String({ description: 'Seconds or a duration (90s, 30m, 1h30m, 7d); 1 s to 7 days' })),
-});
-export const CredentialHeaders = Type.Object({
-  'x-service-storage-accesskey': Type.String(),
-  'x-service-storage-secretaccesskey': Type.String(),
+  'x-service-storage-provider': Type.String({ minLength: 1, description: 'Provider name; must be bound to the account' }),
+  'x-service-storage-uriexpirytime': Type.Optional(Type.String({ minLength: 1, pattern: '^(\\d+|(\\d+[smhd])+)$', description: lifetime })),
 });
 
 export const BulkBody = Type.Array(Type.Object({
-  filename: Type.String(),
-  provider: Type.Optional(Type.String()),
-  uriExpiryTime: Type.Optional(Type.Union([Type.String(), Type.Integer()])),
-}), { maxItems: 1000 });
+  filename: Type.String({ minLength: 1, maxLength: 1024, description: 'Object key; 1 to 1024 bytes (UTF-8)' }),
+  provider: Type.Optional(Type.String({ minLength: 1, description: "Bound to the account; the account's default provider when absent" })),
+  uriExpiryTime: Type.Optional(Type.Union([
+    Type.Integer({ minimum: 1, maximum: 604800 }),
+    Type.String({ pattern: '^(\\d+|(\\d+[smhd])+)$' }),
+  ], { description: lifetime })),
+}, { additionalProperties: false }), { maxItems: 1000, description: 'Unknown members are refused (a typo such as fileName must not sign nothing)' });
 
 export const SignedQuery = Type.Object({
   a: Type.String({ description: 'Account name' }),
@@ -33,11 +45,14 @@ export const SignedQuery = Type.Object({
   s: Type.String({ description: 'HMAC-SHA256 token, base64url' }),
 });
 
+/** The same members as SignedQuery, none required: the validate route judges what it is given. */
+export const ValidateQuery = Type.Partial(SignedQuery);
+
 export const ValidateResult = Type.Object({
   data: Type.Object({
     valid: Type.Boolean(),
     reason: Type.Union([Type.Null(), Type.Literal('expired'), Type.Literal('bad_signature'), Type.Literal('malformed'), Type.Literal('account_disabled')]),
-    expiresAt: Type.Union([Type.String(), Type.Null()]),
+    expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     expiresIn: Type.Union([Type.Integer(), Type.Null()]),
     account: Type.Union([Type.String(), Type.Null()]),
     provider: Type.Union([Type.String(), Type.Null()]),

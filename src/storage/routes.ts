@@ -2,13 +2,14 @@
 // they do lives in url-requests.ts.
 import { isUtf8 } from 'node:buffer';
 import { skipSchemaValidation } from '../http/skip-validation.js';
+import { DOCUMENTED_RESPONSES, jsonResponse } from '../http/openapi-docs.js';
 import { parseJsonBody, useJsonBodyParser } from '../http/json-body.js';
 import { utf8OrMarked } from '../http/utf8-marked.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../http/problem.js';
 import { andThen } from '../util/maybe-promise.js';
 import { HEADER, authenticateAccount, requiredHeader } from './account-auth.js';
-import { BulkBody, BulkResult, CredentialHeaders, StorageHeaders, UrlResult } from './api-schemas.js';
+import { BulkBody, BulkResult, StorageHeaders, UrlResult, storageSecurity } from './api-schemas.js';
 import { publicBaseUrl } from './issue.js';
 import { BULK_BODY_LIMIT, isJsonContentType, issueBulk, issueSingle, jsonString } from './url-requests.js';
 
@@ -32,9 +33,9 @@ export async function storageUrlRoutes(app: FastifyInstance): Promise<void> {
   app.get('/api/storage', {
     validatorCompiler: skipSchemaValidation,
     schema: {
-      tags: ['storage'], summary: 'One signed URL',
+      tags: ['storage'], summary: 'One signed URL', security: storageSecurity,
       description: 'Errors: 400 missing_header / invalid_filename / invalid_expiry, 401 invalid_credentials / provider_not_allowed, 403 directory_not_allowed.',
-      headers: StorageHeaders, response: { 200: UrlResult },
+      headers: StorageHeaders, response: { 200: UrlResult }, [DOCUMENTED_RESPONSES]: { 200: jsonResponse('The signed URL', UrlResult) },
     },
   }, (request, reply) => {
     const name = request.headers[FILENAME_HEADER];
@@ -68,7 +69,8 @@ export async function storageUrlRoutes(app: FastifyInstance): Promise<void> {
       tags: ['storage'], summary: 'Many signed URLs in one call',
       description: 'Body: up to 1000 { filename, provider?, uriExpiryTime? }. `data` is a JSON string mapping filename → URL (the last duplicate wins). '
         + 'Errors: 400 missing_header (a credential or Content-Type) / invalid_bulk_request (with `errors` by index) / malformed_json, 401, 403 directory_not_allowed, 413, 415 (a Content-Type other than JSON).',
-      headers: CredentialHeaders, body: BulkBody, response: { 200: BulkResult },
+      security: storageSecurity, body: BulkBody, response: { 200: BulkResult },
+      [DOCUMENTED_RESPONSES]: { 200: jsonResponse('Every URL, as JSON text in `data`', BulkResult) },
     },
   }, (request, reply) => {
     if (!isJsonContentType(request.headers['content-type'])) {

@@ -2,8 +2,8 @@
 import { skipSchemaValidation } from '../http/skip-validation.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/problem.js';
-import { DOCUMENTED_RESPONSES } from '../http/openapi-docs.js';
-import { SignedHeadAnswers, SignedQuery, SignedStreamAnswers, ValidateResult } from './api-schemas.js';
+import { DOCUMENTED_REQUEST, DOCUMENTED_RESPONSES, jsonResponse } from '../http/openapi-docs.js';
+import { SignedHeadAnswers, SignedQuery, SignedStreamAnswers, ValidateQuery, ValidateResult } from './api-schemas.js';
 import { contentTypeFor } from './content-type.js';
 import { directoryAllowed } from './filename.js';
 import { toAccount, type Account } from './queries.js';
@@ -123,7 +123,7 @@ async function serve(request: FastifyRequest, reply: FastifyReply, method: 'GET'
 
 export async function signedRoutes(app: FastifyInstance): Promise<void> {
   const docs = (summary: string) => ({
-    tags: ['storage'], summary, querystring: SignedQuery,
+    tags: ['storage'], summary, querystring: SignedQuery, security: [],
     description: 'No headers needed: the query carries the authorisation. Errors: 400 invalid_signed_url, 403 bad_signature / url_expired, '
       + '401 when the account is disabled or lost the provider, 404 object_not_found, 416 range_not_satisfiable, 502/504 provider failures.',
   });
@@ -142,7 +142,12 @@ export async function signedRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/api/storage/signed/validate', {
     validatorCompiler: skipSchemaValidation,
-    schema: { tags: ['storage'], summary: 'Whether a service-signed URL is valid, and when it expires; never streams', querystring: SignedQuery, response: { 200: ValidateResult } },
+    schema: {
+      tags: ['storage'], summary: 'Whether a service-signed URL is valid, and when it expires; never streams', security: [],
+      description: 'Answers 200 for any query: a missing or malformed member gives `valid: false` with reason `malformed`.',
+      querystring: SignedQuery, [DOCUMENTED_REQUEST]: { querystring: ValidateQuery }, response: { 200: ValidateResult },
+      [DOCUMENTED_RESPONSES]: { 200: jsonResponse('The verdict; `reason` says why a URL is not valid', ValidateResult) },
+    },
   }, async (request, reply) => {
     const verdict = await verify(request);
     const tuple = verdict.ok ? verdict.tuple : verdict.tuple;
