@@ -109,23 +109,31 @@ export async function deleteSession(db: Db, token: string): Promise<void> {
 /**
  * Counts one attempt per key before it is tried, atomically, and answers each key's counter as it was just before
  * this attempt: concurrent attempts each see the ones ahead of them, so a burst cannot all pass a check made
- * before any of them is counted. A key whose window has passed starts a new one.
+ * before any of them is counted. A key whose window has passed moves on to the next window (the one that passed
+ * becomes its previous), or starts afresh after two. A window that starts in the future (written by an instance
+ * whose clock ran ahead) starts afresh too: kept, it would lock the key out for as long as that clock was ahead.
  */
 export async function claimAttempt(db: Db, keys: string[], windowSeconds: number, now = Date.now()): Promise<Map<string, FailureCounter>> {
-  const stale = now - windowSeconds * 1000;
-  const rows = await db.insertInto('login_failures').values(keys.map((key) => ({ key, failures: 1, window_start: now })))
+  const w = windowSeconds * 1000;
+  // Every SET expression reads the row as it was before this statement (both dialects).
+  const fresh = sql`login_failures.window_start > ${now} or login_failures.window_start <= ${now - 2 * w}`;
+  const next = sql`login_failures.window_start <= ${now - w}`;
+  const rows = await db.insertInto('login_failures')
+    .values(keys.map((key) => ({ key, failures: 1, previous_failures: 0, window_start: now, window_ms: w })))
     .onConflict((oc) => oc.column('key').doUpdateSet({
-      failures: sql`case when login_failures.window_start < ${stale} then 1 else login_failures.failures + 1 end`,
-      window_start: sql`case when login_failures.window_start < ${stale} then ${now} else login_failures.window_start end`,
+      failures: sql`case when ${fresh} then 1 when ${next} then 1 else login_failures.failures + 1 end`,
+      previous_failures: sql`case when ${fresh} then 0 when ${next} then login_failures.failures else login_failures.previous_failures end`,
+      window_start: sql`case when ${fresh} then ${now} when ${next} then login_failures.window_start + ${w} else login_failures.window_start end`,
+      window_ms: sql`${w}`,
     }))
-    .returning(['key', 'failures', 'window_start'])
+    .returning(['key', 'failures', 'previous_failures', 'window_start'])
     .execute();
-  return new Map(rows.map((r) => [r.key, { failures: r.failures - 1, windowStart: Number(r.window_start) }]));
+  return new Map(rows.map((r) => [r.key, { failures: r.failures - 1, previous: r.previous_failures, windowStart: Number(r.window_start) }]));
 }
 
-/** A claimed attempt that succeeded was no failure: it stops counting against the key. */
-export async function unclaimAttempt(db: Db, key: string): Promise<void> {
-  await db.updateTable('login_failures').set({ failures: sql`case when failures > 0 then failures - 1 else 0 end` }).where('key', '=', key).execute();
+/** A claimed attempt that succeeded, or was never tried (429, a failure on this side), was no failure. */
+export async function unclaimAttempt(db: Db, keys: string[]): Promise<void> {
+  await db.updateTable('login_failures').set({ failures: sql`case when failures > 0 then failures - 1 else 0 end` }).where('key', 'in', keys).execute();
 }
 
 export async function clearFailures(db: Db, key: string): Promise<void> {
@@ -133,11 +141,12 @@ export async function clearFailures(db: Db, key: string): Promise<void> {
 }
 
 /**
- * Login counters whose window has passed count nothing any more (the next attempt starts a new window): without
- * this, every username ever guessed and every address that ever tried would keep a row for good.
+ * Login counters two of their own windows old count nothing any more (the next attempt starts afresh): without
+ * this, every username ever guessed and every address that ever tried would keep a row for good. Each row's own
+ * window decides, not the sweeping process's setting.
  */
-export async function deleteStaleLoginCounters(db: Db, windowSeconds: number, now = Date.now()): Promise<number> {
-  const r = await db.deleteFrom('login_failures').where('window_start', '<', now - windowSeconds * 1000).executeTakeFirst();
+export async function deleteStaleLoginCounters(db: Db, now = Date.now()): Promise<number> {
+  const r = await db.deleteFrom('login_failures').where(sql<boolean>`window_start + 2 * window_ms <= ${now}`).executeTakeFirst();
   return Number(r.numDeletedRows);
 }
 

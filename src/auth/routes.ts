@@ -52,14 +52,24 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       retryAfterSeconds(counters.get(addressKey), login.maxFailuresPerAddress, login.windowSeconds, now),
     );
     if (wait > 0) {
+      // Refused untried, so not a failure: counted, a client that keeps asking would push its own Retry-After back.
+      await unclaimAttempt(db, [userKey, addressKey]);
       throw new ApiError(429, 'too_many_requests', 'Too many failed logins; try again later', { retryAfter: wait }, { 'Retry-After': String(wait) });
     }
-    const user = tooLong ? undefined : await findUserForLogin(db, username);
-    const ok = await verifyPassword(password.slice(0, MAX_PASSWORD), user?.password_hash ?? DUMMY_PASSWORD_HASH);
-    if (!user || !ok) throw new ApiError(401, 'invalid_credentials', 'Wrong username or password');
+    let session;
+    let user;
+    try {
+      user = tooLong ? undefined : await findUserForLogin(db, username);
+      const ok = await verifyPassword(password.slice(0, MAX_PASSWORD), user?.password_hash ?? DUMMY_PASSWORD_HASH);
+      if (!user || !ok) throw new ApiError(401, 'invalid_credentials', 'Wrong username or password');
+      session = await createSession(db, user.id, user.org_id, app.config.sessionTtlSeconds);
+    } catch (err) {
+      // Only a wrong password is a failure; a failure on this side (the database gone mid-login) is not the user's.
+      if (!(err instanceof ApiError && err.status === 401)) await unclaimAttempt(db, [userKey, addressKey]).catch(() => {});
+      throw err;
+    }
     await clearFailures(db, userKey);
-    await unclaimAttempt(db, addressKey);
-    const session = await createSession(db, user.id, user.org_id, app.config.sessionTtlSeconds);
+    await unclaimAttempt(db, [addressKey]);
     reply.header('Cache-Control', 'no-store');
     return {
       data: {

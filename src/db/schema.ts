@@ -8,7 +8,7 @@ export interface AccessTokensTable {
   id: string; org_id: string; name: string; token_hash: string; role: string;
   expires_at: number | null; revoked_at: number | null; created_at: number;
 }
-export interface LoginFailuresTable { key: string; failures: number; window_start: number }
+export interface LoginFailuresTable { key: string; failures: number; previous_failures: number; window_start: number; window_ms: number }
 export interface RecordingsTable {
   id: string; org_id: string; media_key: string; analysis_id: string; start_timestamp: number;
   device_key: string | null; provider: string | null; width: number | null; height: number | null;

@@ -16,7 +16,7 @@ export function retentionJob(app: FastifyInstance): (() => void) | void {
     running = true;
     try {
       const started = Date.now();
-      const r = await sweepExpired(app.store, { loginWindowSeconds: app.config.login.windowSeconds, log: (fields, message) => log.info(fields, message) });
+      const r = await sweepExpired(app.store, { log: (fields, message) => log.info(fields, message) });
       if (r.runsRemoved + r.recordingsRemoved + r.recordingsEmptied + r.sessionsRemoved + r.loginCountersRemoved > 0) {
         log.info({ ...r, ms: Date.now() - started }, 'retention sweep done');
       }

@@ -12,8 +12,6 @@ export interface SweepOptions {
   dryRun?: boolean;
   /** Keep every recording row this time, whatever the organisation's setting. */
   keepRecordings?: boolean;
-  /** LOGIN_WINDOW_SECONDS: login counters whose window has passed go too. Left alone when not given. */
-  loginWindowSeconds?: number;
   log?: (fields: Record<string, unknown>, message: string) => void;
 }
 
@@ -87,8 +85,6 @@ export async function sweepExpired(store: Store, options: SweepOptions = {}): Pr
   result.sessionsRemoved = options.dryRun
     ? Number((await db.selectFrom('sessions').select(db.fn.countAll<number>().as('n')).where('expires_at', '<=', now).executeTakeFirstOrThrow()).n)
     : await deleteExpiredSessions(db, now);
-  if (options.loginWindowSeconds !== undefined && !options.dryRun) {
-    result.loginCountersRemoved = await deleteStaleLoginCounters(db, options.loginWindowSeconds, now);
-  }
+  if (!options.dryRun) result.loginCountersRemoved = await deleteStaleLoginCounters(db, now);
   return result;
 }

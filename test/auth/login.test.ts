@@ -2,6 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessToken, createOrganisation, createUser, revokeAccessToken } from '../../src/auth/queries.js';
 import { buildApp } from '../../src/http/app.js';
+import { hashSecret } from '../../src/auth/secrets.js';
 import { loadConfig } from '../../src/config.js';
 import { DIALECTS } from '../support/store.js';
 import { bearer, getJson, postJson, startTestServer, type TestServer } from '../support/server.js';
@@ -19,7 +20,11 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     await createUser(server.store.db, orgId, 'throttled', 'wonderland-42', 'viewer');
     await createUser(server.store.db, orgId, 'burst', 'wonderland-42', 'viewer');
     await createUser(server.store.db, orgId, 'regular', 'wonderland-42', 'viewer');
+    for (const name of ['edge', 'skewed', 'patient']) await createUser(server.store.db, orgId, name, 'wonderland-42', 'viewer');
   });
+
+  /** The username's throttle counter, as the login route keys it. */
+  const userCounter = (username: string) => server.store.db.updateTable('login_failures').where('key', '=', `user:${hashSecret(username)}`);
   afterAll(async () => { await server.close(); });
 
   it('returns a Bearer session token with the user and organisation', async () => {
@@ -99,6 +104,38 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     // LOGIN_MAX_FAILURES_PER_USER is 3 here: three are tried (and fail), every other one is refused untried.
     expect(statuses.filter((s) => s === 401)).toHaveLength(3);
     expect(statuses.filter((s) => s === 429)).toHaveLength(21);
+  });
+
+  it('slides its window: failures just before a window turned still count after it', async () => {
+    for (let i = 0; i < 3; i++) expect((await login({ username: 'edge', password: 'bad-guess' })).status).toBe(401);
+    // As if those three had failed at the very end of the window that ended a second ago.
+    await userCounter('edge').set({ window_start: Date.now() - 901_000 }).execute();
+    // A fixed window would start over and let three more through; the sliding one still counts ~3 × 899/900.
+    expect((await login({ username: 'edge', password: 'bad-guess' })).status).toBe(401);
+    const refused = await login({ username: 'edge', password: 'wonderland-42' });
+    expect(refused.status).toBe(429);
+    // 1 + 3 × (1 − t/900) < 3 from t = 300 s into the new window, which began ~1 s ago.
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(295);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(300);
+  });
+
+  it('does not count attempts it refused untried: asking again does not push Retry-After back', async () => {
+    for (let i = 0; i < 3; i++) expect((await login({ username: 'patient', password: 'bad-guess' })).status).toBe(401);
+    const waits = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await login({ username: 'patient', password: 'wonderland-42' });
+      expect(res.status).toBe(429);
+      waits.push(Number(res.headers.get('retry-after')));
+    }
+    expect(waits[4]).toBeLessThanOrEqual(waits[0]!);
+    const failures = await server.store.db.selectFrom('login_failures').select('failures').where('key', '=', `user:${hashSecret('patient')}`).executeTakeFirstOrThrow();
+    expect(failures.failures).toBe(3);
+  });
+
+  it('starts afresh a counter whose window begins in the future (an instance whose clock ran ahead)', async () => {
+    for (let i = 0; i < 3; i++) expect((await login({ username: 'skewed', password: 'bad-guess' })).status).toBe(401);
+    await userCounter('skewed').set({ window_start: Date.now() + 86_400_000 }).execute();
+    expect((await login({ username: 'skewed', password: 'wonderland-42' })).status).toBe(200);
   });
 
   it('keeps no username as text in the throttle table (a password typed into the username field stays unreadable)', async () => {

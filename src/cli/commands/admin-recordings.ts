@@ -105,7 +105,7 @@ export const recordingCommands: CommandTable = {
       const lines: string[] = [];
       const started = Date.now();
       const result = await withStore((store) => sweepExpired(store, {
-        dryRun, batchSize, keepRecordings: flags['keep-recordings'] === true, loginWindowSeconds: config.login.windowSeconds,
+        dryRun, batchSize, keepRecordings: flags['keep-recordings'] === true,
         log: (fields, message) => {
           if (!json) lines.push(`${message}: ${fields.organisation}: ${fields.runs} runs, ${fields.recordings} recordings${fields.mediaKeys ? ` (${(fields.mediaKeys as string[]).join(', ')}${fields.more ? ` and ${fields.more} more` : ''})` : ''}`);
         },

@@ -5,6 +5,7 @@ import * as m001 from './001_initial.js';
 import * as m003 from './003_recordings_search.js';
 import * as m002 from './002_storage.js';
 import * as m004 from './004_recording_duration.js';
+import * as m005 from './005_login_sliding_window.js';
 
 export interface MigrationModule {
   up(db: Kysely<any>, t: ColumnTypes): Promise<void>;
@@ -15,4 +16,5 @@ export const migrations: Record<string, MigrationModule> = {
   '003_recordings_search': m003,
   '002_storage': m002,
   '004_recording_duration': m004,
+  '005_login_sliding_window': m005,
 };
