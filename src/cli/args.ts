@@ -66,7 +66,8 @@ export function listFlag(flags: Record<string, FlagValue>, name: string): string
 export function numberFlag(flags: Record<string, FlagValue>, name: string, options: { integer?: boolean; min?: number; max?: number } = {}): number | undefined {
   const text = stringFlag(flags, name);
   if (text === undefined) return undefined;
-  const n = Number(text);
+  // Decimal notation only: Number() would read "0x6553F100" or "1e9" as numbers nobody meant to type.
+  const n = (options.integer ? /^-?\d+$/ : /^-?\d+(\.\d+)?$/).test(text) ? Number(text) : NaN;
   const max = options.max ?? (options.integer ? Number.MAX_SAFE_INTEGER : undefined);
   if (!Number.isFinite(n) || (options.integer && !Number.isInteger(n)) || (options.min !== undefined && n < options.min) || (max !== undefined && n > max)) {
     const bounds = [options.min !== undefined ? `at least ${options.min}` : '', max !== undefined ? `at most ${max}` : ''].filter(Boolean).join(' and ');

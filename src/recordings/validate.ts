@@ -82,17 +82,17 @@ function isoMillis(text: string): number | undefined {
  * (negative numbers, "May 1", "2024-02-30") is undefined: a start time guessed from loose text would file the
  * recording under a wrong date, and retention would then delete it.
  */
-export function parseTimestamp(value: unknown): number | undefined {
+export function parseTimestamp(value: unknown, round: (seconds: number) => number = Math.floor): number | undefined {
   if (typeof value === 'number' && Number.isFinite(value) && value >= 0) {
     // 13 digits and more are milliseconds (1e12 ms is 2001); fewer are seconds, and past year 9999 refused.
-    const seconds = Math.floor(value >= 1e12 ? value / 1000 : value);
+    const seconds = round(value >= 1e12 ? value / 1000 : value);
     return seconds <= MAX_START_SECONDS ? seconds : undefined;
   }
   if (typeof value !== 'string' || value.trim() === '') return undefined;
   const text = value.trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return parseTimestamp(Number(text));
+  if (/^\d+(\.\d+)?$/.test(text)) return parseTimestamp(Number(text), round);
   const ms = isoMillis(text);
-  return ms === undefined || ms < 0 || ms / 1000 > MAX_START_SECONDS ? undefined : Math.floor(ms / 1000);
+  return ms === undefined || ms < 0 || ms / 1000 > MAX_START_SECONDS ? undefined : round(ms / 1000);
 }
 
 /**

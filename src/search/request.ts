@@ -58,7 +58,9 @@ export function regionPolygon(region: unknown): Polygon {
  */
 export function parseTimeBound(value: unknown, field: 'from' | 'to', source: 'query' | 'body'): number | undefined {
   if (value === undefined || value === null || (source === 'query' && value === '')) return undefined;
-  const t = parseTimestamp(value);
+  // Starts are whole seconds: a bound between two of them rounds inwards, so that `from` never admits a start
+  // before it (from=1700000000.5 must not find 1700000000), nor `to` one after it.
+  const t = parseTimestamp(value, field === 'from' ? Math.ceil : Math.floor);
   if (t === undefined) throw fieldError(field, `${field} must be Unix seconds or an ISO-8601 date`);
   return t;
 }

@@ -97,7 +97,7 @@ async function serve(request: FastifyRequest, reply: FastifyReply, method: 'GET'
     throw err;
   }
   // Whole seconds left, rounded down: a cache must not keep the answer after the URL died.
-  const secondsLeft = Math.max(0, Math.floor((tuple.expiresAt * 1000 - Date.now()) / 1000));
+  const secondsLeft = wholeSecondsLeft(tuple.expiresAt);
   reply.code(result.status).headers(result.headers);
   // Spec §5: the provider's type, else the extension's (a backend may keep none).
   if (!result.headers['content-type']) reply.header('content-type', contentTypeFor(tuple.filename));
@@ -119,6 +119,11 @@ async function serve(request: FastifyRequest, reply: FastifyReply, method: 'GET'
   // The code only: a provider error's message may quote its presigned URL.
   result.body.once('error', (err: Error & { code?: unknown }) => { ending = `the provider's stream failed${typeof err.code === 'string' ? ` (${err.code})` : ''}`; });
   return reply.send(result.body);
+}
+
+/** Whole seconds until `e`, rounded down like max-age: a client that trusts it never uses the URL after it died. */
+function wholeSecondsLeft(expiresAt: number): number {
+  return Math.max(0, Math.floor((expiresAt * 1000 - Date.now()) / 1000));
 }
 
 export async function signedRoutes(app: FastifyInstance): Promise<void> {
@@ -151,14 +156,13 @@ export async function signedRoutes(app: FastifyInstance): Promise<void> {
   }, async (request, reply) => {
     const verdict = await verify(request);
     const tuple = verdict.ok ? verdict.tuple : verdict.tuple;
-    const now = Math.floor(Date.now() / 1000);
     reply.header('Cache-Control', 'no-store');
     return {
       data: {
         valid: verdict.ok,
         reason: verdict.ok ? null : verdict.reason,
         expiresAt: tuple ? new Date(tuple.expiresAt * 1000).toISOString() : null,
-        expiresIn: tuple ? Math.max(0, tuple.expiresAt - now) : null,
+        expiresIn: tuple ? wholeSecondsLeft(tuple.expiresAt) : null,
         account: verdict.ok ? tuple!.account : verdict.partial.account ?? null,
         provider: verdict.ok ? tuple!.provider : verdict.partial.provider ?? null,
         filename: verdict.ok ? tuple!.filename : verdict.partial.filename ?? null,

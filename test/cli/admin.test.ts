@@ -33,6 +33,9 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
     expect(Math.abs(noStart.startTimestamp - Date.now() / 1000)).toBeLessThan(120);
     const explicit = await json('admin', 'recording', 'create', '--org', 'acme', '--media-key', 'alice/1700000000_x.mp4', '--start', '1600000000');
     expect(explicit.startTimestamp).toBe(1_600_000_000);
+    // The last second POST /recordings takes (year 9999) is taken here too.
+    const last = await json('admin', 'recording', 'create', '--org', 'acme', '--media-key', 'alice/far.mp4', '--start', '253402300799', '--fps', '29.97');
+    expect(last.startTimestamp).toBe(253_402_300_799);
     const list = await json('admin', 'recording', 'list', '--org', 'acme');
     expect(list.recordings.map((r: { mediaKey: string }) => r.mediaKey)).toEqual(expect.arrayContaining(['alice/clip.mp4', 'alice/1700000000_6-967003_cam1.mp4']));
   });
@@ -79,6 +82,9 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
     [['admin', 'token', 'create', '--org', 'acme', '--name', 'empty', '--expires-in', ''], /--expires-in needs a value/],
     [['admin', 'org', 'create', '--name', '   '], /--name must not be blank/],
     [['admin', 'recording', 'create', '--org', 'acme', '--media-key', 'k/ms.mp4', '--start', '1700000000000'], /looks like milliseconds/],
+    [['admin', 'recording', 'create', '--org', 'acme', '--media-key', 'k/late.mp4', '--start', '253402300800'], /--start is Unix seconds up to 253402300799/],
+    [['admin', 'recording', 'create', '--org', 'acme', '--media-key', 'k/hex.mp4', '--start', '0x6553F100'], /--start must be an integer/],
+    [['admin', 'recording', 'create', '--org', 'acme', '--media-key', 'k/exp.mp4', '--start', '1e9'], /--start must be an integer/],
     // What POST /recordings refuses, the CLI refuses too, in its own words.
     [['admin', 'recording', 'create', '--org', 'acme', '--media-key', 'a\nb.mp4'], /--media-key: contains a control character/],
     [['admin', 'recording', 'create', '--org', 'acme', '--media-key', `k/${'x'.repeat(1100)}.mp4`], /--media-key: is longer than 1024 bytes/],

@@ -56,6 +56,21 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     expect(Buffer.from(await res.arrayBuffer()).equals(video)).toBe(true);
   });
 
+  it('never answers a Last-Modified later than its Date, and then takes no If-Range date', async () => {
+    writeObject(fx.root, 'alice/future.mp4', 'from the future');
+    const file = path.join(fx.root, 'alice', 'future.mp4');
+    const future = new Date('2030-01-01T00:00:00Z');
+    fs.utimesSync(file, future, future);
+    const url = await urlFor('alice/future.mp4');
+    const res = await fetch(url);
+    await res.arrayBuffer();
+    const [date, modified] = [Date.parse(res.headers.get('date')!), Date.parse(res.headers.get('last-modified')!)];
+    expect(modified).toBeLessThanOrEqual(date);
+    const ranged = await fetch(url, { headers: { range: 'bytes=0-3', 'if-range': res.headers.get('last-modified')! } });
+    expect(ranged.status).toBe(200);
+    expect(await ranged.text()).toBe('from the future');
+  });
+
   it('answers a single range with 206 and Content-Range, suffix and open ranges too', async () => {
     const url = await urlFor('alice/1700000000_cam1.mp4');
     const cases: Array<[string, number, number]> = [['bytes=100-199', 100, 199], ['bytes=299990-', 299_990, 299_999], ['bytes=-10', 299_990, 299_999], ['bytes=0-999999', 0, 299_999]];
@@ -288,12 +303,16 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
 
   it('validates without streaming', async () => {
     const url = await urlFor('alice/1700000000_cam1.mp4', 'disk', '10m');
+    const before = Date.now();
     const res = await fetch(url.replace('/signed?', '/signed/validate?'));
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.data).toMatchObject({ valid: true, reason: null, account: fx.account.name, provider: 'disk', filename: 'alice/1700000000_cam1.mp4' });
     expect(body.data.expiresIn).toBeGreaterThan(590);
     expect(body.data.expiresIn).toBeLessThanOrEqual(600);
+    // Whole seconds left, rounded down as max-age is: a client that trusts it never uses a dead URL.
+    const e = Number(new URL(url).searchParams.get('e'));
+    expect(body.data.expiresIn).toBeLessThanOrEqual(Math.floor((e * 1000 - before) / 1000));
     expect(Date.parse(body.data.expiresAt)).toBeGreaterThan(Date.now());
     const tampered = await (await fetch(url.replace('/signed?', '/signed/validate?').replace(/s=[^&]+/, `s=${'A'.repeat(43)}`))).json();
     expect(tampered.data).toMatchObject({ valid: false, reason: 'bad_signature', expiresAt: null });

@@ -1,7 +1,7 @@
 // sightline admin recording create|list|import, admin sweep
 import { insertRecording, listRecordings } from '../../recordings/queries.js';
 import { startFromMediaKey } from '../../recordings/media-key.js';
-import { validateRecordingBody } from '../../recordings/validate.js';
+import { MAX_START_SECONDS, validateRecordingBody } from '../../recordings/validate.js';
 import { ApiError } from '../../http/problem.js';
 import { importFromProvider } from '../../recordings/import.js';
 import { sweepExpired } from '../../retention/sweeper.js';
@@ -33,10 +33,10 @@ export const recordingCommands: CommandTable = {
     async run({ flags, json, withStore }) {
       const orgName = stringFlag(flags, 'org', true);
       const given = numberFlag(flags, 'start', { integer: true, min: 0 });
-      if (given !== undefined && given >= 1e11) {
+      if (given !== undefined && given > MAX_START_SECONDS) {
         throw new UsageError(given >= 1e12
           ? `--start is Unix seconds; ${given} looks like milliseconds (seconds: ${Math.floor(given / 1000)})`
-          : `--start is Unix seconds up to 253402300799 (year 9999); got ${given}`);
+          : `--start is Unix seconds up to ${MAX_START_SECONDS} (year 9999); got ${given}`);
       }
       const mediaKey = stringFlag(flags, 'media-key', true);
       // The same checks as POST /recordings, so that the CLI cannot register what the API refuses; only the start

@@ -98,11 +98,13 @@ export class FsProvider implements StorageProvider {
       if (real !== root && !real.startsWith(root.endsWith(path.sep) ? root : root + path.sep)) throw notFound();
       const stat = await handle.stat();
       if (!stat.isFile()) throw notFound();
-      const validators = { etag: etagOf(stat), lastModified: stat.mtime };
+      // Never later than the answer's Date (RFC 9110 §8.8.2.1): a file stamped in the future is "modified now".
+      const lastModified = new Date(Math.min(stat.mtimeMs, Date.now()));
+      const validators = { etag: etagOf(stat), lastModified };
       const headers: Record<string, string> = {
         'content-type': contentTypeFor(filename),
         etag: validators.etag,
-        'last-modified': stat.mtime.toUTCString(),
+        'last-modified': lastModified.toUTCString(),
       };
       if (preconditionFailed(request, validators)) {
         throw new ApiError(412, 'precondition_failed', 'The object is not the version the request names (If-Match / If-Unmodified-Since)', {}, { ETag: validators.etag });
