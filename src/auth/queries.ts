@@ -71,6 +71,25 @@ export async function revokeAccessToken(db: Db, orgId: string, id: string): Prom
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** Deletes a user of the organisation with its sessions (each at once refused on every instance); false when unknown. */
+export async function deleteUser(db: Db, orgId: string, username: string): Promise<{ id: string } | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const user = await trx.selectFrom('users').select('id').where('org_id', '=', orgId).where('username', '=', username).executeTakeFirst();
+    if (!user) return undefined;
+    await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
+    await trx.deleteFrom('users').where('id', '=', user.id).execute();
+    return user;
+  });
+}
+
+/** The organisation's access tokens, newest first: never a secret (only its hash is stored). */
+export async function listAccessTokens(db: Db, orgId: string) {
+  const rows = await db.selectFrom('access_tokens').select(['id', 'name', 'expires_at', 'revoked_at', 'created_at'])
+    .where('org_id', '=', orgId).orderBy('created_at', 'desc').orderBy('id').execute();
+  const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+  return rows.map((r) => ({ id: r.id, name: r.name, createdAt: iso(r.created_at)!, expiresAt: iso(r.expires_at), revokedAt: iso(r.revoked_at) }));
+}
+
 /** The principal behind a Bearer token, or undefined when unknown, expired or revoked. */
 export async function findPrincipal(db: Db, token: string, now = Date.now()): Promise<Principal | undefined> {
   const hash = hashSecret(token);

@@ -167,7 +167,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         description: 'Detection runs per recording, and signed URLs for recording assets. Errors are application/problem+json with a stable `code`. '
           + 'Every answer carries `X-Request-Id` (the one sent, or a new one) and `API-Version`. Pin a version with '
           + '`Accept: application/json; version=<v>`; an unknown version → 406 unsupported_api_version. The storage routes take the '
-          + "account's two credential headers (security schemes storageAccessKey and storageSecret); the others a Bearer token.",
+          + "account's two credential headers (security schemes storageAccessKey and storageSecret); the others a Bearer token. "
+          + 'Who may call what: every member of the organisation (viewer, editor, admin, owner) and an access token read runs and recordings; '
+          + 'editors, admins, owners and access tokens post and delete runs; admins, owners and access tokens register and delete recordings; '
+          + 'only admins and owners use the storage admin routes. A role without the right → 403 forbidden; another organisation\'s object → 404.',
         license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       },
       servers: [{ url: '/', description: 'This server' }],

@@ -131,16 +131,17 @@ const HEADER_VALUE_REFUSALS = new Set(['HPE_INVALID_HEADER_TOKEN', 'HPE_CR_EXPEC
 export function clientErrorHandler(error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
   // A reset connection has nobody left to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, detail] = error.code === 'HPE_HEADER_OVERFLOW'
-    ? [431, 'The request headers are too large']
+  // A code of its own per status: a client told `bad_request` for headers over the limit would look for a syntax error.
+  const [status, code, detail] = error.code === 'HPE_HEADER_OVERFLOW'
+    ? [431, 'headers_too_large', 'The request headers are too large (at most 16 KiB in all)']
     : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, 'The request took too long to arrive']
-      : [400, 'The request is not valid HTTP (for example a control character in a header value)'];
+      ? [408, 'request_timeout', 'The request took too long to arrive']
+      : [400, 'bad_request', 'The request is not valid HTTP (for example a control character in a header value)'];
   // The storage spec's answer to a filename with a control character is invalid_filename; in a header, the parser
   // refuses it before any route sees it.
   const body = HEADER_VALUE_REFUSALS.has(error.code ?? '') && Buffer.isBuffer(error.rawPacket) && controlCharInFilenameHeader(error.rawPacket)
     ? JSON.stringify(problem(400, 'invalid_filename', `${FILENAME_HEADER}: a filename has no control characters`, { header: FILENAME_HEADER }))
-    : JSON.stringify(problem(status, 'bad_request', detail));
+    : JSON.stringify(problem(status, code, detail));
   if (socket.writable) {
     socket.write(`HTTP/1.1 ${status} ${statusTitle(status)}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
       + `API-Version: ${LATEST_API_VERSION}\r\nX-Request-Id: ${requestIdFromRaw(error.rawPacket)}\r\nConnection: close\r\n\r\n${body}`);

@@ -25,6 +25,15 @@ function objectBody(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
+/**
+ * A provider as an organisation's admins see it: an fs root is the operator's (the CLI's) business, and a path on
+ * the server is nothing a tenant needs to know.
+ */
+function tenantView<T extends { config: Record<string, unknown> }>(provider: T): T {
+  const { root: _root, ...config } = provider.config;
+  return { ...provider, config };
+}
+
 export async function storageAdminRoutes(app: FastifyInstance): Promise<void> {
   const opts = (summary: string, description: string | undefined, shapes: { body?: TSchema; params?: TSchema; ok: Record<number, TSchema> }) => ({
     onRequest: requireAdmin, validatorCompiler: skipSchemaValidation,
@@ -38,7 +47,7 @@ export async function storageAdminRoutes(app: FastifyInstance): Promise<void> {
   const nameParam = (request: FastifyRequest) => (request.params as { name: string }).name;
 
   app.get('/api/storage/admin/providers', opts('List the providers (credentials are never returned)', undefined, { ok: { 200: ProviderList } }),
-    async (request) => ({ data: await providersOf(app.store, org(request)) }));
+    async (request) => ({ data: (await providersOf(app.store, org(request))).map(tenantView) }));
 
   app.post('/api/storage/admin/providers', opts('Create a provider', 'Body: { name, type: fs|s3|azure|gcs, config, enabled? }. Credentials are encrypted at rest and never returned. An fs provider gets a folder of its own in the data directory: config.root is for the operator (CLI) only → 403 forbidden.',
     { body: NewProviderBody, ok: { 201: ProviderResult } }),
@@ -50,7 +59,7 @@ export async function storageAdminRoutes(app: FastifyInstance): Promise<void> {
   app.patch('/api/storage/admin/providers/:name', opts('Enable or disable a provider', 'Body: { enabled }', { params: NameParam, body: ProviderPatchBody, ok: { 200: ProviderResult } }), async (request) => {
     const body = objectBody(request.body);
     if (typeof body.enabled !== 'boolean' || Object.keys(body).length !== 1) throw new ApiError(400, 'invalid_provider', 'The body must be { "enabled": true|false }');
-    return { data: await enableProvider(app.store, org(request), nameParam(request), body.enabled) };
+    return { data: tenantView(await enableProvider(app.store, org(request), nameParam(request), body.enabled)) };
   });
 
   app.get('/api/storage/admin/accounts', opts('List the accounts (secrets are never returned)', undefined, { ok: { 200: AccountList } }),

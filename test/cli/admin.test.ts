@@ -152,6 +152,31 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
     expect(taken.stderr).not.toMatch(/usage:/);
   });
 
+  it('lists tokens without their secrets, and deletes a user whose sessions end at once on a running server', async () => {
+    const made = await json('admin', 'token', 'create', '--org', 'acme', '--name', 'listed', '--expires-in', '1h');
+    await json('admin', 'token', 'revoke', '--org', 'acme', '--id', made.id);
+    const { tokens } = await json('admin', 'token', 'list', '--org', 'acme');
+    const listed = tokens.find((t: { id: string }) => t.id === made.id);
+    expect(listed).toEqual({ id: made.id, name: 'listed', createdAt: expect.any(String), expiresAt: made.expiresAt, revokedAt: expect.any(String) });
+    expect(JSON.stringify(tokens)).not.toContain(made.token);
+    const readable = await cli('admin', 'token', 'list', '--org', 'acme');
+    expect(readable.stdout).toMatch(new RegExp(`${made.id}  listed  \\(revoked `));
+
+    await json('admin', 'user', 'create', '--org', 'acme', '--username', 'leaver', '--password', 'long-password', '--role', 'editor');
+    const server = await spawnServer(ts.location);
+    try {
+      const session = (await postJson(`${server.url}/login`, { username: 'leaver', password: 'long-password' })).body.data.token;
+      expect((await getJson(`${server.url}/recordings`, bearer(session))).status).toBe(200);
+      expect(await json('admin', 'user', 'delete', '--org', 'acme', '--username', 'leaver')).toEqual({ id: expect.any(String), username: 'leaver', deleted: true });
+      expect((await getJson(`${server.url}/recordings`, bearer(session))).status).toBe(401);
+      expect((await postJson(`${server.url}/login`, { username: 'leaver', password: 'long-password' })).status).toBe(401);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    const again = await cli('admin', 'user', 'delete', '--org', 'acme', '--username', 'leaver');
+    expect([again.code, again.stderr]).toEqual([1, expect.stringMatching(/no user named "leaver" in acme/)]);
+  });
+
   it('works against the store a running server uses, and revocation takes effect at once', async () => {
     const server = await spawnServer(ts.location);
     try {

@@ -182,7 +182,7 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     const huge = await rawRequest(`GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(huge.head).toMatch(/^HTTP\/1\.1 431 /);
     expect(huge.head).toMatch(/x-request-id: \S+/i);
-    expect(huge.body).toMatchObject({ status: 431, title: 'Request Header Fields Too Large' });
+    expect(huge.body).toMatchObject({ status: 431, code: 'headers_too_large', title: 'Request Header Fields Too Large' });
   });
 
   it('answers a control character in a storage filename header with invalid_filename, as in a bulk body', async () => {

@@ -67,6 +67,17 @@ describe.each(DIALECTS)('storage admin HTTP API on %s', (dialect) => {
     expect(list.body.data.map((p: { name: string }) => p.name)).not.toContain('rootfs');
   });
 
+  it("shows an organisation's admins no server path of an fs provider the operator made for them", async () => {
+    const root = `${server.config.dataDir}/operator-made-${process.pid}`;
+    await createProvider(server.store, server.config, org.orgId, { name: 'operator-disk', type: 'fs', config: { root } });
+    const list = await getJson(`${server.url}/api/storage/admin/providers`, admin);
+    const listed = list.body.data.find((p: { name: string }) => p.name === 'operator-disk');
+    expect(listed).toMatchObject({ type: 'fs', config: {} });
+    const patched = await patchJson(`${server.url}/api/storage/admin/providers/operator-disk`, { enabled: true }, admin);
+    expect(patched.status).toBe(200);
+    expect(JSON.stringify([list.body, patched.body])).not.toContain(root);
+  });
+
   it('lets only the operator choose an endpoint: an organisation could point it at internal addresses', async () => {
     const bodies = [
       { name: 'ssrf1', type: 's3', config: { bucket: 'latest', region: 'us-east-1', endpoint: 'http://169.254.169.254', accessKeyId: 'x', secretAccessKey: 'y' } },

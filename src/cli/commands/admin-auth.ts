@@ -1,5 +1,7 @@
 // sightline admin org|user|token …
-import { createAccessToken, createOrganisation, createUser, findOrganisationByName, revokeAccessToken } from '../../auth/queries.js';
+import {
+  createAccessToken, createOrganisation, createUser, deleteUser, findOrganisationByName, listAccessTokens, revokeAccessToken,
+} from '../../auth/queries.js';
 import { USER_ROLES, isUserRole } from '../../auth/roles.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
@@ -67,6 +69,29 @@ export const authCommands: CommandTable = {
       const expiresAt = token.expiresAt === null ? null : new Date(token.expiresAt).toISOString();
       printResult(json, { id: token.id, name: token.name, token: token.token, expiresAt },
         `token ${token.name} (id ${token.id}) created; it is shown only now:\n${token.token}`);
+    },
+  },
+  'admin user delete': {
+    usage: 'admin user delete --org <name> --username <u>   (its sessions end at once)',
+    async run({ flags, json, withStore }) {
+      const orgName = stringFlag(flags, 'org', true);
+      const username = stringFlag(flags, 'username', true);
+      const user = await withStore(async ({ db }) => {
+        const org = await requireOrganisation(db, orgName);
+        const deleted = await deleteUser(db, org.id, username);
+        if (!deleted) throw new Error(`no user named "${username}" in ${orgName}`);
+        return deleted;
+      });
+      printResult(json, { id: user.id, username, deleted: true }, `user ${username} (id ${user.id}) deleted from ${orgName}; its sessions are over`);
+    },
+  },
+  'admin token list': {
+    usage: 'admin token list --org <name>   (ids, names and dates; never a secret)',
+    async run({ flags, json, withStore }) {
+      const orgName = stringFlag(flags, 'org', true);
+      const tokens = await withStore(async ({ db }) => listAccessTokens(db, (await requireOrganisation(db, orgName)).id));
+      const state = (t: (typeof tokens)[number]) => (t.revokedAt ? `revoked ${t.revokedAt}` : t.expiresAt ? `${Date.parse(t.expiresAt) <= Date.now() ? 'expired' : 'expires'} ${t.expiresAt}` : 'never expires');
+      printResult(json, { tokens }, tokens.length === 0 ? `no tokens in ${orgName}` : tokens.map((t) => `${t.id}  ${t.name}  (${state(t)})`).join('\n'));
     },
   },
   'admin token revoke': {
