@@ -14,6 +14,13 @@ export function nameStatement(sql: string): void {
 type Client = Pick<pg.PoolClient, 'query' | 'release'>;
 
 /**
+ * PostgreSQL refuses to run a prepared statement whose result columns changed type since it was planned (a migration
+ * by a newer version altered a column while this one runs): SQLSTATE 0A000, "cached plan must not change result
+ * type", on every call until the connection closes, which a busy pool never does.
+ */
+const isStalePlan = (err: unknown) => (err as { code?: string }).code === '0A000' && /cached plan must not change result type/.test(String((err as Error).message));
+
+/**
  * The pool as Kysely's PostgreSQL dialect sees it: its clients send a marked statement's SQL with that
  * statement's name. Everything else (other statements, cursors) passes through unchanged.
  */
@@ -22,12 +29,29 @@ export function namingPool(pool: pg.Pool, deadlineMs: () => number = () => 0) {
   const wrap = (client: pg.PoolClient): Client => {
     let naming = wrapped.get(client);
     if (!naming) {
+      // Statements this connection planned before their result type changed go out under a new name, planned anew
+      // (the old one stays on the server until the connection closes; it is never used again).
+      const renamed = new Map<string, string>();
+      const send = (text: string, values: unknown[] | undefined, name: string | undefined) => {
+        const sent = name ? client.query({ name, text, values }) : client.query(text, values);
+        const ms = deadlineMs();
+        return ms > 0 ? withDeadline(sent, client, ms) : sent;
+      };
       naming = {
         query: ((text: unknown, values?: unknown[]) => {
-          const name = typeof text === 'string' ? names.get(text) : undefined;
-          const sent = name ? client.query({ name, text: text as string, values }) : client.query(text as string, values);
-          const ms = deadlineMs();
-          return ms > 0 ? withDeadline(sent, client, ms) : sent;
+          const base = typeof text === 'string' ? names.get(text) : undefined;
+          if (!base) return send(text as string, values, undefined);
+          const name = renamed.get(base) ?? base;
+          return send(text as string, values, name).catch((err: unknown) => {
+            if (!isStalePlan(err)) throw err;
+            const fresh = `${base}_${renamed.size + 1}_${Date.now().toString(36)}`;
+            renamed.set(base, fresh);
+            // Once, here: outside a transaction it succeeds; inside one, the failure has aborted the transaction and
+            // the request fails (its caller's retry finds the new plan).
+            return send(text as string, values, fresh).catch((again: unknown) => {
+              throw (again as { code?: string }).code === '25P02' ? err : again;
+            });
+          });
         }) as pg.PoolClient['query'],
         release: (error?: Error | boolean) => client.release(error),
       };

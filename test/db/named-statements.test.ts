@@ -34,4 +34,17 @@ describe.skipIf(!PG_URL)('named statements on pg', () => {
     await sql`alter table recordings add column added_later text`.execute(ts.store.db);
     expect(await resolveTarget(ts.store.db, org.orgId, { mediaKey: org.recording.mediaKey })).toMatchObject({ id: org.recording.id });
   });
+
+  it('a column whose type changed meanwhile (a newer version migrating) is planned anew, not refused for ever', async () => {
+    await resolveTarget(ts.store.db, org.orgId, { mediaKey: org.recording.mediaKey });
+    await sql`alter table recordings alter column duration_ms type numeric`.execute(ts.store.db);
+    for (let i = 0; i < 2; i++) {
+      expect(await resolveTarget(ts.store.db, org.orgId, { mediaKey: org.recording.mediaKey })).toMatchObject({ id: org.recording.id });
+    }
+    // Inside a transaction the stale plan fails that transaction once, with PostgreSQL's own error; the next use works.
+    await sql`alter table recordings alter column duration_ms type double precision`.execute(ts.store.db);
+    const inTransaction = () => ts.store.db.transaction().execute((trx) => resolveTarget(trx, org.orgId, { mediaKey: org.recording.mediaKey }));
+    await expect(inTransaction()).rejects.toMatchObject({ code: '0A000' });
+    await expect(inTransaction()).resolves.toMatchObject({ id: org.recording.id });
+  });
 });
