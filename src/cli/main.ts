@@ -1,6 +1,6 @@
 // The one `sightline` binary: serve, demo and the admin commands.
 import { loadConfig } from '../config.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { migrateToLatest, migrationStatus } from '../db/migrate.js';
 import { openStore } from '../db/store.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import { UsageError, parseArgs } from './args.js';
@@ -76,6 +76,12 @@ export async function main(argv: string[]): Promise<number> {
       async withStore(fn) {
         const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
         try {
+          // A new store is set up; an existing one behind this version is left to `sightline migrate`.
+          const { applied, pending } = await migrationStatus(store);
+          if (applied.length > 0 && pending.length > 0) {
+            throw new Error(`this store needs the migration${pending.length > 1 ? 's' : ''} ${pending.join(', ')} of this newer Sightline: `
+              + 'run `sightline migrate` first (see "Upgrading" in the README)');
+          }
           await migrateToLatest(store);
           return await fn(store);
         } finally {

@@ -10,19 +10,28 @@ import type { Store } from './store.js';
  * exists" at every later start) and two first starts raced; there every pending migration runs in one
  * `BEGIN IMMEDIATE` transaction, whose write lock a second process waits for, and then finds nothing to do.
  */
-export async function migrateToLatest(store: Store): Promise<void> {
+export async function migrateToLatest(store: Store): Promise<string[]> {
   if (store.dialect !== 'sqlite') return migrateWith(store, store.db);
-  await store.db.connection().execute(async (conn) => {
+  return store.db.connection().execute(async (conn) => {
     await writable(sql`begin immediate`.execute(conn));
     try {
       await refuseReadOnly(conn);
-      await migrateWith(store, conn);
+      const applied = await migrateWith(store, conn);
       await sql`commit`.execute(conn);
+      return applied;
     } catch (err) {
       await sql`rollback`.execute(conn).catch(() => {});
       throw err;
     }
   });
+}
+
+/** What the store has applied and what this version would apply; a store never migrated has applied nothing. */
+export async function migrationStatus(store: Store): Promise<{ applied: string[]; pending: string[] }> {
+  const infos = await migratorFor(store, store.db).getMigrations();
+  const applied = infos.filter((m) => m.executedAt !== undefined).map((m) => m.name);
+  const pending = infos.filter((m) => m.executedAt === undefined).map((m) => m.name);
+  return { applied, pending };
 }
 
 /**
@@ -45,9 +54,9 @@ async function writable<T>(write: Promise<T>): Promise<T> {
   }
 }
 
-async function migrateWith(store: Store, db: Kysely<any>): Promise<void> {
+function migratorFor(store: Store, db: Kysely<any>): Migrator {
   const t = columnTypes(store.dialect);
-  const migrator = new Migrator({
+  return new Migrator({
     db,
     // Kysely finds its bookkeeping tables in any schema; pin them to ours so that several
     // schemas in one database (tests, several tenants) do not see each other's.
@@ -60,9 +69,22 @@ async function migrateWith(store: Store, db: Kysely<any>): Promise<void> {
       },
     },
   });
+}
+
+/** The names of the migrations it applied (none when the store was up to date). */
+async function migrateWith(store: Store, db: Kysely<any>): Promise<string[]> {
+  const migrator = migratorFor(store, db);
   const { error, results } = await store.withoutQueryDeadline(() => migrator.migrateToLatest());
   if (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    // Kysely's words for a store migrated by a newer version: say what that means and what to do.
+    const newer = /previously executed migration (\S+) is missing/.exec(message);
+    if (newer) {
+      throw new Error(`this store was migrated by a newer Sightline (it has migration ${newer[1]}, which this version does not know): `
+        + 'run that version, or restore the backup taken before the upgrade');
+    }
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
-    throw new Error(`database migration${failed ? ` ${failed}` : ''} failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`database migration${failed ? ` ${failed}` : ''} failed: ${message}`);
   }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

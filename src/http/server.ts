@@ -17,13 +17,15 @@ export const backgroundJobs: BackgroundJob[] = [retentionJob];
 export async function startServer(config: Config, logger?: AppOptions['logger']): Promise<RunningServer> {
   tuneGarbageCollector();
   const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...config.database });
+  let migrated: string[];
   try {
-    await migrateToLatest(store);
+    migrated = await migrateToLatest(store);
   } catch (err) {
     await store.close();
     throw err;
   }
   const app = await buildApp({ config, store, logger });
+  if (migrated.length > 0) app.log.info({ migrations: migrated }, 'the store was migrated');
   const checkpointer = store.sqlite ? startWalCheckpointer(store.sqlite, {
     onReport({ failure, previous }) {
       if (failure) app.log.error({ reason: failure }, 'WAL checkpoint failed: the WAL file grows until it succeeds');

@@ -5,8 +5,10 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { migrations } from '../../src/db/migrations/index.js';
 import { openStore, type Store } from '../../src/db/store.js';
 import { runCli } from '../support/cli.js';
+import { DIALECTS, createTestStore, type TestStore } from '../support/store.js';
 
 const dirs: string[] = [];
 const freshDir = () => {
@@ -60,5 +62,45 @@ describe('migrations on SQLite', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe.each(DIALECTS)('upgrading an existing store (%s)', (dialect) => {
+  let ts: TestStore | undefined;
+  afterEach(async () => { await ts?.destroy(); ts = undefined; });
+  const cli = (...args: string[]) => runCli(args, ts!.location);
+
+  /** The store as the version before the last migration left it. */
+  async function oneMigrationBehind(): Promise<string> {
+    ts = await createTestStore(dialect);
+    const last = Object.keys(migrations).at(-1)!;
+    expect(last).toBe('005_login_sliding_window');
+    await sql`alter table login_failures drop column previous_failures`.execute(ts.store.db);
+    await sql`alter table login_failures drop column window_ms`.execute(ts.store.db);
+    await sql`delete from kysely_migration where name = ${last}`.execute(ts.store.db);
+    return last;
+  }
+
+  it('leaves it to `sightline migrate`: other commands refuse to upgrade it as a side effect', async () => {
+    const last = await oneMigrationBehind();
+    const refused = await cli('admin', 'org', 'create', '--name', 'later');
+    expect([refused.code, refused.stderr]).toEqual([1, expect.stringMatching(new RegExp(`needs the migration ${last} .*sightline migrate`))]);
+    expect(refused.stderr).not.toMatch(/usage:/);
+    expect(Number((await sql<{ n: number }>`select count(*) as n from organisations where name = 'later'`.execute(ts!.store.db)).rows[0]!.n)).toBe(0);
+
+    const dry = await cli('migrate', '--dry-run', '--json');
+    expect([dry.code, JSON.parse(dry.stdout)]).toEqual([0, { applied: [], pending: [last] }]);
+    const run = await cli('migrate', '--json');
+    expect([run.code, JSON.parse(run.stdout)]).toEqual([0, { applied: [last], pending: [] }]);
+    const again = await cli('migrate');
+    expect([again.code, again.stdout.trim()]).toEqual([0, 'the store is up to date']);
+    expect((await cli('admin', 'org', 'create', '--name', 'later', '--json')).code).toBe(0);
+  });
+
+  it('refuses a store migrated by a newer version, saying so', async () => {
+    ts = await createTestStore(dialect);
+    await sql`insert into kysely_migration (name, timestamp) values ('999_from_the_future', '2030-01-01T00:00:00.000Z')`.execute(ts.store.db);
+    const refused = await cli('admin', 'org', 'create', '--name', 'newer');
+    expect([refused.code, refused.stderr]).toEqual([1, expect.stringMatching(/migrated by a newer Sightline \(it has migration 999_from_the_future/)]);
   });
 });

@@ -3,12 +3,14 @@ import type { CommandTable } from '../command.js';
 import { authCommands } from './admin-auth.js';
 import { recordingCommands } from './admin-recordings.js';
 import { demoCommands } from './demo.js';
+import { migrateCommands } from './migrate.js';
 import { serveCommands } from './serve.js';
 import { storageCommands } from './admin-storage.js';
 
 export const commands: CommandTable = {
   ...serveCommands,
   ...demoCommands,
+  ...migrateCommands,
   ...authCommands,
   ...recordingCommands,
   ...storageCommands,
