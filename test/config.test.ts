@@ -34,6 +34,15 @@ async function serve(dataDir: string, settings: Record<string, string>): Promise
   return { started, code: await ended, stderr };
 }
 
+describe('SESSION_TTL', () => {
+  it('takes a duration up to 365 days and refuses a longer one (its expiry would not be a date)', () => {
+    expect(loadConfig({}, { SESSION_TTL: '365d' }).sessionTtlSeconds).toBe(365 * 86_400);
+    for (const bad of ['366d', '100000000d', '9007199254740991']) {
+      expect(() => loadConfig({}, { SESSION_TTL: bad }), bad).toThrow(/SESSION_TTL must be at most 365d/);
+    }
+  });
+});
+
 describe('integer settings', () => {
   const positive = ['LOGIN_MAX_FAILURES_PER_USER', 'LOGIN_MAX_FAILURES_PER_ADDRESS', 'LOGIN_WINDOW_SECONDS', 'STORAGE_PROVIDER_TIMEOUT_MS', 'SHUTDOWN_GRACE_MS', 'DATABASE_CONNECT_TIMEOUT_MS', 'DATABASE_QUERY_TIMEOUT_MS'];
 
@@ -105,7 +114,7 @@ describe('serve refuses at start, naming the setting', () => {
   it.each([
     [{ LOGIN_MAX_FAILURES_PER_USER: '0' }, /LOGIN_MAX_FAILURES_PER_USER must be an integer of at least 1, got "0" \(0 would refuse every login\)/],
     [{ LOGIN_MAX_FAILURES_PER_ADDRESS: '0' }, /LOGIN_MAX_FAILURES_PER_ADDRESS must be an integer of at least 1, got "0"/],
-    [{ LOGIN_WINDOW_SECONDS: '0' }, /LOGIN_WINDOW_SECONDS must be an integer of at least 1, got "0" \(0 would turn login throttling off\)/],
+    [{ LOGIN_WINDOW_SECONDS: '0' }, /LOGIN_WINDOW_SECONDS must be an integer from 1 to 31536000, got "0" \(0 would turn login throttling off\)/],
     [{ STORAGE_PROVIDER_TIMEOUT_MS: '0' }, /STORAGE_PROVIDER_TIMEOUT_MS must be an integer from 1 to 2147483647, got "0"/],
     [{ SHUTDOWN_GRACE_MS: '0' }, /SHUTDOWN_GRACE_MS must be an integer from 1 to 2147483647, got "0"/],
     [{ STORAGE_SEND_IDLE_TIMEOUT_MS: '3000000000' }, /STORAGE_SEND_IDLE_TIMEOUT_MS must be an integer from 0 to 2147483647/],

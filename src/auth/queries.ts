@@ -129,16 +129,19 @@ export async function deleteSession(db: Db, token: string): Promise<void> {
  * Counts one attempt per key before it is tried, atomically, and answers each key's counter as it was just before
  * this attempt: concurrent attempts each see the ones ahead of them, so a burst cannot all pass a check made
  * before any of them is counted. A key whose window has passed moves on to the next window (the one that passed
- * becomes its previous), or starts afresh after two. A window that starts in the future (written by an instance
- * whose clock ran ahead) starts afresh too: kept, it would lock the key out for as long as that clock was ahead.
+ * becomes its previous), or starts afresh after two. A window that starts more than a window ahead (written by an
+ * instance whose clock ran ahead) starts afresh too: kept, it would lock the key out for as long as that clock was
+ * ahead. A few milliseconds ahead is only another request that read the clock later and reached the database
+ * first: starting afresh then would wipe the burst it belongs to.
+ * Keys are claimed in sorted order, as every statement on these rows takes them, so that two claims cannot deadlock.
  */
 export async function claimAttempt(db: Db, keys: string[], windowSeconds: number, now = Date.now()): Promise<Map<string, FailureCounter>> {
   const w = windowSeconds * 1000;
   // Every SET expression reads the row as it was before this statement (both dialects).
-  const fresh = sql`login_failures.window_start > ${now} or login_failures.window_start <= ${now - 2 * w}`;
+  const fresh = sql`login_failures.window_start > ${now + w} or login_failures.window_start <= ${now - 2 * w}`;
   const next = sql`login_failures.window_start <= ${now - w}`;
   const rows = await db.insertInto('login_failures')
-    .values(keys.map((key) => ({ key, failures: 1, previous_failures: 0, window_start: now, window_ms: w })))
+    .values([...keys].sort().map((key) => ({ key, failures: 1, previous_failures: 0, window_start: now, window_ms: w })))
     .onConflict((oc) => oc.column('key').doUpdateSet({
       failures: sql`case when ${fresh} then 1 when ${next} then 1 else login_failures.failures + 1 end`,
       previous_failures: sql`case when ${fresh} then 0 when ${next} then login_failures.failures else login_failures.previous_failures end`,
@@ -152,7 +155,10 @@ export async function claimAttempt(db: Db, keys: string[], windowSeconds: number
 
 /** A claimed attempt that succeeded, or was never tried (429, a failure on this side), was no failure. */
 export async function unclaimAttempt(db: Db, keys: string[]): Promise<void> {
-  await db.updateTable('login_failures').set({ failures: sql`case when failures > 0 then failures - 1 else 0 end` }).where('key', 'in', keys).execute();
+  // One row per statement: a statement holding one row's lock cannot deadlock with a claim holding the other's.
+  for (const key of [...keys].sort()) {
+    await db.updateTable('login_failures').set({ failures: sql`case when failures > 0 then failures - 1 else 0 end` }).where('key', '=', key).execute();
+  }
 }
 
 export async function clearFailures(db: Db, key: string): Promise<void> {

@@ -63,13 +63,17 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       const ok = await verifyPassword(password.slice(0, MAX_PASSWORD), user?.password_hash ?? DUMMY_PASSWORD_HASH);
       if (!user || !ok) throw new ApiError(401, 'invalid_credentials', 'Wrong username or password');
       session = await createSession(db, user.id, user.org_id, app.config.sessionTtlSeconds);
+      await clearFailures(db, userKey);
+      await unclaimAttempt(db, [addressKey]);
     } catch (err) {
-      // Only a wrong password is a failure; a failure on this side (the database gone mid-login) is not the user's.
-      if (!(err instanceof ApiError && err.status === 401)) await unclaimAttempt(db, [userKey, addressKey]).catch(() => {});
+      // Only a wrong password is a failure. A failure on this side (the database gone mid-login) is not the user's:
+      // the attempt is uncounted and a session already made is taken back (best effort: the database may be gone).
+      if (!(err instanceof ApiError && err.status === 401)) {
+        if (session) await deleteSession(db, session.token).catch(() => {});
+        await unclaimAttempt(db, [userKey, addressKey]).catch(() => {});
+      }
       throw err;
     }
-    await clearFailures(db, userKey);
-    await unclaimAttempt(db, [addressKey]);
     reply.header('Cache-Control', 'no-store');
     return {
       data: {

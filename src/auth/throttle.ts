@@ -3,7 +3,9 @@
 // A sliding window, estimated from two fixed ones: the failures of the current window plus the previous window's,
 // weighted by how much of it still overlaps the last `window` seconds. A plain fixed window let twice the limit
 // through around its edge (five failures at the end of one window, five more at the start of the next, within
-// two seconds); the estimate keeps any `window` seconds near the limit instead.
+// two seconds). The estimate spreads the previous window's failures evenly over it, so failures bunched at its end
+// fade faster than they really leave: the next ones come spaced out (one every fifth of a window for a limit of
+// five), never as a burst.
 
 /** One key's failures before the attempt being judged. */
 export interface FailureCounter {
@@ -26,7 +28,10 @@ export function recentFailures(counter: FailureCounter, windowMs: number, now: n
 export function retryAfterSeconds(counter: FailureCounter | undefined, max: number, windowSeconds: number, now: number): number {
   const windowMs = windowSeconds * 1000;
   if (!counter || recentFailures(counter, windowMs, now) < max) return 0;
-  const { failures, previous, windowStart } = counter;
+  // Claims of concurrent attempts that are about to be refused (and uncounted) may be in `failures` too; the real
+  // failures of one window never exceed max, so more than max is that noise, and would only lengthen the wait.
+  const { previous, windowStart } = counter;
+  const failures = Math.min(counter.failures, max);
   // The moment the estimate falls below max: within this window while the previous one fades, else within the next
   // one while this one fades. A millisecond later, so that the estimate is below, not at, the limit.
   const reopens = failures < max

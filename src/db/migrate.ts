@@ -26,13 +26,29 @@ export async function migrateToLatest(store: Store): Promise<string[]> {
   });
 }
 
-/** What the store has applied and what this version would apply; a store never migrated has applied nothing. */
+/**
+ * What the store has applied and what this version would apply; a store never migrated has applied nothing. A
+ * store that holds a migration this version does not know (a newer version migrated it) is refused, as a
+ * migration would be.
+ */
 export async function migrationStatus(store: Store): Promise<{ applied: string[]; pending: string[] }> {
   const infos = await migratorFor(store, store.db).getMigrations();
   const applied = infos.filter((m) => m.executedAt !== undefined).map((m) => m.name);
   const pending = infos.filter((m) => m.executedAt === undefined).map((m) => m.name);
+  const table = sql.table(store.schema ? `${store.schema}.kysely_migration` : 'kysely_migration');
+  const recorded = (await hasMigrationTable(store)) ? (await sql<{ name: string }>`select name from ${table}`.execute(store.db)).rows.map((r) => r.name) : [];
+  const unknown = recorded.filter((name) => !infos.some((m) => m.name === name)).sort();
+  if (unknown.length > 0) throw newerStore(unknown[unknown.length - 1]!);
   return { applied, pending };
 }
+
+async function hasMigrationTable(store: Store): Promise<boolean> {
+  const tables = await store.db.introspection.getTables({ withInternalKyselyTables: true });
+  return tables.some((t) => t.name === 'kysely_migration' && (!store.schema || t.schema === store.schema));
+}
+
+const newerStore = (migration: string) => new Error(`this store was migrated by a newer Sightline (it has migration ${migration}, `
+  + 'which this version does not know): run that version, or restore the backup taken before the upgrade');
 
 /**
  * SQLite opens a file it cannot write read-only without a word (a data directory or files without write permission,
@@ -79,10 +95,7 @@ async function migrateWith(store: Store, db: Kysely<any>): Promise<string[]> {
     const message = error instanceof Error ? error.message : String(error);
     // Kysely's words for a store migrated by a newer version: say what that means and what to do.
     const newer = /previously executed migration (\S+) is missing/.exec(message);
-    if (newer) {
-      throw new Error(`this store was migrated by a newer Sightline (it has migration ${newer[1]}, which this version does not know): `
-        + 'run that version, or restore the backup taken before the upgrade');
-    }
+    if (newer) throw newerStore(newer[1]!);
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
     throw new Error(`database migration${failed ? ` ${failed}` : ''} failed: ${message}`);
   }

@@ -18,7 +18,8 @@ type Client = Pick<pg.PoolClient, 'query' | 'release'>;
  * by a newer version altered a column while this one runs): SQLSTATE 0A000, "cached plan must not change result
  * type", on every call until the connection closes, which a busy pool never does.
  */
-const isStalePlan = (err: unknown) => (err as { code?: string }).code === '0A000' && /cached plan must not change result type/.test(String((err as Error).message));
+// By the routine that raises it, not its message: messages follow the server's lc_messages.
+const isStalePlan = (err: unknown) => (err as { code?: string }).code === '0A000' && (err as { routine?: string }).routine === 'RevalidateCachedQuery';
 
 /**
  * The pool as Kysely's PostgreSQL dialect sees it: its clients send a marked statement's SQL with that

@@ -5,8 +5,10 @@
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
 // SQLSTATEs of PostgreSQL (Appendix A): 08 connection exceptions; 57P01–57P03 shutdown/crash/not-yet-accepting;
-// 53300 too many connections; 53100 disk full.
-const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300', '53100']);
+// 53300 too many connections; 53100 disk full; 40P01 deadlock and 40001 serialization failure (the transaction
+// was rolled back whole, and the same request sent again succeeds: the lock orders are meant to make these never
+// happen, but an unforeseen one must not answer 500).
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300', '53100', '40P01', '40001']);
 // SQLite, with their extended codes: the file stayed locked past busy_timeout (a long write by another process), the
 // disk is full, the file became read-only or unreadable under the server. Nothing was written (the statement's
 // transaction rolled back), and the same request may succeed once an operator has made room.

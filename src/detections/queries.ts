@@ -3,6 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database, RunsTable } from '../db/schema.js';
 import type { Recording } from '../recordings/queries.js';
 import type { Store } from '../db/store.js';
+import { isPostgres } from '../db/is-postgres.js';
+import { lockRecordingsForWrite } from '../db/recording-gate.js';
 import { refreshRecordingCells } from '../search/cell-index.js';
 import { decodeBoxes, tracksForApi } from './run-codec.js';
 import { writePgRuns } from './pg-run-writer.js';
@@ -18,12 +20,12 @@ type Db = Kysely<Database>;
 export const SUMMARY_COLUMNS = [
   'runs.id', 'runs.run_id', 'runs.name', 'runs.task', 'runs.schema_version', 'runs.source', 'runs.original_coordinate_space',
   'runs.original_box_form', 'runs.media', 'runs.categories', 'runs.recording_timestamp', 'runs.created_at', 'runs.updated_at',
-  'runs.tracks_stored', 'runs.boxes_stored', 'runs.recording_id',
+  'runs.tracks_stored', 'runs.boxes_stored', 'runs.recording_id', 'runs.version',
 ] as const;
 
 export type SummaryRow = Pick<RunsTable, 'id' | 'run_id' | 'name' | 'task' | 'schema_version' | 'source' | 'original_coordinate_space'
   | 'original_box_form' | 'media' | 'categories' | 'recording_timestamp' | 'created_at' | 'updated_at' | 'tracks_stored'
-  | 'boxes_stored' | 'recording_id'> & { media_key: string; analysis_id: string };
+  | 'boxes_stored' | 'recording_id' | 'version'> & { media_key: string; analysis_id: string };
 
 export type UpsertResult = StoredRun;
 
@@ -88,9 +90,13 @@ export async function findRunsByRunId(db: Db, orgId: string, runId: string, medi
   return query.orderBy('runs.created_at', 'asc').limit(50).execute();
 }
 
-export async function deleteRun(db: Db, orgId: string, runPk: string): Promise<boolean> {
+export async function deleteRun(db: Db, orgId: string, runPk: string, recordingId: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    // The run row first, as upsertRun does, so both lock in the same order.
+    // On PostgreSQL the recording first (its gate and a key-share lock on its row), as the run writers take it:
+    // deleting the recording and the retention sweep hold the recording and then wait for its runs' rows, and a run
+    // delete that held its run row first and then needed the recording (the search aggregate's foreign key)
+    // deadlocked with them (half of the races of a recording delete against its run deletes answered 500).
+    if (isPostgres(trx)) await lockRecordingsForWrite([recordingId]).execute(trx);
     const gone = await trx.deleteFrom('runs').where('id', '=', runPk).where('org_id', '=', orgId)
       .returning('recording_id').executeTakeFirst();
     await trx.deleteFrom('run_centroids').where('run_pk', '=', runPk).where('org_id', '=', orgId).execute();

@@ -18,6 +18,7 @@ import {
   deleteRun, findRunsByRunId, fullRunForApi, listRunSummaries, summaryForApi, upsertRun, type SummaryRow,
 } from './queries.js';
 import { readRunBody } from './run-body-reader.js';
+import { readConsistentRun } from './consistent-run.js';
 import { parseRunJson } from './run-json-parser.js';
 import { runJsonStream, runListJsonStream } from './run-json-stream.js';
 
@@ -163,16 +164,21 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
     if (!recording) throw new ApiError(404, 'recording_not_found', `No recording with mediaKey "${mediaKey}"`);
     const rows = await listRunSummaries(db, orgId, recording.id);
     const withTracks = included.length > 0;
+    const readRun = (row: SummaryRow) => readConsistentRun((id) => readRunBody(app.store, id), row,
+      async () => (await findRunsByRunId(db, orgId, row.run_id, recording.mediaKey))[0]);
     if (withTracks && rows.reduce((n, row) => n + row.boxes_stored, 0) >= STREAM_FROM_BOXES) {
-      const stream = runListJsonStream(recording.mediaKey, rows.map((row) => ({ summary: summaryForApi(row), read: () => readRunBody(app.store, row.id) })));
+      const stream = runListJsonStream(recording.mediaKey, rows.map((row) => async () => {
+        const run = await readRun(row);
+        return run && { summary: summaryForApi(run.row), body: run.body };
+      }));
       reply.type('application/json; charset=utf-8');
       return sendMaybeCompressed(reply, stream);
     }
     const runs = [];
     for (const row of rows) {
       if (!withTracks) { runs.push(summaryForApi(row)); continue; }
-      const body = await readRunBody(app.store, row.id);
-      if (body) runs.push(fullRunForApi(row, body));
+      const run = await readRun(row);
+      if (run) runs.push(fullRunForApi(run.row, run.body));
     }
     return sendJson(reply, 200, { data: { mediaKey: recording.mediaKey, runs } });
   });
@@ -190,9 +196,13 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
   }, async (request, reply) => {
     const { runId } = request.params as { runId: string };
     const { mediaKey } = request.query as { mediaKey?: string };
-    const row = await findOneRun(request, runId, mediaKey || undefined);
-    const body = await readRunBody(app.store, row.id);
-    if (!body) throw new ApiError(404, 'run_not_found', `No run "${runId}"`);
+    const run = await readConsistentRun((id) => readRunBody(app.store, id), await findOneRun(request, runId, mediaKey || undefined),
+      async () => findOneRun(request, runId, mediaKey || undefined).catch((err: unknown) => {
+        if (err instanceof ApiError && err.code === 'run_not_found') return undefined;
+        throw err;
+      }));
+    if (!run) throw new ApiError(404, 'run_not_found', `No run "${runId}"`);
+    const { row, body } = run;
     if (row.boxes_stored < STREAM_FROM_BOXES) return sendJson(reply, 200, { data: fullRunForApi(row, body) });
     const stream = runJsonStream(summaryForApi(row), body);
     reply.type('application/json; charset=utf-8');
@@ -209,7 +219,7 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
     const { runId } = request.params as { runId: string };
     const { mediaKey } = request.query as { mediaKey?: string };
     const row = await findOneRun(request, runId, mediaKey || undefined);
-    if (!(await deleteRun(db, principalOf(request).orgId, row.id))) throw new ApiError(404, 'run_not_found', `No run "${runId}"`);
+    if (!(await deleteRun(db, principalOf(request).orgId, row.id, row.recording_id))) throw new ApiError(404, 'run_not_found', `No run "${runId}"`);
     return sendJson(reply, 200, { data: { runId, mediaKey: row.media_key, deleted: true } });
   });
 }

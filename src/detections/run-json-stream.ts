@@ -35,16 +35,16 @@ export function runJsonStream(summary: Record<string, unknown>, body: StoredBody
  * 303 MB string built in memory (seconds of a blocked event loop, gigabytes for a few such requests at once).
  * A run deleted between the list and its turn is left out, as if listed a moment later.
  */
-export function runListJsonStream(mediaKey: string, runs: Array<{ summary: Record<string, unknown>; read: () => Promise<StoredBody | undefined> }>): Readable {
+export function runListJsonStream(mediaKey: string, runs: Array<() => Promise<{ summary: Record<string, unknown>; body: StoredBody } | undefined>>): Readable {
   return Readable.from((async function* parts() {
     yield `{"data":{"mediaKey":${JSON.stringify(mediaKey)},"runs":[`;
     let first = true;
-    for (const run of runs) {
-      const body = await run.read();
-      if (!body) continue;
+    for (const read of runs) {
+      const run = await read();
+      if (!run) continue;
       if (!first) yield ',';
       first = false;
-      yield* runJsonParts(run.summary, body);
+      yield* runJsonParts(run.summary, run.body);
     }
     yield ']}}';
   })());

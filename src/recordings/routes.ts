@@ -7,7 +7,7 @@ import { ApiError } from '../http/problem.js';
 import { DOCUMENTED_REQUEST, DOCUMENTED_RESPONSES, jsonResponse } from '../http/openapi-docs.js';
 import { sendJson } from '../http/send-json.js';
 import { searchRecordings } from '../search/queries.js';
-import { checkTimeRange, parseLimit, parseTimeBound, validateSearchBody } from '../search/request.js';
+import { parseLimit, parseTimeRange, validateSearchBody } from '../search/request.js';
 import {
   EventResult, RecordingDeleteResult, RecordingListQuery, RecordingPage, RecordingResult, RecordingWithRuns, RegisterRecordingBody, SearchBody,
   SearchResult, UploadEventBody,
@@ -137,9 +137,7 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
     if (Array.isArray(q.device)) throw new ApiError(400, 'invalid_field', 'Give device once', { field: 'device' });
     if (q.device === '') throw new ApiError(400, 'invalid_field', 'device is empty: leave it out to filter nothing', { field: 'device' });
     const device = typeof q.device === 'string' ? q.device : undefined;
-    const from = parseTimeBound(q.from, 'from', 'query');
-    const to = parseTimeBound(q.to, 'to', 'query');
-    checkTimeRange(from, to);
+    const { from, to } = parseTimeRange(q.from, q.to, 'query');
     const rows = await listRecordingsPage(db, principalOf(request).orgId, {
       device, from, to, hasDetections: booleanParam(q.hasDetections, 'hasDetections'),
       labels: listParam(q.label, 'label'), after: decodeCursor(q.cursor), limit: limit + 1,

@@ -53,21 +53,26 @@ export function regionPolygon(region: unknown): Polygon {
 }
 
 /**
- * A `from`/`to` start-time bound of the search or the list: Unix seconds or ISO-8601, undefined when absent.
- * `source`: a query string (where an empty value is absent) or a JSON body.
+ * A `from`/`to` start-time bound of the search or the list, in seconds as given (a fraction kept): Unix seconds or
+ * ISO-8601, undefined when absent. `source`: a query string (where an empty value is absent) or a JSON body.
  */
 export function parseTimeBound(value: unknown, field: 'from' | 'to', source: 'query' | 'body'): number | undefined {
   if (value === undefined || value === null || (source === 'query' && value === '')) return undefined;
-  // Starts are whole seconds: a bound between two of them rounds inwards, so that `from` never admits a start
-  // before it (from=1700000000.5 must not find 1700000000), nor `to` one after it.
-  const t = parseTimestamp(value, field === 'from' ? Math.ceil : Math.floor);
+  const t = parseTimestamp(value, (seconds) => seconds);
   if (t === undefined) throw fieldError(field, `${field} must be Unix seconds or an ISO-8601 date`);
   return t;
 }
 
-/** Both routes refuse a range that ends before it starts. */
-export function checkTimeRange(from: number | undefined, to: number | undefined): void {
+/**
+ * Both routes' start-time range: refused when it ends before it starts, then rounded inwards to the whole seconds
+ * starts are, so that `from` never admits a start before it (from=1700000000.5 must not find 1700000000), nor `to`
+ * one after it. A range within one second (from=…0.2, to=…0.8) is valid and matches nothing.
+ */
+export function parseTimeRange(fromValue: unknown, toValue: unknown, source: 'query' | 'body'): { from?: number; to?: number } {
+  const from = parseTimeBound(fromValue, 'from', source);
+  const to = parseTimeBound(toValue, 'to', source);
   if (from !== undefined && to !== undefined && from > to) throw fieldError('from', 'from must not be after to');
+  return { from: from === undefined ? undefined : Math.ceil(from), to: to === undefined ? undefined : Math.floor(to) };
 }
 
 /** `from`: a query string (text, digits accepted) or a JSON body (a number, as JSON says). */
@@ -91,8 +96,6 @@ export function validateSearchBody(body: unknown): SearchRequest {
     }
     labels = body.labels.length > 0 ? [...new Set(body.labels as string[])] : undefined;
   }
-  const from = parseTimeBound(body.from, 'from', 'body');
-  const to = parseTimeBound(body.to, 'to', 'body');
-  checkTimeRange(from, to);
+  const { from, to } = parseTimeRange(body.from, body.to, 'body');
   return { polygon, labels, from, to, limit: parseLimit(body.limit, 'body'), cursor: body.cursor };
 }

@@ -53,6 +53,9 @@ export async function createProvider(store: Store, config: Config, orgId: Owner,
     throw new ApiError(400, 'invalid_provider', (err as Error).message);
   }
   if ((await findProviders(store.db, orgId, [row.name])).length > 0) throw new ApiError(409, 'provider_exists', `A provider named "${row.name}" already exists`);
+  // The folder before the row: a folder that cannot be made (a file in the way, no permission) must leave no
+  // provider behind whose every upload fails for good; an empty folder left by a refused row is harmless.
+  if (row.type === 'fs') fs.mkdirSync(fsRoot(config, row, JSON.parse(row.settings) as { root?: string }), { recursive: true });
   try {
     await insertProvider(store.db, row);
     invalidateStorageCache(store);
@@ -60,7 +63,6 @@ export async function createProvider(store: Store, config: Config, orgId: Owner,
     if (isUniqueViolation(err)) throw new ApiError(409, 'provider_exists', `A provider named "${row.name}" already exists`);
     throw err;
   }
-  if (row.type === 'fs') fs.mkdirSync(fsRoot(config, row, JSON.parse(row.settings) as { root?: string }), { recursive: true });
   return providerView(row);
 }
 

@@ -118,7 +118,7 @@ const NOT_MODIFIED = {
 
 export const SignedStreamAnswers = {
   200: { description: 'The whole object, never compressed (an empty object: no body)', headers: BodyHeaders, content: objectBytes("The object's bytes, of its own Content-Type") },
-  206: { description: 'The one range asked for (`Range: bytes=…`; If-Range honoured)', headers: RangeHeaders, content: objectBytes("The range's bytes") },
+  206: { description: 'The one range asked for (`Range: bytes=…`; If-Range honoured with an ETag; an If-Range date gets the whole object)', headers: RangeHeaders, content: objectBytes("The range's bytes") },
   304: NOT_MODIFIED,
 };
 export const SignedHeadAnswers = {

@@ -80,16 +80,16 @@ export function notModified(h: ConditionalHeaders, v: Validators): boolean {
 
 /**
  * One `bytes=` range; several ranges, unknown units and bad syntax are ignored (RFC 9110 allows serving the
- * whole representation then), and an If-Range that no longer matches turns the range off. An If-Range date
- * matches only as a strong validator (RFC 9110 §13.1.5): the object last changed at least a second before now,
- * else a second change within that second would go unnoticed and the range would splice two versions.
+ * whole representation then), and an If-Range that no longer matches turns the range off. An If-Range date never
+ * matches: a date is a strong validator only if no second version can share its second (RFC 9110 §13.1.5), and a
+ * file rewritten within the second the client's copy was read in keeps the same Last-Modified, so the range would
+ * splice two versions. The whole object is always a correct answer; clients send the ETag (as browsers do).
  */
-export function decideRange(h: ConditionalHeaders, size: number, v: Validators, now = Date.now()): RangeDecision {
+export function decideRange(h: ConditionalHeaders, size: number, v: Validators): RangeDecision {
   if (!h.range) return { kind: 'full' };
   if (h.ifRange !== undefined) {
     const ir = h.ifRange.trim();
-    const strongDate = now - v.lastModified.getTime() >= 1000;
-    const matches = ir.startsWith('"') ? ir === v.etag : strongDate && parseHttpDate(ir) === seconds(v.lastModified);
+    const matches = ir.startsWith('"') && ir === v.etag;
     if (!matches) return { kind: 'full' };
   }
   const m = /^bytes=(\d*)-(\d*)$/i.exec(h.range.trim());

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessToken, createOrganisation, createUser, revokeAccessToken } from '../../src/auth/queries.js';
 import { buildApp } from '../../src/http/app.js';
@@ -136,6 +137,31 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     for (let i = 0; i < 3; i++) expect((await login({ username: 'skewed', password: 'bad-guess' })).status).toBe(401);
     await userCounter('skewed').set({ window_start: Date.now() + 86_400_000 }).execute();
     expect((await login({ username: 'skewed', password: 'wonderland-42' })).status).toBe(200);
+  });
+
+  it('holds the limit through bursts from one address for several usernames: exactly the limit tried, no 5xx', async () => {
+    for (let round = 0; round < 3; round++) {
+      const username = `nobody-${round}-${Math.random().toString(36).slice(2, 8)}`;
+      const statuses = (await Promise.all(Array.from({ length: 40 }, () => login({ username, password: 'guess' })))).map((r) => r.status);
+      expect([round, statuses.filter((s) => s === 401).length, statuses.filter((s) => s === 429).length]).toEqual([round, 3, 37]);
+    }
+  });
+
+  it.skipIf(dialect !== 'pg')('takes back a login that failed on the server side: no session left, not counted', async () => {
+    const db = server.store.db;
+    await createUser(db, orgId, 'unlucky', 'wonderland-42', 'viewer');
+    // The database fails the counter's reset, after the session was written (as a dropped connection would).
+    await sql`create function fail_reset() returns trigger as $$ begin raise exception 'injected failure'; end $$ language plpgsql`.execute(db);
+    await sql`create trigger fail_reset before delete on login_failures for each row execute function fail_reset()`.execute(db);
+    try {
+      for (let i = 0; i < 6; i++) expect((await login({ username: 'unlucky', password: 'wonderland-42' })).status).toBe(500);
+    } finally {
+      await sql`drop trigger fail_reset on login_failures`.execute(db);
+      await sql`drop function fail_reset()`.execute(db);
+    }
+    const user = await db.selectFrom('users').select('id').where('username', '=', 'unlucky').executeTakeFirstOrThrow();
+    expect(await db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
+    expect((await login({ username: 'unlucky', password: 'wonderland-42' })).status).toBe(200);
   });
 
   it('keeps no username as text in the throttle table (a password typed into the username field stays unreadable)', async () => {

@@ -100,7 +100,9 @@ describe.each(DIALECTS)('upgrading an existing store (%s)', (dialect) => {
   it('refuses a store migrated by a newer version, saying so', async () => {
     ts = await createTestStore(dialect);
     await sql`insert into kysely_migration (name, timestamp) values ('999_from_the_future', '2030-01-01T00:00:00.000Z')`.execute(ts.store.db);
-    const refused = await cli('admin', 'org', 'create', '--name', 'newer');
-    expect([refused.code, refused.stderr]).toEqual([1, expect.stringMatching(/migrated by a newer Sightline \(it has migration 999_from_the_future/)]);
+    for (const args of [['admin', 'org', 'create', '--name', 'newer'], ['migrate', '--dry-run'], ['migrate']]) {
+      const refused = await cli(...args);
+      expect([args, refused.code, refused.stderr]).toEqual([args, 1, expect.stringMatching(/migrated by a newer Sightline \(it has migration 999_from_the_future/)]);
+    }
   });
 });

@@ -14,6 +14,8 @@ describe('isDatabaseUnavailable', () => {
     [{ code: 'SQLITE_READONLY_DBMOVED' }],
     [{ code: 'SQLITE_IOERR_WRITE' }],
     [{ code: '53100', message: 'could not extend file: No space left on device' }],
+    [{ code: '40P01', message: 'deadlock detected' }],
+    [{ code: '40001', message: 'could not serialize access due to concurrent update' }],
     [new Error('Connection terminated unexpectedly')],
     [new Error('timeout exceeded when trying to connect')],
     [new Error('The database did not answer within 1000 ms')],

@@ -36,4 +36,36 @@ describe.each(DIALECTS)('idempotency on %s', (dialect) => {
     expect(run.tracksStored).toBe(k);
     expect(run.tracks.every((t: { id: string }) => t.id.startsWith(`${k}-`))).toBe(true);
   });
+
+  it('a run read while it is being replaced is one version: summary and tracks agree, by id and in the list', async () => {
+    const body = (k: number) => ({
+      mediaKey: org.recording.mediaKey, schemaVersion: '1.0', name: `v${k}`, source: { runId: 'flip' }, coordinateSpace: 'normalized',
+      tracks: Array.from({ length: k }, (_, i) => ({ id: `${k}-${i}`, label: `l${k}`, boxes: Array.from({ length: 10 - k }, (_, f) => ({ frame: f, x: 0.1, y: 0.1, w: 0.1, h: 0.1 })) })),
+    });
+    expect((await postJson(`${server.url}/detections`, body(3), bearer(org.token))).status).toBeLessThan(300);
+    const mixed: string[] = [];
+    const check = (run: { name: string; tracksStored: number; boxesStored: number; tracks: Array<{ id: string; boxes: unknown[] }> }) => {
+      const k = Number(run.name.slice(1));
+      const boxes = run.tracks.reduce((n, t) => n + t.boxes.length, 0);
+      if (run.tracksStored !== k || run.tracks.length !== k || boxes !== run.boxesStored || !run.tracks.every((t) => t.id.startsWith(`${k}-`))) {
+        mixed.push(JSON.stringify({ name: run.name, tracksStored: run.tracksStored, tracks: run.tracks.length, boxes }));
+      }
+    };
+    let writing = true;
+    const writers = [3, 7].map(async (k) => {
+      while (writing) expect((await postJson(`${server.url}/detections`, body(k), bearer(org.token))).status).toBeLessThan(300);
+    });
+    const q = encodeURIComponent(org.recording.mediaKey);
+    for (let i = 0; i < 150; i++) {
+      const one = await getJson(`${server.url}/detections/flip?mediaKey=${q}`, bearer(org.token));
+      expect(one.status).toBe(200);
+      check(one.body.data);
+      const list = await getJson(`${server.url}/detections?mediaKey=${q}&include=tracks`, bearer(org.token));
+      expect(list.status).toBe(200);
+      for (const run of list.body.data.runs) if (run.runId === 'flip') check(run);
+    }
+    writing = false;
+    await Promise.all(writers);
+    expect(mixed).toEqual([]);
+  }, 60_000);
 });

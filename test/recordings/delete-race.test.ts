@@ -37,6 +37,28 @@ describe.each(DIALECTS)('deleting a recording during posts on %s', (dialect) => 
     }
   });
 
+  it('races deletes of its runs without a deadlock: every answer 200 or 404, nothing left', async () => {
+    for (let round = 0; round < 15; round++) {
+      const mediaKey = `race/1700000000_d${round}.mp4`;
+      const created = await postJson(`${server.url}/recordings`, { mediaKey }, bearer(org.token));
+      expect(created.status).toBe(201);
+      for (const runId of ['a', 'b', 'c']) {
+        expect((await postJson(`${server.url}/detections`, runAt(mediaKey, runId, [{ cx: 40, cy: 40, label: 'car' }]), bearer(org.token))).status).toBe(201);
+      }
+      const q = encodeURIComponent(mediaKey);
+      const answers = await Promise.all([
+        fetch(`${server.url}/detections/a?mediaKey=${q}`, { method: 'DELETE', headers: bearer(org.token) }),
+        fetch(`${server.url}/recordings/${q}`, { method: 'DELETE', headers: bearer(org.token) }),
+        fetch(`${server.url}/detections/b?mediaKey=${q}`, { method: 'DELETE', headers: bearer(org.token) }),
+      ]);
+      const statuses = await Promise.all(answers.map(async (a) => `${a.status} ${a.status === 200 ? '' : (await a.json()).code}`.trim()));
+      expect(statuses[1], `round ${round}`).toBe('200');
+      for (const s of [statuses[0], statuses[2]]) expect(['200', '404 run_not_found', '404 recording_not_found'], `round ${round}`).toContain(s);
+      const id = created.body.data.id as string;
+      expect((await server.store.db.selectFrom('runs').select('id').where('recording_id', '=', id).execute()).length).toBe(0);
+    }
+  });
+
   it('gets its turn while posts keep coming: the writers that arrive after it wait for it', async () => {
     const mediaKey = 'race/1700000000_steady.mp4';
     expect((await postJson(`${server.url}/recordings`, { mediaKey }, bearer(org.token))).status).toBe(201);

@@ -67,6 +67,20 @@ describe.each(DIALECTS)('storage admin HTTP API on %s', (dialect) => {
     expect(list.body.data.map((p: { name: string }) => p.name)).not.toContain('rootfs');
   });
 
+  it('leaves no provider behind when its folder cannot be made', async () => {
+    const other = await seedOrg(server.store);
+    // A file where the organisation's storage folder goes.
+    const fs = await import('node:fs');
+    fs.mkdirSync(`${server.config.dataDir}/storage`, { recursive: true });
+    fs.writeFileSync(`${server.config.dataDir}/storage/${other.orgId}`, 'in the way');
+    const res = await postJson(`${server.url}/api/storage/admin/providers`, { name: 'blocked', type: 'fs', config: {} }, bearer(other.sessions.admin));
+    expect(res.status).toBe(500);
+    const list = await getJson(`${server.url}/api/storage/admin/providers`, bearer(other.sessions.admin));
+    expect(list.body.data).toEqual([]);
+    fs.rmSync(`${server.config.dataDir}/storage/${other.orgId}`);
+    expect((await postJson(`${server.url}/api/storage/admin/providers`, { name: 'blocked', type: 'fs', config: {} }, bearer(other.sessions.admin))).status).toBe(201);
+  });
+
   it("shows an organisation's admins no server path of an fs provider the operator made for them", async () => {
     const root = `${server.config.dataDir}/operator-made-${process.pid}`;
     await createProvider(server.store, server.config, org.orgId, { name: 'operator-disk', type: 'fs', config: { root } });

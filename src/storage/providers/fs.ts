@@ -17,6 +17,29 @@ const NOT_FOUND_CODES = new Set(['ENOENT', 'ENOTDIR', 'ELOOP', 'EISDIR', 'ENAMET
 
 const notFound = () => new ApiError(404, 'object_not_found', 'No such object');
 
+/** The name of an upload's temporary file (put, below). */
+const UPLOAD_PART = /^\.sightline-[0-9a-f]{12}\.part$/;
+const STALE_PART_MS = 24 * 3600 * 1000;
+
+/**
+ * Temporary files of uploads killed midway (SIGKILL leaves no chance to remove them), a day old or more: an upload
+ * still running rewrites its file all the time. Best effort; found where the next upload into that folder goes.
+ */
+async function removeStaleParts(dir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await fsp.readdir(dir);
+  } catch {
+    return;
+  }
+  const cutoff = Date.now() - STALE_PART_MS;
+  await Promise.all(names.filter((name) => UPLOAD_PART.test(name)).map(async (name) => {
+    const file = path.join(dir, name);
+    const stat = await fsp.lstat(file).catch(() => undefined);
+    if (stat?.isFile() && stat.mtimeMs < cutoff) await fsp.rm(file, { force: true }).catch(() => {});
+  }));
+}
+
 const CHUNK = 256 * 1024;
 
 /**
@@ -83,6 +106,8 @@ export class FsProvider implements StorageProvider {
   }
 
   async read(filename: string, request: ReadRequest): Promise<ReadResponse> {
+    // An upload's temporary file is no object: one left by an upload killed midway holds part of a file.
+    if (UPLOAD_PART.test(filename.slice(filename.lastIndexOf('/') + 1))) throw notFound();
     const root = await this.resolvedRoot();
     const full = path.join(root, ...filename.split('/'));
     let handle: fsp.FileHandle;
@@ -153,6 +178,7 @@ export class FsProvider implements StorageProvider {
     const parent = (await this.parentOf(filename, true))!;
     // Written beside the target and renamed into place: readers never see half a file.
     // A short name of its own: the key's last segment may already use all 255 bytes a name can have.
+    await removeStaleParts(parent.dir);
     const temp = path.join(parent.dir, `.sightline-${randomBytes(6).toString('hex')}.part`);
     const handle = await fsp.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
     try {
