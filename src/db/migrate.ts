@@ -32,19 +32,23 @@ export async function migrateToLatest(store: Store): Promise<string[]> {
  * migration would be.
  */
 export async function migrationStatus(store: Store): Promise<{ applied: string[]; pending: string[] }> {
-  const infos = await migratorFor(store, store.db).getMigrations();
-  const applied = infos.filter((m) => m.executedAt !== undefined).map((m) => m.name);
-  const pending = infos.filter((m) => m.executedAt === undefined).map((m) => m.name);
-  const table = sql.table(store.schema ? `${store.schema}.kysely_migration` : 'kysely_migration');
-  const recorded = (await hasMigrationTable(store)) ? (await sql<{ name: string }>`select name from ${table}`.execute(store.db)).rows.map((r) => r.name) : [];
-  const unknown = recorded.filter((name) => !infos.some((m) => m.name === name)).sort();
+  const known = Object.keys(migrations).sort();
+  const recorded = new Set(await recordedMigrations(store));
+  const unknown = [...recorded].filter((name) => !known.includes(name)).sort();
   if (unknown.length > 0) throw newerStore(unknown[unknown.length - 1]!);
-  return { applied, pending };
+  return { applied: known.filter((name) => recorded.has(name)), pending: known.filter((name) => !recorded.has(name)) };
 }
 
-async function hasMigrationTable(store: Store): Promise<boolean> {
-  const tables = await store.db.introspection.getTables({ withInternalKyselyTables: true });
-  return tables.some((t) => t.name === 'kysely_migration' && (!store.schema || t.schema === store.schema));
+/** The names in Kysely's bookkeeping table; none before the first migration made it. */
+async function recordedMigrations(store: Store): Promise<string[]> {
+  const table = sql.table(store.schema ? `${store.schema}.kysely_migration` : 'kysely_migration');
+  try {
+    return (await sql<{ name: string }>`select name from ${table}`.execute(store.db)).rows.map((r) => r.name);
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    if (e.code === '42P01' || /no such table/.test(e.message ?? '')) return [];
+    throw err;
+  }
 }
 
 const newerStore = (migration: string) => new Error(`this store was migrated by a newer Sightline (it has migration ${migration}, `
