@@ -30,8 +30,7 @@ export interface Config {
   sweepIntervalSeconds: number;
   shutdownGraceMs: number;
   editor: {
-    /** Storage account (of the caller's organisation) that signs the editor's asset URLs; none → blank canvas. */
-    /** Accounts that may sign the editor's asset URLs: each organisation's own (names are unique service-wide). */
+    /** Accounts that sign the editor's asset URLs, each organisation's own (names are unique service-wide); none → blank canvas. */
     storageAccounts: string[];
     /** Lifetime of the asset URLs handed to the browser. */
     assetUriExpirySeconds: number;
@@ -45,12 +44,13 @@ export type Flags = Record<string, string | boolean | undefined>;
 /** Node runs a timer of more milliseconds than this after 1 ms instead: a huge timeout would fire at once. */
 const MAX_TIMER_MS = 2_147_483_647;
 
+/** The longest a session or a login window may be: past a year it is a typo, and far past it no date at all. */
+const YEAR_SECONDS = 365 * 86_400;
+
 /**
  * An integer setting within [min, max]. Each caller sets min: 0 only where it means something (off, any port);
  * elsewhere 0 would break the server silently, so it is refused at start, with why.
  */
-const MAX_SESSION_TTL_SECONDS = 365 * 86_400;
-
 function int(value: string | boolean | undefined, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER, why = ''): number {
   if (value === undefined || value === '' || typeof value === 'boolean') return fallback;
   // Digits only: Number() would read " " as 0 and "0x10" or "1e3" as numbers nobody meant.
@@ -114,7 +114,7 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
   // 0 would hand out sessions that are dead on arrival.
   if (sessionTtl === undefined || sessionTtl <= 0) throw new Error(`SESSION_TTL must be a positive duration such as 12h, got "${env.SESSION_TTL}"`);
   // Past a year a session is no session; far beyond, its expiry is no date at all (every login answered 500).
-  if (sessionTtl > MAX_SESSION_TTL_SECONDS) throw new Error(`SESSION_TTL must be at most 365d, got "${env.SESSION_TTL}"`);
+  if (sessionTtl > YEAR_SECONDS) throw new Error(`SESSION_TTL must be at most 365d, got "${env.SESSION_TTL}"`);
   return {
     // 0: any free port (the printed URL shows which).
     port: int(flags.port ?? env.PORT, 'the port (--port / PORT)', 8080, 0, 65_535),
@@ -131,7 +131,7 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     login: {
       maxFailuresPerUser: int(env.LOGIN_MAX_FAILURES_PER_USER, 'LOGIN_MAX_FAILURES_PER_USER', 5, 1, undefined, '0 would refuse every login'),
       maxFailuresPerAddress: int(env.LOGIN_MAX_FAILURES_PER_ADDRESS, 'LOGIN_MAX_FAILURES_PER_ADDRESS', 20, 1, undefined, '0 would refuse every login'),
-      windowSeconds: int(env.LOGIN_WINDOW_SECONDS, 'LOGIN_WINDOW_SECONDS', 900, 1, MAX_SESSION_TTL_SECONDS, '0 would turn login throttling off'),
+      windowSeconds: int(env.LOGIN_WINDOW_SECONDS, 'LOGIN_WINDOW_SECONDS', 900, 1, YEAR_SECONDS, '0 would turn login throttling off'),
     },
     storage: {
       signing: bool(env.STORAGE_SIGNING, 'STORAGE_SIGNING', false),

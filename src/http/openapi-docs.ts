@@ -28,7 +28,7 @@ interface RouteDoc { schema: FastifySchema; url: string; route?: { method: strin
  * Stable operation names for client generators (openapi-typescript, openapi-generator…), by method and documented
  * path: without them each generator invents names that change with the path.
  */
-export const OPERATION_IDS: Record<string, string> = {
+const OPERATION_IDS: Record<string, string> = {
   'GET /api/health': 'getHealth',
   'POST /login': 'login',
   'POST /logout': 'logout',

@@ -7,6 +7,7 @@ import { createAccount, createProvider } from '../../src/storage/admin.js';
 import { insertRecording } from '../../src/recordings/queries.js';
 import { assetNames } from '../../src/recordings/assets-route.js';
 import { DIALECTS } from '../support/store.js';
+import { writeObject } from '../storage/helpers.js';
 import { bearer, getJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
 
 const STORAGE_ENV = { STORAGE_URL_SIGNING_KEY: 'assets-test-signing-key-0123456789abcdef', SIGHTLINE_MASTER_KEY: 'assets-test-master-key-0123456789' };
@@ -148,7 +149,7 @@ describe.each(DIALECTS)('GET /recordings/{id}/assets signs only with an account 
   it("never signs another tenant's file: a service-wide account is not used, whatever key a recording names", async () => {
     const victim = await seedOrg(server.store);
     const intruder = await seedOrg(server.store);
-    writeFileAt(root, victim.recording.mediaKey, 'the victim video');
+    writeObject(root, victim.recording.mediaKey, 'the victim video');
     // The intruder registers the victim's key in its own organisation (mediaKeys are unique per organisation only).
     const rec = await insertRecording(server.store.db, intruder.orgId, { mediaKey: victim.recording.mediaKey, startTimestamp: 1_700_000_000 });
     const res = await getJson(assetsUrl(server, rec.id), bearer(intruder.token));
@@ -164,7 +165,7 @@ describe.each(DIALECTS)('GET /recordings/{id}/assets signs only with an account 
       fs.mkdirSync(own, { recursive: true });
       await createProvider(server.store, server.config, org.orgId, { name: 'disk', type: 'fs', config: { root: own } });
       await createAccount(server.store, org.orgId, { name: [ownA, ownB][i]!, defaultProvider: 'disk', directories: ['*'] });
-      writeFileAt(own, org.recording.mediaKey, `video of ${i}`);
+      writeObject(own, org.recording.mediaKey, `video of ${i}`);
     }
     for (const [i, org] of orgs.entries()) {
       const res = await getJson(assetsUrl(server, org.recording.id), bearer(org.sessions.viewer));
@@ -175,9 +176,3 @@ describe.each(DIALECTS)('GET /recordings/{id}/assets signs only with an account 
     }
   });
 });
-
-function writeFileAt(root: string, key: string, content: string): void {
-  const file = path.join(root, ...key.split('/'));
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, content);
-}

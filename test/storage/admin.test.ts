@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
@@ -70,7 +71,6 @@ describe.each(DIALECTS)('storage admin HTTP API on %s', (dialect) => {
   it('leaves no provider behind when its folder cannot be made', async () => {
     const other = await seedOrg(server.store);
     // A file where the organisation's storage folder goes.
-    const fs = await import('node:fs');
     fs.mkdirSync(`${server.config.dataDir}/storage`, { recursive: true });
     fs.writeFileSync(`${server.config.dataDir}/storage/${other.orgId}`, 'in the way');
     const res = await postJson(`${server.url}/api/storage/admin/providers`, { name: 'blocked', type: 'fs', config: {} }, bearer(other.sessions.admin));

@@ -17,7 +17,11 @@ const NOT_FOUND_CODES = new Set(['ENOENT', 'ENOTDIR', 'ELOOP', 'EISDIR', 'ENAMET
 
 const notFound = () => new ApiError(404, 'object_not_found', 'No such object');
 
-/** The name of an upload's temporary file (put, below). */
+/**
+ * An upload's temporary file (put, below): a short name of its own, since the key's last segment may already use
+ * all 255 bytes a name can have.
+ */
+const uploadPartName = () => `.sightline-${randomBytes(6).toString('hex')}.part`;
 const UPLOAD_PART = /^\.sightline-[0-9a-f]{12}\.part$/;
 const STALE_PART_MS = 24 * 3600 * 1000;
 
@@ -177,9 +181,8 @@ export class FsProvider implements StorageProvider {
   async put(filename: string, request: PutRequest): Promise<PutResult> {
     const parent = (await this.parentOf(filename, true))!;
     // Written beside the target and renamed into place: readers never see half a file.
-    // A short name of its own: the key's last segment may already use all 255 bytes a name can have.
     await removeStaleParts(parent.dir);
-    const temp = path.join(parent.dir, `.sightline-${randomBytes(6).toString('hex')}.part`);
+    const temp = path.join(parent.dir, uploadPartName());
     const handle = await fsp.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
     try {
       await pipeline(request.body, handle.createWriteStream());
