@@ -79,7 +79,9 @@ function publicBaseUrl(value: string | undefined): string | undefined {
   let url: URL | undefined;
   try { url = new URL(value); } catch { /* refused below */ }
   if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password || value.includes('?') || value.includes('#')) {
-    throw new Error(`STORAGE_PUBLIC_URL must be an http(s) URL with no query, fragment or credentials, such as https://media.example.com; got "${value}"`);
+    // The value is echoed without what could be a credential: its user part, query and fragment.
+    const shown = value.replace(/^([^:/?#]*:\/\/)[^/?#]*@/, '$1…@').replace(/[?#].*$/s, '?…');
+    throw new Error(`STORAGE_PUBLIC_URL must be an http(s) URL with no query, fragment or credentials, such as https://media.example.com; got "${shown}"`);
   }
   return value.replace(/\/+$/, '');
 }

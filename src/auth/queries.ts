@@ -8,6 +8,7 @@ import { TOKEN_ROLE, type UserRole } from './roles.js';
 import type { FailureCounter } from './throttle.js';
 import { batchedLookup } from '../db/lookup-batcher.js';
 import { byKey, firstRow, preparedQuery } from '../db/prepared-query.js';
+import { holdsNul } from '../db/unstorable-text.js';
 
 type Db = Kysely<Database>;
 
@@ -39,6 +40,7 @@ export async function createUser(db: Db, orgId: string, username: string, passwo
 }
 
 export async function findUserForLogin(db: Db, username: string) {
+  if (holdsNul(username)) return undefined;
   return db.selectFrom('users')
     .innerJoin('organisations', 'organisations.id', 'users.org_id')
     .select(['users.id', 'users.username', 'users.password_hash', 'users.role', 'users.org_id', 'organisations.name as org_name'])

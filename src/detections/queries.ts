@@ -14,6 +14,7 @@ import { RunWriteQueue } from './run-write-queue.js';
 import { sqliteRunWriter } from './sqlite-run-writer.js';
 import type { TrackHeader } from './run-types.js';
 import type { ValidatedRun } from './validate-run.js';
+import { byCodePoint } from '../db/code-point-order.js';
 
 type Db = Kysely<Database>;
 
@@ -78,7 +79,7 @@ function summaryQuery(db: Db, orgId: string) {
 
 export async function listRunSummaries(db: Db, orgId: string, recordingId: string): Promise<SummaryRow[]> {
   return summaryQuery(db, orgId).where('runs.recording_id', '=', recordingId)
-    .orderBy('runs.created_at', 'asc').orderBy('runs.run_id', 'asc').execute();
+    .orderBy('runs.created_at', 'asc').orderBy(byCodePoint(db, 'runs.run_id'), 'asc').execute();
 }
 
 /** Every run of the organisation with that runId, optionally on one recording (by mediaKey). */
@@ -87,7 +88,8 @@ export async function findRunsByRunId(db: Db, orgId: string, runId: string, medi
   if (runId.includes('\u0000') || mediaKey?.includes('\u0000')) return [];
   let query = summaryQuery(db, orgId).where('runs.run_id', '=', runId);
   if (mediaKey !== undefined) query = query.where('recordings.media_key', '=', mediaKey);
-  return query.orderBy('runs.created_at', 'asc').limit(50).execute();
+  // A runId on several recordings: their mediaKeys in a stable order (a batch stamps its runs with one time).
+  return query.orderBy('runs.created_at', 'asc').orderBy(byCodePoint(db, 'recordings.media_key'), 'asc').limit(50).execute();
 }
 
 export async function deleteRun(db: Db, orgId: string, runPk: string, recordingId: string): Promise<boolean> {

@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import type { Config } from '../config.js';
 import type { Store } from '../db/store.js';
 import './context.js';
-import { clientErrorHandler, frameworkErrors, installErrorHandlers } from './error-handler.js';
+import { accessFields, clientErrorHandler, frameworkErrors, installErrorHandlers } from './error-handler.js';
 import { buildValidator } from './validators.js';
 import { REDACTED_PATHS, redactUrl } from './log-redaction.js';
 import { ApiError, PROBLEM_CONTENT_TYPE, problem } from './problem.js';
@@ -95,8 +95,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Any other expectation: Node would answer 417 with an empty body.
   app.server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const body = JSON.stringify(problem(417, 'bad_request', 'The only expectation this server meets is 100-continue'));
+    const reqId = requestIdFrom(req);
+    app.log.info({ reqId, method: req.method, url: redactUrl(req.url ?? ''), status: 417, ip: req.socket.remoteAddress, code: 'bad_request' }, 'request');
     res.writeHead(417, {
-      'Content-Type': PROBLEM_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(body), 'API-Version': LATEST_API_VERSION, 'X-Request-Id': requestIdFrom(req),
+      'Content-Type': PROBLEM_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(body), 'API-Version': LATEST_API_VERSION, 'X-Request-Id': reqId,
       'Cache-Control': 'no-store', Connection: 'close',
     });
     res.end(body);
@@ -105,6 +107,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('store', store);
   app.decorate('config', config);
   app.decorateRequest('apiVersion', LATEST_API_VERSION);
+  app.decorateRequest('problemCode', undefined);
   installErrorHandlers(app, trackAllowedMethods(app));
 
   useJsonBodyParser(app);
@@ -112,9 +115,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // The access line is built only when it would be written: at warn and above the hook is not installed at all.
   const log = app.log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
+  // It names the client's address (a lockout or a guessing client must be traceable) and, for an error, its code.
   if (log.isLevelEnabled?.('info')) {
     app.addHook('onResponse', (request, reply, done) => {
-      request.log.info({ method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+      request.log.info(accessFields(request, reply.statusCode, Math.round(reply.elapsedTime * 10) / 10), 'request');
       done();
     });
   }

@@ -11,6 +11,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
     apiVersion: string;
+    /** The problem's `code` when the answer is an error, for the access line. */
+    problemCode?: string;
   }
 }
 

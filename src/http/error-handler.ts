@@ -4,6 +4,7 @@ import { ApiError, PROBLEM_CONTENT_TYPE, problem, statusTitle, type ProblemBody 
 import { LATEST_API_VERSION } from './versioning.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { requestIdFromRaw } from './request-id.js';
+import { redactUrl } from './log-redaction.js';
 import type { AllowedMethods } from './allowed-methods.js';
 
 interface Mapped { status: number; body: ProblemBody; headers?: Record<string, string> }
@@ -69,8 +70,11 @@ export function installErrorHandlers(app: FastifyInstance, allowedMethods: Allow
     errorAnswerHeaders(request, reply);
     const config = request.routeOptions?.config as { validationCode?: string } | undefined;
     const mapped = toProblem(error, config?.validationCode);
+    // A refusal is the access line's (with its code); a failure gets a line of its own with the error.
+    request.problemCode = mapped.body.code;
     if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
-    else request.log.info({ code: mapped.body.code, status: mapped.status }, 'request rejected');
+    // No answer finishes on a socket that is gone (a client leaving mid-upload), and so no access line comes.
+    else if (request.raw.socket?.destroyed) request.log.info(accessFields(request, mapped.status), 'request: the client went away');
     if (mapped.headers) reply.headers(mapped.headers);
     reply.code(mapped.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(mapped.body));
   });
@@ -79,10 +83,12 @@ export function installErrorHandlers(app: FastifyInstance, allowedMethods: Allow
     const allowed = allowedMethods(request.url);
     // A route that takes this method and still found nothing (a static file that is not there) is a plain 404.
     if (allowed.length > 0 && !allowed.includes(request.method)) {
+      request.problemCode = 'method_not_allowed';
       reply.code(405).header('Allow', allowed.join(', ')).type(PROBLEM_CONTENT_TYPE)
         .send(JSON.stringify(problem(405, 'method_not_allowed', `${request.method} is not one of this path's methods: ${allowed.join(', ')}`, { allow: allowed })));
       return;
     }
+    request.problemCode = 'route_not_found';
     reply.code(404).type(PROBLEM_CONTENT_TYPE)
       .send(JSON.stringify(problem(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}`)));
   });
@@ -98,10 +104,20 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
     : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
       ? problem(400, 'bad_request', 'A path segment is longer than any id or name this API has')
       : problem(500, 'internal_error', 'The server failed to handle the request');
+  // No onResponse hook runs for these: this is their access line.
   if (body.status >= 500) request.log.error({ err: error }, 'request failed');
-  else request.log.info({ code: body.code, status: body.status }, 'request rejected');
+  request.problemCode = body.code;
+  request.log.info(accessFields(request, body.status), 'request');
   reply.code(body.status).headers({ 'X-Request-Id': request.id, 'API-Version': LATEST_API_VERSION })
     .type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
+}
+
+/** What an access line says of a request (app.ts writes most of them, once the answer is sent). */
+export function accessFields(request: FastifyRequest, status: number, ms?: number): Record<string, unknown> {
+  return {
+    method: request.method, url: redactUrl(request.url), status, ...(ms === undefined ? {} : { ms }), ip: request.ip,
+    ...(request.problemCode === undefined ? {} : { code: request.problemCode }),
+  };
 }
 
 const FILENAME_HEADER = 'X-Service-Storage-FileName';
@@ -128,7 +144,7 @@ const HEADER_VALUE_REFUSALS = new Set(['HPE_INVALID_HEADER_TOKEN', 'HPE_CR_EXPEC
  * Requests Node's HTTP parser refuses (a control character in a header value, a broken request line): no request
  * object exists, so the answer is written to the socket directly, as problem+json like every other error.
  */
-export function clientErrorHandler(error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
+export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
   // A reset connection has nobody left to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   // A code of its own per status: a client told `bad_request` for headers over the limit would look for a syntax error.
@@ -139,12 +155,16 @@ export function clientErrorHandler(error: Error & { code?: string; rawPacket?: u
       : [400, 'bad_request', 'The request is not valid HTTP (for example a control character in a header value)'];
   // The storage spec's answer to a filename with a control character is invalid_filename; in a header, the parser
   // refuses it before any route sees it.
-  const body = HEADER_VALUE_REFUSALS.has(error.code ?? '') && Buffer.isBuffer(error.rawPacket) && controlCharInFilenameHeader(error.rawPacket)
-    ? JSON.stringify(problem(400, 'invalid_filename', `${FILENAME_HEADER}: a filename has no control characters`, { header: FILENAME_HEADER }))
-    : JSON.stringify(problem(status, code, detail));
+  const answer = HEADER_VALUE_REFUSALS.has(error.code ?? '') && Buffer.isBuffer(error.rawPacket) && controlCharInFilenameHeader(error.rawPacket)
+    ? problem(400, 'invalid_filename', `${FILENAME_HEADER}: a filename has no control characters`, { header: FILENAME_HEADER })
+    : problem(status, code, detail);
+  const body = JSON.stringify(answer);
+  const reqId = requestIdFromRaw(error.rawPacket);
+  // The access line of a request that never became one: its method and path cannot be trusted, the parser's verdict can.
+  this.log.info({ reqId, status, code: answer.code, parserError: error.code, ip: socket.remoteAddress }, 'request refused by the HTTP parser');
   if (socket.writable) {
     socket.write(`HTTP/1.1 ${status} ${statusTitle(status)}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
-      + `API-Version: ${LATEST_API_VERSION}\r\nX-Request-Id: ${requestIdFromRaw(error.rawPacket)}\r\nConnection: close\r\n\r\n${body}`);
+      + `API-Version: ${LATEST_API_VERSION}\r\nX-Request-Id: ${reqId}\r\nConnection: close\r\n\r\n${body}`);
   }
   socket.destroy(error);
 }

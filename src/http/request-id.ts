@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { headerCount } from './raw-headers.js';
 
 // Any ASCII id a client may send is honoured (UUIDs, `{…}`, paths, inner spaces) as long as it can be echoed as a
 // header value unchanged: no control characters, no leading or trailing space, at most 256 characters. (Bytes past
@@ -12,7 +13,9 @@ let counter = 0;
 
 export function requestIdFrom(req: IncomingMessage): string {
   const incoming = req.headers['x-request-id'];
-  return typeof incoming === 'string' && SAFE_ID.test(incoming) ? incoming : newId();
+  if (typeof incoming !== 'string' || !SAFE_ID.test(incoming)) return newId();
+  // Node joins repeated headers with ", ": two ids are no id of the client's, so the request gets its own.
+  return incoming.includes(', ') && headerCount(req.rawHeaders, 'x-request-id') > 1 ? newId() : incoming;
 }
 
 /**

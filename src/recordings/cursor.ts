@@ -1,5 +1,6 @@
 // Keyset cursors over (startTimestamp desc, id desc): opaque to clients, stable while rows are added.
 import { ApiError } from '../http/problem.js';
+import { holdsNul } from '../db/unstorable-text.js';
 
 export interface Position { start: number; id: string }
 
@@ -13,7 +14,7 @@ export function decodeCursor(text: unknown): Position | undefined {
   if (typeof text !== 'string' || text.length > 200) throw bad();
   try {
     const value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && typeof value[1] === 'string' && value[1] !== '') {
+    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && typeof value[1] === 'string' && value[1] !== '' && !holdsNul(value[1])) {
       return { start: value[0] as number, id: value[1] as string };
     }
   } catch { /* falls through to the 400 */ }

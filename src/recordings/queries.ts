@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../db/unique-violation.js';
 import { isPostgres } from '../db/is-postgres.js';
 import { lockRecordingForDelete } from '../db/recording-gate.js';
 import { newId } from '../util/ids.js';
+import { holdsNul, withoutNul } from '../db/unstorable-text.js';
 
 type Db = Kysely<Database>;
 
@@ -101,6 +102,7 @@ export function recordingForApi(r: Recording): RecordingView {
 
 /** By internal id first, then by mediaKey; only inside the organisation. */
 export async function findRecording(db: Db, orgId: string, idOrKey: string): Promise<Recording | undefined> {
+  if (holdsNul(idOrKey)) return undefined;
   const rows = await db.selectFrom('recordings').selectAll().where('org_id', '=', orgId)
     .where((eb) => eb.or([eb('id', '=', idOrKey), eb('media_key', '=', idOrKey)])).limit(2).execute();
   const row = rows.find((r) => r.id === idOrKey) ?? rows[0];
@@ -133,7 +135,11 @@ export async function registerRecording(db: Db, orgId: string, input: NewRecordi
   if (existing) return judge(existing);
   if (input.analysisId !== undefined) {
     const taken = await db.selectFrom('recordings').select('id').where('analysis_id', '=', input.analysisId).executeTakeFirst();
-    if (taken) return { outcome: 'analysis_id_taken' };
+    if (taken) {
+      // Taken by a twin registered since the lookup above (concurrent identical registrations) is no conflict.
+      const twin = await resolveTarget(db, orgId, { mediaKey: input.mediaKey });
+      return twin ? judge(twin) : { outcome: 'analysis_id_taken' };
+    }
   }
   try {
     return { outcome: 'created', recording: await insertRecording(db, orgId, input) };
@@ -154,6 +160,8 @@ export interface ListedRecording extends Recording { runCount: number }
 
 /** Newest first by start time, then id; `after` is the keyset position of the previous page's last row. */
 export async function listRecordingsPage(db: Db, orgId: string, f: ListFilters): Promise<ListedRecording[]> {
+  const labels = f.labels && withoutNul(f.labels);
+  if (holdsNul(f.device) || (labels && labels.length === 0 && f.labels!.length > 0)) return [];
   let q = db.selectFrom('recordings as r').selectAll('r')
     .select((eb) => eb.selectFrom('runs').select(eb.fn.countAll<number>().as('n')).whereRef('runs.recording_id', '=', 'r.id').as('run_count'))
     .where('r.org_id', '=', orgId);
@@ -166,8 +174,7 @@ export async function listRecordingsPage(db: Db, orgId: string, f: ListFilters):
       return f.hasDetections ? runs : eb.not(runs);
     });
   }
-  if (f.labels && f.labels.length > 0) {
-    const labels = f.labels;
+  if (labels && labels.length > 0) {
     q = q.where((eb) => eb.exists(eb.selectFrom('recording_label_cells as c').select('c.recording_id')
       .whereRef('c.recording_id', '=', 'r.id').where('c.label', 'in', labels)));
   }

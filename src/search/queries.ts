@@ -8,6 +8,8 @@ import { isPostgres } from '../db/is-postgres.js';
 import { POINT_BYTES, rowSpan } from './point-rows.js';
 import { containsPoint, coverCells, type Polygon } from './region.js';
 import type { SearchRequest } from './request.js';
+import { withoutNul } from '../db/unstorable-text.js';
+import { compareCodePoints } from '../util/code-point-order.js';
 
 type Db = Kysely<Database>;
 
@@ -107,7 +109,7 @@ async function exactMatches(db: Db, orgId: string, ids: string[], labels: string
     list.push({ runId: row.run_id, label: row.label, count });
   }
   for (const list of byRecording.values()) {
-    list.sort((a, b) => (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+    list.sort((a, b) => compareCodePoints(a.runId, b.runId) || compareCodePoints(a.label, b.label));
   }
   return byRecording;
 }
@@ -124,7 +126,9 @@ function checkSize(needed: number, found: number, checked: number): number {
 export async function searchRecordings(db: Db, orgId: string, req: SearchRequest): Promise<SearchPage> {
   const mask = coverCells(req.polygon);
   if (isEmpty(mask)) return { recordings: [], nextCursor: null };
-  const labels = req.labels ?? [ANY_LABEL];
+  const storableLabels = req.labels && withoutNul(req.labels);
+  if (storableLabels?.length === 0) return { recordings: [], nextCursor: null };
+  const labels = storableLabels ?? [ANY_LABEL];
   // The index walk is cheap and the exact check is not: candidates are walked ahead in growing batches, but
   // confirmed in chunks sized to what the page still needs, so a dense region reads about one page of points.
   let walked = decodeCursor(req.cursor);
@@ -146,7 +150,7 @@ export async function searchRecordings(db: Db, orgId: string, req: SearchRequest
     }
     if (pending.length === 0) break;
     const chunk = pending.splice(0, want);
-    const exact = await exactMatches(db, orgId, chunk.map((c) => c.id), req.labels, mask, req.polygon);
+    const exact = await exactMatches(db, orgId, chunk.map((c) => c.id), storableLabels, mask, req.polygon);
     checked += chunk.length;
     for (const c of chunk) {
       const matches = exact.get(c.id);

@@ -39,7 +39,7 @@ function httpUrl(name: string, v: string): string {
   let parsed: URL;
   try { parsed = new URL(v); } catch { throw new Error(`${name} must be an http(s) URL`); }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new Error(`${name} must be an http(s) URL`);
-  if (parsed.search || parsed.hash || parsed.username) throw new Error(`${name} must not carry a query, fragment or user`);
+  if (parsed.search || parsed.hash || parsed.username || parsed.password) throw new Error(`${name} must not carry a query, fragment, user or password`);
   return v.replace(/\/+$/, '');
 }
 

@@ -5,6 +5,8 @@ import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Database, StorageAccountsTable, StorageProvidersTable } from '../db/schema.js';
 import { newId } from '../util/ids.js';
 import { hashAccountSecret, newAccessKey, newSalt, newSecretAccessKey } from './account-secret.js';
+import { holdsNul, withoutNul } from '../db/unstorable-text.js';
+import { byCodePoint } from '../db/code-point-order.js';
 
 type Db = Kysely<Database>;
 /** An organisation id, or null for service-wide rows. */
@@ -33,11 +35,13 @@ export function toAccount(row: StorageAccountsTable): Account {
 }
 
 export async function findAccountByAccessKey(db: Db, accessKey: string): Promise<AccountRow | undefined> {
+  if (holdsNul(accessKey)) return undefined;
   return db.selectFrom('storage_accounts').selectAll().where('access_key', '=', accessKey).executeTakeFirst();
 }
 
 /** By name: any owner when `owner` is undefined, else only that owner's. */
 export async function findAccountByName(db: Db, name: string, owner?: Owner): Promise<AccountRow | undefined> {
+  if (holdsNul(name)) return undefined;
   let q = db.selectFrom('storage_accounts').selectAll().where('name', '=', name);
   if (owner !== undefined) q = ownedBy(q, owner);
   return q.executeTakeFirst();
@@ -52,7 +56,7 @@ export async function findOrganisationAccount(db: Db, names: string[], orgId: st
 }
 
 export async function listAccounts(db: Db, owner: Owner): Promise<Account[]> {
-  const rows = await ownedBy(db.selectFrom('storage_accounts').selectAll(), owner).orderBy('name').execute();
+  const rows = await ownedBy(db.selectFrom('storage_accounts').selectAll(), owner).orderBy(byCodePoint(db, 'name')).execute();
   return rows.map(toAccount);
 }
 
@@ -75,6 +79,7 @@ export async function insertAccount(db: Db, orgId: Owner, input: NewAccount): Pr
 export interface AccountPatch { enabled?: boolean; defaultProvider?: string; providers?: string[]; directories?: string[] }
 
 export async function updateAccount(db: Db, orgId: Owner, name: string, patch: AccountPatch): Promise<Account | undefined> {
+  if (holdsNul(name)) return undefined;
   const set: Partial<StorageAccountsTable> = { updated_at: Date.now() };
   if (patch.enabled !== undefined) set.enabled = patch.enabled ? 1 : 0;
   if (patch.defaultProvider !== undefined) set.default_provider = patch.defaultProvider;
@@ -87,6 +92,7 @@ export async function updateAccount(db: Db, orgId: Owner, name: string, patch: A
 
 /** A new secret for the account; the old one stops working at once. */
 export async function rotateAccountSecret(db: Db, orgId: Owner, name: string): Promise<{ account: Account; secretAccessKey: string } | undefined> {
+  if (holdsNul(name)) return undefined;
   const secret = newSecretAccessKey();
   const salt = newSalt();
   const result = await ownedBy(db.updateTable('storage_accounts')
@@ -98,12 +104,13 @@ export async function rotateAccountSecret(db: Db, orgId: Owner, name: string): P
 }
 
 export async function findProviders(db: Db, orgId: Owner, names: string[]): Promise<ProviderRow[]> {
-  if (names.length === 0) return [];
-  return ownedBy(db.selectFrom('storage_providers').selectAll(), orgId).where('name', 'in', names).execute();
+  const storable = withoutNul(names);
+  if (storable.length === 0) return [];
+  return ownedBy(db.selectFrom('storage_providers').selectAll(), orgId).where('name', 'in', storable).execute();
 }
 
 export async function listProviders(db: Db, orgId: Owner): Promise<ProviderRow[]> {
-  return ownedBy(db.selectFrom('storage_providers').selectAll(), orgId).orderBy('name').execute();
+  return ownedBy(db.selectFrom('storage_providers').selectAll(), orgId).orderBy(byCodePoint(db, 'name')).execute();
 }
 
 export async function insertProvider(db: Db, row: ProviderRow): Promise<void> {
@@ -111,6 +118,7 @@ export async function insertProvider(db: Db, row: ProviderRow): Promise<void> {
 }
 
 export async function setProviderEnabled(db: Db, orgId: Owner, name: string, enabled: boolean): Promise<ProviderRow | undefined> {
+  if (holdsNul(name)) return undefined;
   await ownedBy(db.updateTable('storage_providers').set({ enabled: enabled ? 1 : 0, updated_at: Date.now() }), orgId)
     .where('name', '=', name).execute();
   return ownedBy(db.selectFrom('storage_providers').selectAll(), orgId).where('name', '=', name).executeTakeFirst();

@@ -39,12 +39,12 @@ export function providerFromRow(config: Config, row: ProviderRow): StorageProvid
   if (row.secret) {
     const masterKey = config.storage.masterKey;
     if (!masterKey) {
-      throw new ApiError(502, 'provider_error', `Provider "${row.name}" is misconfigured: SIGHTLINE_MASTER_KEY is not set on this server`, { provider: row.name });
+      throw Object.assign(new ApiError(502, 'provider_error', `Provider "${row.name}" is misconfigured on this server`, { provider: row.name }), { logDetail: 'SIGHTLINE_MASTER_KEY is not set: its credentials cannot be decrypted' });
     }
     try {
       secret = JSON.parse(open(masterKey, row.id, row.secret)) as Record<string, string>;
     } catch {
-      throw new ApiError(502, 'provider_error', `Provider "${row.name}" is misconfigured: its credentials cannot be decrypted with this server's SIGHTLINE_MASTER_KEY`, { provider: row.name });
+      throw Object.assign(new ApiError(502, 'provider_error', `Provider "${row.name}" is misconfigured on this server`, { provider: row.name }), { logDetail: "its credentials cannot be decrypted with this server's SIGHTLINE_MASTER_KEY" });
     }
   }
   const timeout = config.storage.providerTimeoutMs;

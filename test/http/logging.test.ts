@@ -59,6 +59,60 @@ describe('request logs', () => {
     expect(logged).toBe('/detections?mediaKey=k1.mp4&access_token=[redacted]&password=[redacted]&api-key=[redacted]&X-Amz-Security-Token=[redacted]&sessionId=[redacted]&e=5');
   });
 
+  it('also cuts pass, key, jwt and bearer', async () => {
+    lines.length = 0;
+    await fetch(`${url}/detections?mediaKey=k1.mp4&pass=p4ss&key=k3y&jwt=j.w.t&Bearer=b3&e=5`);
+    await new Promise((resolve) => setImmediate(resolve));
+    const logged = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'request')!.url as string;
+    expect(logged).toBe('/detections?mediaKey=k1.mp4&pass=[redacted]&key=[redacted]&jwt=[redacted]&Bearer=[redacted]&e=5');
+  });
+
+  it('writes one line for a refused request: the access line, with the client\'s address and the problem\'s code', async () => {
+    lines.length = 0;
+    await fetch(`${url}/detections?mediaKey=k.mp4`, { headers: { 'x-request-id': 'refused-1' } });
+    await fetch(`${url}/no/such/route`, { headers: { 'x-request-id': 'refused-2' } });
+    await new Promise((resolve) => setImmediate(resolve));
+    const mine = (id: string) => lines.map((l) => JSON.parse(l)).filter((l) => l.reqId === id);
+    expect(mine('refused-1')).toHaveLength(1);
+    expect(mine('refused-1')[0]).toMatchObject({ msg: 'request', status: 401, code: 'unauthorized', ip: '127.0.0.1', method: 'GET' });
+    expect(mine('refused-2')).toHaveLength(1);
+    expect(mine('refused-2')[0]).toMatchObject({ msg: 'request', status: 404, code: 'route_not_found', ip: '127.0.0.1' });
+  });
+
+  it('logs what only the HTTP parser saw: a request it refused, and a path Fastify could not decode', async () => {
+    lines.length = 0;
+    const port = Number(new URL(url).port);
+    const raw = (text: string) => new Promise<string>((resolve, reject) => {
+      let answer = '';
+      const socket = net.connect(port, '127.0.0.1', () => socket.write(text));
+      socket.on('data', (c) => { answer += c; });
+      socket.on('close', () => resolve(answer));
+      socket.on('error', reject);
+    });
+    expect(await raw('GET /api/health HTTP/1.1\r\nHost: x\r\nX-Request-Id: parser-refused\r\nX-Bad: a\u0001b\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
+    expect(await raw('GET /detections/%ZZ HTTP/1.1\r\nHost: x\r\nX-Request-Id: bad-path\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
+    const mine = (id: string) => lines.map((l) => JSON.parse(l)).filter((l) => l.reqId === id);
+    for (let i = 0; i < 100 && mine('bad-path').length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(mine('parser-refused')).toEqual([expect.objectContaining({ status: 400, code: 'bad_request', parserError: 'HPE_INVALID_HEADER_TOKEN', ip: '127.0.0.1' })]);
+    expect(mine('bad-path')).toEqual([expect.objectContaining({ msg: 'request', method: 'GET', url: '/detections/%ZZ', status: 400, code: 'bad_request' })]);
+  });
+
+  it('gives a request that sent two ids one of its own, not the two joined', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      const socket = net.connect(Number(new URL(url).port), '127.0.0.1', () => {
+        socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\nX-Request-Id: dupA\r\nX-Request-Id: dupB\r\nConnection: close\r\n\r\n');
+      });
+      socket.on('data', (c) => { text += c; });
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    const id = /\r\nx-request-id: ([^\r]*)\r\n/i.exec(answer)?.[1];
+    expect(id).toBeDefined();
+    expect(id).not.toContain('dupA');
+    expect(id).not.toContain('dupB');
+  });
+
   it('logs a client that leaves in the middle of its upload as a refused request, not as a database outage', async () => {
     const org = await seedOrg(ts.store);
     lines.length = 0;
@@ -162,6 +216,65 @@ describe('a signed download whose client leaves while the provider is still to a
       await app.close();
       for (const socket of sockets) socket.destroy();
       silent.close();
+      await ts.destroy();
+    }
+  });
+});
+
+describe('a provider that fails', () => {
+  it('logs why (the connection\'s error), never the presigned URL\'s signature; the client sees only the problem', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const ts = await createTestStore('sqlite');
+    const env = { LOG_LEVEL: 'info', STORAGE_SIGNING: 'true', STORAGE_URL_SIGNING_KEY: SIGNING_KEY, SIGHTLINE_MASTER_KEY: MASTER_KEY };
+    const config = loadConfig({ data: ts.location.dataDir }, env);
+    await createProvider(ts.store, config, null, {
+      name: 'down', type: 's3', config: { bucket: 'media', endpoint: `http://127.0.0.1:${port}`, pathStyle: true, accessKeyId: 'AKIDDOWN', secretAccessKey: 'down-secret-value' },
+    });
+    const account = await createAccount(ts.store, null, { name: 'downer', defaultProvider: 'down' });
+    const { app, base, lines } = await loggedServer(config, ts);
+    try {
+      const signed = await signedUrl(base, account, 'alice/x.mp4', 'down');
+      const res = await fetch(signed, { headers: { 'x-request-id': 'provider-down' } });
+      expect(res.status).toBe(502);
+      const body = await res.text();
+      expect(body).not.toContain('ECONNREFUSED');
+      const failed = lines.map((l) => JSON.parse(l)).find((l) => l.reqId === 'provider-down' && l.msg === 'request failed');
+      expect(failed?.err?.logDetail).toMatch(/ECONNREFUSED/);
+      const all = lines.join('\n');
+      expect(all).not.toContain('X-Amz-Signature=');
+      expect(all).not.toContain('down-secret-value');
+      expect(all).not.toContain(new URL(signed).searchParams.get('s')!);
+    } finally {
+      await app.close();
+      await ts.destroy();
+    }
+  });
+
+  it('tells a client that a provider is misconfigured, and only the log why (a server without its master key)', async () => {
+    const ts = await createTestStore('sqlite');
+    const env = { LOG_LEVEL: 'info', STORAGE_URL_SIGNING_KEY: SIGNING_KEY, SIGHTLINE_MASTER_KEY: MASTER_KEY };
+    const config = loadConfig({ data: ts.location.dataDir }, env);
+    await createProvider(ts.store, config, null, {
+      name: 'keyed', type: 's3', config: { bucket: 'media', accessKeyId: 'AKIDKEYED', secretAccessKey: 'keyed-secret-value' },
+    });
+    const account = await createAccount(ts.store, null, { name: 'keyless', defaultProvider: 'keyed' });
+    const { SIGHTLINE_MASTER_KEY: _, ...withoutKey } = env;
+    const { app, base, lines } = await loggedServer(loadConfig({ data: ts.location.dataDir }, withoutKey), ts);
+    try {
+      const res = await fetch(`${base}/api/storage`, {
+        headers: { 'x-request-id': 'keyless-1', 'x-service-storage-accesskey': account.accessKey, 'x-service-storage-secretaccesskey': account.secretAccessKey, 'x-service-storage-filename': 'a/b.mp4', 'x-service-storage-provider': 'keyed' },
+      });
+      expect(res.status).toBe(502);
+      const body = await res.json();
+      expect(body).toMatchObject({ code: 'provider_error', provider: 'keyed' });
+      expect(JSON.stringify(body)).not.toMatch(/MASTER_KEY|decrypt/);
+      const failed = lines.map((l) => JSON.parse(l)).find((l) => l.reqId === 'keyless-1' && l.msg === 'request failed');
+      expect(failed?.err?.logDetail).toMatch(/SIGHTLINE_MASTER_KEY/);
+    } finally {
+      await app.close();
       await ts.destroy();
     }
   });

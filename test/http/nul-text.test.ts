@@ -45,6 +45,44 @@ describe.each(DIALECTS)('U+0000 in inputs on %s', (dialect) => {
     }
   });
 
+  it('every other lookup with U+0000 finds nothing too, with the same answer on both dialects', async () => {
+    await postJson(`${server.url}/detections`, { ...run(org.recording.mediaKey, 'nul-labelled'), tracks: [{ id: 't', label: 'person', boxes: [{ frame: 0, x: 0.4, y: 0.4, w: 0.2, h: 0.2 }] }] }, bearer(org.token));
+    const owner = bearer(org.sessions.owner);
+    const whole = { region: { x: 0, y: 0, w: 1, h: 1 } };
+    const cursor = Buffer.from(JSON.stringify([1700000000, 'a\u0000b'])).toString('base64url');
+    const answers = {
+      recording: await getJson(`${server.url}/recordings/a%00b`, bearer(org.token)),
+      recordingDelete: await getJson(`${server.url}/recordings/a%00b`, bearer(org.token), 'DELETE'),
+      assets: await getJson(`${server.url}/recordings/a%00b/assets`, bearer(org.token)),
+      device: await getJson(`${server.url}/recordings?device=a%00b`, bearer(org.token)),
+      label: await getJson(`${server.url}/recordings?label=a%00b`, bearer(org.token)),
+      labels: await getJson(`${server.url}/recordings?label=person,%00`, bearer(org.token)),
+      cursor: await getJson(`${server.url}/recordings?cursor=${cursor}`, bearer(org.token)),
+      searchLabel: await postJson(`${server.url}/recordings/search`, { ...whole, labels: ['a\u0000b'] }, bearer(org.token)),
+      searchLabels: await postJson(`${server.url}/recordings/search`, { ...whole, labels: ['person', '\u0000'] }, bearer(org.token)),
+      provider: await postJson(`${server.url}/api/storage/admin/providers/a%00`, { enabled: false }, owner, 'PATCH'),
+      account: await postJson(`${server.url}/api/storage/admin/accounts/a%00`, { enabled: false }, owner, 'PATCH'),
+      rotate: await postJson(`${server.url}/api/storage/admin/accounts/a%00/rotate`, {}, owner),
+      login: await postJson(`${server.url}/login`, { username: 'a\u0000b', password: 'correct horse battery' }),
+    };
+    const seen = Object.fromEntries(Object.entries(answers).map(([k, a]) => [k, [a.status, a.body.code ?? a.body.data?.recordings?.map((r: { mediaKey: string }) => r.mediaKey)]]));
+    expect(seen).toEqual({
+      recording: [404, 'recording_not_found'],
+      recordingDelete: [404, 'recording_not_found'],
+      assets: [404, 'recording_not_found'],
+      device: [200, []],
+      label: [200, []],
+      labels: [200, [org.recording.mediaKey]],
+      cursor: [400, 'invalid_field'],
+      searchLabel: [200, []],
+      searchLabels: [200, [org.recording.mediaKey]],
+      provider: [404, 'provider_not_found'],
+      account: [404, 'account_not_found'],
+      rotate: [404, 'account_not_found'],
+      login: [401, 'invalid_credentials'],
+    });
+  });
+
   it('a lookup with U+0000 does not fail the lookups that share its query', async () => {
     const results = await Promise.all(Array.from({ length: 30 }, (_, i) => postJson(`${server.url}/detections`,
       run(i % 3 === 0 ? 'nul\u0000key' : org.recording.mediaKey, `batched-${i}`), bearer(org.token))));

@@ -84,6 +84,16 @@ describe.each(DIALECTS)('recordings registry on %s', (dialect) => {
     expect(new Set(results.map((r) => r.body.data.id)).size).toBe(1);
   });
 
+  it('resolves concurrent registrations of one key with its analysisId to a single recording, never a 409', async () => {
+    // The analysisId check used to find the twin registered a moment before and call it another recording's.
+    for (let round = 0; round < 6; round++) {
+      const body = { mediaKey: `race/1700000500_${round}.mp4`, analysisId: `race-analysis-${round}`, deviceKey: 'race' };
+      const results = await Promise.all(Array.from({ length: 8 }, () => post(body)));
+      expect(results.map((r) => r.status).sort(), JSON.stringify(results.find((r) => r.status === 409)?.body)).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+      expect(new Set(results.map((r) => r.body.data.id)).size).toBe(1);
+    }
+  });
+
   it('validates the body', async () => {
     expect((await post({})).body).toMatchObject({ status: 400, code: 'media_key_missing' });
     expect((await post([])).body).toMatchObject({ status: 400, code: 'invalid_body' });

@@ -102,6 +102,13 @@ describe('STORAGE_PUBLIC_URL', () => {
       expect(() => loadConfig({}, { STORAGE_PUBLIC_URL: bad }), bad).toThrow(/STORAGE_PUBLIC_URL/);
     }
   });
+
+  it('does not repeat a credential or query it refuses in its message (the message goes to the service\'s log)', () => {
+    for (const bad of ['https://user:pubpass1@media.example.com', 'https://:pubpass1@media.example.com/x', 'https://media.example.com/?sig=pubpass1', 'http://pubpass1@media.example.com']) {
+      expect(() => loadConfig({}, { STORAGE_PUBLIC_URL: bad }), bad).toThrow(/STORAGE_PUBLIC_URL/);
+      expect(() => loadConfig({}, { STORAGE_PUBLIC_URL: bad }), bad).not.toThrow(/pubpass1/);
+    }
+  });
 });
 
 describe('ranges and conditionals', () => {
@@ -215,5 +222,9 @@ describe('native presigned URLs', () => {
     expect(checkProviderConfig('s3', { bucket: 'b-1', accessKeyId: 'AK', secretAccessKey: 'SK', typo: 1 }).ok).toBe(false);
     expect(checkProviderConfig('gcs', { bucket: 'b', clientEmail: 'x@y', privateKey: 'not a key' }).ok).toBe(false);
     expect(checkProviderConfig('fs', { root: '/srv/media' })).toEqual({ ok: true, value: { settings: { root: '/srv/media' } } });
+    // The endpoint is a setting, shown by `provider list`: a password in it would be a credential in clear.
+    for (const endpoint of ['http://:pw@127.0.0.1:9000', 'http://user@127.0.0.1:9000', 'http://u:pw@127.0.0.1:9000']) {
+      expect(checkProviderConfig('s3', { bucket: 'b-1', accessKeyId: 'AK', secretAccessKey: 'SK', endpoint }).ok, endpoint).toBe(false);
+    }
   });
 });

@@ -62,8 +62,8 @@ export function bearer(token: string, extra: Record<string, string> = {}): Recor
   return { authorization: `Bearer ${token}`, ...extra };
 }
 
-export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}, method = 'POST') {
+  const res = await fetch(url, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }

@@ -91,8 +91,8 @@ export class FsProvider implements StorageProvider {
     try {
       this.realRoot = await fsp.realpath(this.root);
       return this.realRoot;
-    } catch {
-      throw new ApiError(502, 'provider_unavailable', `Provider "${this.name}" cannot be reached: its directory is missing`, { provider: this.name });
+    } catch (err) {
+      throw new ApiError(502, 'provider_unavailable', `Provider "${this.name}" cannot be reached: its directory is missing`, { provider: this.name }).withCause(err);
     }
   }
 
@@ -119,7 +119,7 @@ export class FsProvider implements StorageProvider {
       handle = await fsp.open(full, constants.O_RDONLY | constants.O_NONBLOCK | (PROC_FD ? 0 : constants.O_NOFOLLOW));
     } catch (err) {
       if (NOT_FOUND_CODES.has((err as NodeJS.ErrnoException).code ?? '')) throw notFound();
-      throw new ApiError(502, 'provider_unavailable', `Provider "${this.name}" could not open the object`, { provider: this.name });
+      throw new ApiError(502, 'provider_unavailable', `Provider "${this.name}" could not open the object`, { provider: this.name }).withCause(err);
     }
     let handedOff = false;
     try {

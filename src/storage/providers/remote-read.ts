@@ -31,7 +31,7 @@ export async function readThroughUrl(providerName: string, url: string, request:
     request.signal.removeEventListener('abort', onClientGone);
     if (timedOut) throw new ApiError(504, 'provider_timeout', `Provider "${providerName}" did not answer within ${timeoutMs} ms`, { provider: providerName });
     if (request.signal.aborted) throw err;
-    throw new ApiError(502, 'provider_unavailable', `Provider "${providerName}" cannot be reached`, { provider: providerName });
+    throw new ApiError(502, 'provider_unavailable', `Provider "${providerName}" cannot be reached`, { provider: providerName }).withCause(err);
   } finally {
     clearTimeout(timer);
   }

@@ -23,7 +23,7 @@ export function sendThroughUrl(providerName: string, req: SendRequest): Promise<
       });
     });
     outgoing.once('timeout', () => outgoing.destroy(new ApiError(504, 'provider_timeout', `Provider "${providerName}" did not answer within ${req.timeoutMs} ms`, { provider: providerName })));
-    outgoing.once('error', (err) => reject(err instanceof ApiError ? err : new ApiError(502, 'provider_unavailable', `Provider "${providerName}" cannot be reached`, { provider: providerName })));
+    outgoing.once('error', (err) => reject(err instanceof ApiError ? err : new ApiError(502, 'provider_unavailable', `Provider "${providerName}" cannot be reached`, { provider: providerName }).withCause(err)));
     if (req.body) {
       req.body.once('error', (err) => outgoing.destroy(err));
       req.body.pipe(outgoing);
