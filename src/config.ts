@@ -74,14 +74,17 @@ function str(value: string | boolean | undefined): string | undefined {
 }
 
 /** Signed URLs are this base plus `/api/storage/signed?…`: a query, fragment or user part would swallow or bend them. */
-function publicBaseUrl(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
+function publicBaseUrl(setting: string | undefined): string | undefined {
+  // Spaces around it (a line of an .env file, a mounted secret's newline) are no part of it. Inside, URL parsing
+  // would drop tabs and newlines that the signed URLs, built from the text, would then carry.
+  const value = setting?.trim();
+  if (value === undefined || value === '') return undefined;
   let url: URL | undefined;
   try { url = new URL(value); } catch { /* refused below */ }
-  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password || value.includes('?') || value.includes('#')) {
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password || /[?#\s\x00-\x1f\x7f]/.test(value)) {
     // The value is echoed without what could be a credential: its user part, query and fragment.
     const shown = value.replace(/^([^:/?#]*:\/\/)[^/?#]*@/, '$1…@').replace(/[?#].*$/s, '?…');
-    throw new Error(`STORAGE_PUBLIC_URL must be an http(s) URL with no query, fragment or credentials, such as https://media.example.com; got "${shown}"`);
+    throw new Error(`STORAGE_PUBLIC_URL must be an http(s) URL with no query, fragment, credentials or spaces, such as https://media.example.com; got ${JSON.stringify(shown)}`);
   }
   return value.replace(/\/+$/, '');
 }
@@ -112,7 +115,7 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
   if (defaultUriExpirySeconds === undefined) {
     throw new Error(`DEFAULT_URI_EXPIRY_TIME must be 1 to 604800 seconds, as seconds or a duration such as 30m, 1h, 7d; got "${expiry}"`);
   }
-  const sessionTtl = parseDuration((env.SESSION_TTL ?? '12h').trim());
+  const sessionTtl = parseDuration(env.SESSION_TTL?.trim() || '12h');
   // 0 would hand out sessions that are dead on arrival.
   if (sessionTtl === undefined || sessionTtl <= 0) throw new Error(`SESSION_TTL must be a positive duration such as 12h, got "${env.SESSION_TTL}"`);
   // Past a year a session is no session; far beyond, its expiry is no date at all (every login answered 500).

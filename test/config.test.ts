@@ -2,6 +2,7 @@
 // refused at start with the setting's name; 0 stays accepted only where it means something.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ const ENTRY = path.resolve(import.meta.dirname, 'support/cli-entry.ts');
 
 /** `sightline serve` with these settings: how it ended, or `started` once it answered (then it is stopped). */
 async function serve(dataDir: string, settings: Record<string, string>): Promise<{ started: boolean; code: number | null; stderr: string }> {
-  const port = await freePort();
+  const port = settings.PORT ?? await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', ...settings };
   delete env.DATABASE_URL;
   const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, 'serve', '--port', String(port), '--data', dataDir], { env });
@@ -39,6 +40,19 @@ describe('SESSION_TTL', () => {
     expect(loadConfig({}, { SESSION_TTL: '365d' }).sessionTtlSeconds).toBe(365 * 86_400);
     for (const bad of ['366d', '100000000d', '9007199254740991']) {
       expect(() => loadConfig({}, { SESSION_TTL: bad }), bad).toThrow(/SESSION_TTL must be at most 365d/);
+    }
+  });
+});
+
+describe('empty and padded settings', () => {
+  it('an empty SESSION_TTL is the default, as every other empty setting is', () => {
+    expect(loadConfig({}, { SESSION_TTL: '' }).sessionTtlSeconds).toBe(12 * 3600);
+  });
+
+  it('STORAGE_PUBLIC_URL loses the spaces around it, and is refused with spaces, tabs or newlines inside', () => {
+    expect(loadConfig({}, { STORAGE_PUBLIC_URL: ' https://m.example.com/media/\n' }).storage.publicUrl).toBe('https://m.example.com/media');
+    for (const bad of ['https://ex\tample.com', 'https://x.com/a b', 'https://x.com/a\nb']) {
+      expect(() => loadConfig({}, { STORAGE_PUBLIC_URL: bad }), JSON.stringify(bad)).toThrow(/STORAGE_PUBLIC_URL must be/);
     }
   });
 });
@@ -124,5 +138,19 @@ describe('serve refuses at start, naming the setting', () => {
     expect(r.started).toBe(false);
     expect(r.stderr).toMatch(message);
     expect(r.code).toBe(1);
+  });
+
+  it('a port in use is named as the setting, not as a system call', async () => {
+    // It takes connections and closes them: not a server this test could mistake for the one it started.
+    const taken = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const r = await serve(dataDir, { PORT: String((taken.address() as net.AddressInfo).port) });
+      expect(r.started).toBe(false);
+      expect(r.stderr).toMatch(/cannot listen on --host 127\.0\.0\.1 --port \d+ \(HOST \/ PORT\): the port is in use/);
+      expect(r.code).toBe(1);
+    } finally {
+      taken.close();
+    }
   });
 });

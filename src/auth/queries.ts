@@ -137,23 +137,31 @@ export async function deleteSession(db: Db, token: string): Promise<void> {
  * first: starting afresh then would wipe the burst it belongs to.
  * Keys are claimed in sorted order, as every statement on these rows takes them, so that two claims cannot deadlock.
  */
-export async function claimAttempt(db: Db, keys: string[], windowSeconds: number, now = Date.now()): Promise<Map<string, FailureCounter>> {
+export async function claimAttempt(db: Db, keys: string[], windowSeconds: number, now = Date.now()): Promise<Map<string, ClaimedCounter>> {
   const w = windowSeconds * 1000;
-  // Every SET expression reads the row as it was before this statement (both dialects).
-  const fresh = sql`login_failures.window_start > ${now + w} or login_failures.window_start <= ${now - 2 * w}`;
-  const next = sql`login_failures.window_start <= ${now - w}`;
+  // Every SET expression reads the row as it was before this statement (both dialects). A counter rolls by the
+  // window it was counted with; a new LOGIN_WINDOW_SECONDS (a restart, an instance set otherwise) takes over only
+  // when it rolls, so counters that a shorter window had already let go of do not lock anyone out.
+  const own = sql`login_failures.window_ms`;
+  const fresh = sql`login_failures.window_start > ${now} + ${own} or login_failures.window_start <= ${now} - 2 * ${own}`;
+  const next = sql`login_failures.window_start <= ${now} - ${own}`;
   const rows = await db.insertInto('login_failures')
     .values([...keys].sort().map((key) => ({ key, failures: 1, previous_failures: 0, window_start: now, window_ms: w })))
     .onConflict((oc) => oc.column('key').doUpdateSet({
       failures: sql`case when ${fresh} then 1 when ${next} then 1 else login_failures.failures + 1 end`,
       previous_failures: sql`case when ${fresh} then 0 when ${next} then login_failures.failures else login_failures.previous_failures end`,
-      window_start: sql`case when ${fresh} then ${now} when ${next} then login_failures.window_start + ${w} else login_failures.window_start end`,
-      window_ms: sql`${w}`,
+      window_start: sql`case when ${fresh} then ${now} when ${next} then login_failures.window_start + ${own} else login_failures.window_start end`,
+      window_ms: sql`case when ${fresh} or ${next} then ${w} else ${own} end`,
     }))
-    .returning(['key', 'failures', 'previous_failures', 'window_start'])
+    .returning(['key', 'failures', 'previous_failures', 'window_start', 'window_ms'])
     .execute();
-  return new Map(rows.map((r) => [r.key, { failures: r.failures - 1, previous: r.previous_failures, windowStart: Number(r.window_start) }]));
+  return new Map(rows.map((r) => [r.key, {
+    failures: r.failures - 1, previous: r.previous_failures, windowStart: Number(r.window_start), windowSeconds: Number(r.window_ms) / 1000,
+  }]));
 }
+
+/** A counter as a claim found it, with the window it is counted in (which is not always the configured one). */
+export type ClaimedCounter = FailureCounter & { windowSeconds: number };
 
 /** A claimed attempt that succeeded, or was never tried (429, a failure on this side), was no failure. */
 export async function unclaimAttempt(db: Db, keys: string[]): Promise<void> {

@@ -47,10 +47,11 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     const addressKey = `addr:${request.ip}`;
     const now = Date.now();
     const counters = await claimAttempt(db, [userKey, addressKey], login.windowSeconds, now);
-    const wait = Math.max(
-      retryAfterSeconds(counters.get(userKey), login.maxFailuresPerUser, login.windowSeconds, now),
-      retryAfterSeconds(counters.get(addressKey), login.maxFailuresPerAddress, login.windowSeconds, now),
-    );
+    const waitFor = (key: string, max: number) => {
+      const counter = counters.get(key);
+      return counter ? retryAfterSeconds(counter, max, counter.windowSeconds, now) : 0;
+    };
+    const wait = Math.max(waitFor(userKey, login.maxFailuresPerUser), waitFor(addressKey, login.maxFailuresPerAddress));
     if (wait > 0) {
       // Refused untried, so not a failure: counted, a client that keeps asking would push its own Retry-After back.
       await unclaimAttempt(db, [userKey, addressKey]);

@@ -3,7 +3,7 @@ import { loadConfig } from '../config.js';
 import { migrateToLatest, migrationStatus } from '../db/migrate.js';
 import { openStore } from '../db/store.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
-import { UsageError, parseArgs } from './args.js';
+import { UsageError, parseArgs, stringFlag } from './args.js';
 import type { Command, CommandContext } from './command.js';
 import { commands } from './commands/index.js';
 
@@ -67,10 +67,15 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   try {
-    const config = loadConfig({
-      port: flags.port as string, host: flags.host as string, data: flags.data as string,
-      'database-url': flags['database-url'] as string, 'log-level': flags['log-level'] as string,
-    }, process.env, { logLevel: command.defaultLogLevel });
+    // Given once, and not empty: `--database-url "$PROD_URL"` with the variable unset must not quietly fall back to
+    // a local store. A wrong value here is the command line's (exit 2), one in the environment is not.
+    const given = Object.fromEntries(['port', 'host', 'data', 'database-url', 'log-level'].map((f) => [f, stringFlag(flags, f)]));
+    try {
+      loadConfig(given, {});
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    const config = loadConfig(given, process.env, { logLevel: command.defaultLogLevel });
     const ctx: CommandContext = {
       flags, json: flags.json === true, config,
       async withStore(fn) {

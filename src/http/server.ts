@@ -40,7 +40,11 @@ export async function startServer(config: Config, logger?: AppOptions['logger'])
     await app.close();
     await checkpointer?.stop();
     await store.close();
-    throw err;
+    // Node names the system call (`listen EADDRINUSE: address already in use 127.0.0.1:8080`), not the setting.
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'EADDRINUSE' ? 'the port is in use' : code === 'EACCES' ? 'the port needs privileges'
+      : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'no interface of this machine has that address' : (err as Error).message;
+    throw new Error(`cannot listen on --host ${config.host} --port ${config.port} (HOST / PORT): ${why}`, { cause: err });
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -1,13 +1,11 @@
-// The demo's storage: a signing key in the data folder, the demo organisation's fs provider holding the demo recording and
+// The demo's storage (its signing key is the demo command's): the demo organisation's fs provider holding the demo recording and
 // its thumbnail, sprite and redacted copy (real media from assets/demo, uploaded through the provider under the
 // recording's derived names), and an account whose credentials the demo prints with a ready-to-paste bulk curl.
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { DEMO_STORAGE_ACCOUNT, demoPrinters, demoSeeders } from '../cli/commands/demo.js';
 import { findOrganisationByName } from '../auth/queries.js';
 import { createAccount, createProvider } from './admin.js';
-import { KEY_FILE, signingKeys } from './signing-keys.js';
 import { uploadFile } from './upload.js';
 
 // The demo command points the editor (EDITOR_STORAGE_ACCOUNT) at this account on every start.
@@ -31,9 +29,6 @@ const derived = (mediaKey: string) => {
 };
 
 demoSeeders.push(async (store, config, credentials) => {
-  if (signingKeys(config).length === 0) {
-    fs.writeFileSync(path.join(config.dataDir, KEY_FILE), randomBytes(32).toString('base64url'), { mode: 0o600 });
-  }
   // The organisation's own, not service-wide: the editor signs only with an account of the recording's organisation.
   const org = await findOrganisationByName(store.db, credentials.organisation);
   if (!org) throw new Error(`the demo organisation "${credentials.organisation}" is missing`);

@@ -152,6 +152,21 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
     expect(taken.stderr).not.toMatch(/usage:/);
   });
 
+  it('refuses an empty, repeated or wrong store or server flag as a wrong flag (exit 2), never falling back to a default', async () => {
+    // `--database-url "$PROD_URL"` with the variable unset used to write to a fresh local store and succeed.
+    const empty = await cli('admin', 'org', 'create', '--name', 'nowhere', '--database-url', '');
+    expect([empty.code, empty.stderr]).toEqual([2, expect.stringMatching(/--database-url needs a value, got an empty one\nusage: sightline admin org create /)]);
+    const twice = await cli('serve', '--port', '7', '--port', '8');
+    expect([twice.code, twice.stderr]).toEqual([2, expect.stringMatching(/--port may be given only once\nusage: sightline serve /)]);
+    const wrong = await cli('serve', '--port', '-1');
+    expect([wrong.code, wrong.stderr]).toEqual([2, expect.stringMatching(/the port \(--port \/ PORT\) must be an integer from 0 to 65535, got "-1"\nusage: sightline serve /)]);
+    const level = await cli('admin', 'org', 'create', '--name', 'nowhere', '--log-level', 'INFO');
+    expect([level.code, level.stderr]).toEqual([2, expect.stringMatching(/log level .* got "INFO"\nusage:/)]);
+    // None of them wrote anything: the name is still free in this store.
+    const orgs = await cli('admin', 'org', 'create', '--name', 'nowhere');
+    expect(orgs.code, orgs.stderr).toBe(0);
+  });
+
   it('lists tokens without their secrets, and deletes a user whose sessions end at once on a running server', async () => {
     const made = await json('admin', 'token', 'create', '--org', 'acme', '--name', 'listed', '--expires-in', '1h');
     await json('admin', 'token', 'revoke', '--org', 'acme', '--id', made.id);

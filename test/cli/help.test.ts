@@ -35,13 +35,14 @@ describe('demo log level', () => {
   afterAll(() => { for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true }); });
 
   /** Runs the demo, makes one request, stops it; its whole stdout (the log is flushed at exit). */
-  async function demo(args: string[], logLevel: string | undefined): Promise<string> {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-demo-'));
+  async function demo(args: string[], logLevel: string | undefined, options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<string> {
+    const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-demo-'));
     dirs.push(dataDir);
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
     delete env.DATABASE_URL;
     delete env.LOG_LEVEL;
+    if (!options.env?.STORAGE_URL_SIGNING_KEY) delete env.STORAGE_URL_SIGNING_KEY;
     if (logLevel !== undefined) env.LOG_LEVEL = logLevel;
     const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, 'demo', '--port', String(port), '--data', dataDir, ...args], { env });
     let stdout = '';
@@ -75,5 +76,11 @@ describe('demo log level', () => {
 
   it('honours --log-level, over LOG_LEVEL', async () => {
     expect(await demo(['--log-level', 'debug'], 'error')).toMatch(requestLine);
+  });
+
+  it('starts again without the STORAGE_URL_SIGNING_KEY its first start was given (its fs provider needs a key every time)', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-demo-'));
+    expect(await demo([], undefined, { dataDir, env: { STORAGE_URL_SIGNING_KEY: 'first-start-key-0123456789abcdef' } })).toMatch(/sign in: {3}username demo/);
+    expect(await demo([], undefined, { dataDir })).toMatch(/sign in: {3}username demo/);
   });
 });

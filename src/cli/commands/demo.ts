@@ -13,6 +13,7 @@ import { insertRecording } from '../../recordings/queries.js';
 import type { CommandTable } from '../command.js';
 import type { Config } from '../../config.js';
 import { DEMO_MEDIA, demoRuns } from '../demo-data.js';
+import { KEY_FILE, signingKeys } from '../../storage/signing-keys.js';
 
 export interface DemoCredentials {
   organisation: string; username: string; password: string; token: string; mediaKey: string;
@@ -55,6 +56,12 @@ export const demoCommands: CommandTable = {
     async run({ config }) {
       // The editor signs the demo recording's video through the demo's storage account.
       if (config.editor.storageAccounts.length === 0) config.editor.storageAccounts = [DEMO_STORAGE_ACCOUNT];
+      // The demo's fs provider needs a signing key on every start: one of its own unless one is configured (a first
+      // start given STORAGE_URL_SIGNING_KEY and a later one without must both work).
+      if (signingKeys(config).length === 0) {
+        fs.mkdirSync(config.dataDir, { recursive: true });
+        fs.writeFileSync(path.join(config.dataDir, KEY_FILE), randomBytes(32).toString('base64url'), { mode: 0o600 });
+      }
       const server = await startServer(config);
       closeOnSignals(server, config.shutdownGraceMs);
       const file = path.join(config.dataDir, 'demo-credentials.json');
