@@ -24,7 +24,15 @@ export async function startServer(config: Config, logger?: AppOptions['logger'])
     await store.close();
     throw err;
   }
-  const app = await buildApp({ config, store, logger });
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    app = await buildApp({ config, store, logger });
+  } catch (err) {
+    // A refusal to start (a missing signing key…) exits at once: an open pool would hold the process for its idle
+    // timeout first.
+    await store.close();
+    throw err;
+  }
   if (migrated.length > 0) app.log.info({ migrations: migrated }, 'the store was migrated');
   const checkpointer = store.sqlite ? startWalCheckpointer(store.sqlite, {
     onReport({ failure, previous }) {
