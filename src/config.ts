@@ -83,10 +83,17 @@ function publicBaseUrl(setting: string | undefined): string | undefined {
   try { url = new URL(value); } catch { /* refused below */ }
   if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password || /[?#\s\x00-\x1f\x7f]/.test(value)) {
     // The value is echoed without what could be a credential: its user part, query and fragment.
-    const shown = value.replace(/^([^:/?#]*:\/\/)[^/?#]*@/, '$1…@').replace(/[?#].*$/s, '?…');
+    const shown = value.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/is, (_m, scheme?: string) => `${scheme ?? ''}…@`).replace(/[?#].*$/s, '?…');
     throw new Error(`STORAGE_PUBLIC_URL must be an http(s) URL with no query, fragment, credentials or spaces, such as https://media.example.com; got ${JSON.stringify(shown)}`);
   }
   return value.replace(/\/+$/, '');
+}
+
+function databaseUrl(value: string | undefined): string | undefined {
+  if (value !== undefined && !/^postgres(ql)?:\/\//.test(value)) {
+    throw new Error('the database URL (--database-url / DATABASE_URL) must start with postgres:// (or leave it unset for the embedded store)');
+  }
+  return value;
 }
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
@@ -125,7 +132,7 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     port: int(flags.port ?? env.PORT, 'the port (--port / PORT)', 8080, 0, 65_535),
     host: str(flags.host) ?? str(env.HOST) ?? '127.0.0.1',
     dataDir: path.resolve(str(flags.data) ?? str(env.SIGHTLINE_DATA) ?? './data'),
-    databaseUrl: str(flags['database-url']) ?? str(env.DATABASE_URL),
+    databaseUrl: databaseUrl(str(flags['database-url']) ?? str(env.DATABASE_URL)),
     database: {
       connectTimeoutMs: int(env.DATABASE_CONNECT_TIMEOUT_MS, 'DATABASE_CONNECT_TIMEOUT_MS', 10_000, 1, MAX_TIMER_MS, '0 would fail every request'),
       queryTimeoutMs: int(env.DATABASE_QUERY_TIMEOUT_MS, 'DATABASE_QUERY_TIMEOUT_MS', 30_000, 1, MAX_TIMER_MS, '0 would fail every request'),

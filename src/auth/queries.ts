@@ -150,7 +150,8 @@ export async function claimAttempt(db: Db, keys: string[], windowSeconds: number
     .onConflict((oc) => oc.column('key').doUpdateSet({
       failures: sql`case when ${fresh} then 1 when ${next} then 1 else login_failures.failures + 1 end`,
       previous_failures: sql`case when ${fresh} then 0 when ${next} then login_failures.failures else login_failures.previous_failures end`,
-      window_start: sql`case when ${fresh} then ${now} when ${next} then login_failures.window_start + ${own} else login_failures.window_start end`,
+      // The next window follows this one; under a new length it starts now (following, it could be over already).
+      window_start: sql`case when ${fresh} then ${now} when ${next} and ${own} = ${w} then login_failures.window_start + ${own} when ${next} then ${now} else login_failures.window_start end`,
       window_ms: sql`case when ${fresh} or ${next} then ${w} else ${own} end`,
     }))
     .returning(['key', 'failures', 'previous_failures', 'window_start', 'window_ms'])

@@ -96,7 +96,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const body = JSON.stringify(problem(417, 'bad_request', 'The only expectation this server meets is 100-continue'));
     const reqId = requestIdFrom(req);
-    app.log.info({ reqId, method: req.method, url: redactUrl(req.url ?? ''), status: 417, ip: req.socket.remoteAddress, code: 'bad_request' }, 'request');
+    app.log.info({ reqId, method: req.method, url: redactUrl(req.url ?? ''), status: 417, remoteAddress: req.socket.remoteAddress, code: 'bad_request' }, 'request');
     res.writeHead(417, {
       'Content-Type': PROBLEM_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(body), 'API-Version': LATEST_API_VERSION, 'X-Request-Id': reqId,
       'Cache-Control': 'no-store', Connection: 'close',

@@ -160,8 +160,9 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
     : problem(status, code, detail);
   const body = JSON.stringify(answer);
   const reqId = requestIdFromRaw(error.rawPacket);
-  // The access line of a request that never became one: its method and path cannot be trusted, the parser's verdict can.
-  this.log.info({ reqId, status, code: answer.code, parserError: error.code, ip: socket.remoteAddress }, 'request refused by the HTTP parser');
+  // The access line of a request that never became one: its method, path and forwarded address cannot be trusted,
+  // the parser's verdict and the connection's address can.
+  this.log.info({ reqId, status, code: answer.code, parserError: error.code, remoteAddress: socket.remoteAddress }, 'request');
   if (socket.writable) {
     socket.write(`HTTP/1.1 ${status} ${statusTitle(status)}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
       + `API-Version: ${LATEST_API_VERSION}\r\nX-Request-Id: ${reqId}\r\nConnection: close\r\n\r\n${body}`);

@@ -52,7 +52,7 @@ export async function startServer(config: Config, logger?: AppOptions['logger'])
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'EADDRINUSE' ? 'the port is in use' : code === 'EACCES' ? 'the port needs privileges'
       : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'no interface of this machine has that address' : (err as Error).message;
-    throw new Error(`cannot listen on --host ${config.host} --port ${config.port} (HOST / PORT): ${why}`, { cause: err });
+    throw new Error(`cannot listen on --host ${config.host} --port ${config.port} (HOST / PORT): ${why}${code && !why.includes(code) ? ` (${code})` : ''}`, { cause: err });
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -24,6 +24,10 @@ describe.each(DIALECTS)('login counters on %s', (dialect) => {
     const during = (await claimAttempt(ts.store.db, ['long'], 5, t0 + 10_000)).get('long')!;
     expect(during).toMatchObject({ failures: 1, previous: 0, windowStart: t0, windowSeconds: 600 });
     const next = (await claimAttempt(ts.store.db, ['long'], 5, t0 + 700_000)).get('long')!;
-    expect(next).toMatchObject({ failures: 0, previous: 2, windowStart: t0 + 600_000, windowSeconds: 5 });
+    // Under its new length the next window starts now: following the old one, it would already be over, and the
+    // next claim would forget this one.
+    expect(next).toMatchObject({ failures: 0, previous: 2, windowStart: t0 + 700_000, windowSeconds: 5 });
+    const again = (await claimAttempt(ts.store.db, ['long'], 5, t0 + 701_000)).get('long')!;
+    expect(again).toMatchObject({ failures: 1, previous: 2, windowStart: t0 + 700_000 });
   });
 });

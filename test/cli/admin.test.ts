@@ -121,7 +121,7 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
       const port = String((blocker.address() as net.AddressInfo).port);
       const r = await cli('serve', '--port', port);
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/EADDRINUSE/);
+      expect(r.stderr).toMatch(/cannot listen on --host 127\.0\.0\.1 --port \d+ \(HOST \/ PORT\): the port is in use \(EADDRINUSE\)/);
     } finally {
       blocker.close();
     }
@@ -162,6 +162,8 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
     expect([wrong.code, wrong.stderr]).toEqual([2, expect.stringMatching(/the port \(--port \/ PORT\) must be an integer from 0 to 65535, got "-1"\nusage: sightline serve /)]);
     const level = await cli('admin', 'org', 'create', '--name', 'nowhere', '--log-level', 'INFO');
     expect([level.code, level.stderr]).toEqual([2, expect.stringMatching(/log level .* got "INFO"\nusage:/)]);
+    const notPostgres = await cli('admin', 'org', 'create', '--name', 'nowhere', '--database-url', 'mysql://x');
+    expect([notPostgres.code, notPostgres.stderr]).toEqual([2, expect.stringMatching(/must start with postgres:\/\/.*\nusage:/)]);
     // None of them wrote anything: the name is still free in this store.
     const orgs = await cli('admin', 'org', 'create', '--name', 'nowhere');
     expect(orgs.code, orgs.stderr).toBe(0);

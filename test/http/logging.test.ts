@@ -93,7 +93,7 @@ describe('request logs', () => {
     expect(await raw('GET /detections/%ZZ HTTP/1.1\r\nHost: x\r\nX-Request-Id: bad-path\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
     const mine = (id: string) => lines.map((l) => JSON.parse(l)).filter((l) => l.reqId === id);
     for (let i = 0; i < 100 && mine('bad-path').length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(mine('parser-refused')).toEqual([expect.objectContaining({ status: 400, code: 'bad_request', parserError: 'HPE_INVALID_HEADER_TOKEN', ip: '127.0.0.1' })]);
+    expect(mine('parser-refused')).toEqual([expect.objectContaining({ msg: 'request', status: 400, code: 'bad_request', parserError: 'HPE_INVALID_HEADER_TOKEN', remoteAddress: '127.0.0.1' })]);
     expect(mine('bad-path')).toEqual([expect.objectContaining({ msg: 'request', method: 'GET', url: '/detections/%ZZ', status: 400, code: 'bad_request' })]);
   });
 

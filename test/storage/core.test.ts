@@ -104,7 +104,8 @@ describe('STORAGE_PUBLIC_URL', () => {
   });
 
   it('does not repeat a credential or query it refuses in its message (the message goes to the service\'s log)', () => {
-    for (const bad of ['https://user:pubpass1@media.example.com', 'https://:pubpass1@media.example.com/x', 'https://media.example.com/?sig=pubpass1', 'http://pubpass1@media.example.com']) {
+    for (const bad of ['https://user:pubpass1@media.example.com', 'https://:pubpass1@media.example.com/x', 'https://media.example.com/?sig=pubpass1', 'http://pubpass1@media.example.com',
+      'https://user:pub/pass1@media.example.com', 'https://user:pub#pass1@h', 'user:pubpass1@media.example.com']) {
       expect(() => loadConfig({}, { STORAGE_PUBLIC_URL: bad }), bad).toThrow(/STORAGE_PUBLIC_URL/);
       expect(() => loadConfig({}, { STORAGE_PUBLIC_URL: bad }), bad).not.toThrow(/pubpass1/);
     }
