@@ -6,6 +6,7 @@
 // is refused at once. At low load a lookup goes out alone and at once; batches only form while others wait.
 import type { Kysely } from 'kysely';
 import { isPostgres } from './is-postgres.js';
+import { holdsNul } from './unstorable-text.js';
 
 /** Reads the rows for many keys in one query; a key without a row is simply absent from the map. */
 export type FetchMany<V> = (keys: string[]) => Promise<Map<string, V>>;
@@ -76,7 +77,7 @@ export function batchedLookup<Db extends Kysely<any>, V>(
   return (db, key) => {
     // No stored key holds U+0000 (PostgreSQL text cannot, and the inputs refuse control characters); on PostgreSQL
     // such a key would fail the whole batched query, and with it every other request's lookup in the batch.
-    if (key.includes('\u0000')) return Promise.resolve(undefined);
+    if (holdsNul(key)) return Promise.resolve(undefined);
     if (!isPostgres(db)) return fetchOne(db, key);
     let batcher = batchers.get(db);
     if (!batcher) {

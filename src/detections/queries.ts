@@ -15,6 +15,7 @@ import { sqliteRunWriter } from './sqlite-run-writer.js';
 import type { TrackHeader } from './run-types.js';
 import type { ValidatedRun } from './validate-run.js';
 import { byCodePoint } from '../db/code-point-order.js';
+import { holdsNul } from '../db/unstorable-text.js';
 
 type Db = Kysely<Database>;
 
@@ -84,8 +85,7 @@ export async function listRunSummaries(db: Db, orgId: string, recordingId: strin
 
 /** Every run of the organisation with that runId, optionally on one recording (by mediaKey). */
 export async function findRunsByRunId(db: Db, orgId: string, runId: string, mediaKey?: string): Promise<SummaryRow[]> {
-  // Nothing stored holds U+0000 (PostgreSQL text cannot): such a lookup finds nothing, on both dialects alike.
-  if (runId.includes('\u0000') || mediaKey?.includes('\u0000')) return [];
+  if (holdsNul(runId, mediaKey)) return [];
   let query = summaryQuery(db, orgId).where('runs.run_id', '=', runId);
   if (mediaKey !== undefined) query = query.where('recordings.media_key', '=', mediaKey);
   // A runId on several recordings: their mediaKeys in a stable order (a batch stamps its runs with one time).
