@@ -1,7 +1,7 @@
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/store.js';
 import { getJson, startTestServer, type TestServer } from '../support/server.js';
+import { rawExchange } from '../support/raw-http.js';
 
 describe.each(DIALECTS)('app basics on %s', (dialect) => {
   let server: TestServer;
@@ -114,14 +114,10 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     }
   });
 
-  const rawRequest = (request: string) => new Promise<{ head: string; body: Record<string, unknown> }>((resolve, reject) => {
-    const { port } = new URL(server.url);
-    const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(request));
-    let text = '';
-    socket.on('data', (c) => { text += c; });
-    socket.on('close', () => { const [head, body] = text.split('\r\n\r\n'); resolve({ head: head!, body: JSON.parse(body!) }); });
-    socket.on('error', reject);
-  });
+  const rawRequest = async (request: string) => {
+    const [head, body] = (await rawExchange(server.url, request)).split('\r\n\r\n');
+    return { head: head!, body: JSON.parse(body!) as Record<string, unknown> };
+  };
 
   it('answers 405 with Allow for a real path and a wrong method, and 404 only where no method answers', async () => {
     const cases: Array<[string, string, string]> = [

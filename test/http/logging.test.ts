@@ -10,6 +10,7 @@ import { createUser } from '../../src/auth/queries.js';
 import { createTestStore, type TestStore } from '../support/store.js';
 import { bearer, postJson, seedOrg } from '../support/server.js';
 import { exited, spawnServer } from '../support/cli.js';
+import { rawExchange } from '../support/raw-http.js';
 import { createAccount, createProvider } from '../../src/storage/admin.js';
 import { MASTER_KEY, SIGNING_KEY } from '../storage/helpers.js';
 
@@ -81,14 +82,7 @@ describe('request logs', () => {
 
   it('logs what only the HTTP parser saw: a request it refused, and a path Fastify could not decode', async () => {
     lines.length = 0;
-    const port = Number(new URL(url).port);
-    const raw = (text: string) => new Promise<string>((resolve, reject) => {
-      let answer = '';
-      const socket = net.connect(port, '127.0.0.1', () => socket.write(text));
-      socket.on('data', (c) => { answer += c; });
-      socket.on('close', () => resolve(answer));
-      socket.on('error', reject);
-    });
+    const raw = (text: string) => rawExchange(url, text);
     expect(await raw('GET /api/health HTTP/1.1\r\nHost: x\r\nX-Request-Id: parser-refused\r\nX-Bad: a\u0001b\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
     expect(await raw('GET /detections/%ZZ HTTP/1.1\r\nHost: x\r\nX-Request-Id: bad-path\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
     const mine = (id: string) => lines.map((l) => JSON.parse(l)).filter((l) => l.reqId === id);
@@ -98,15 +92,7 @@ describe('request logs', () => {
   });
 
   it('gives a request that sent two ids one of its own, not the two joined', async () => {
-    const answer = await new Promise<string>((resolve, reject) => {
-      let text = '';
-      const socket = net.connect(Number(new URL(url).port), '127.0.0.1', () => {
-        socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\nX-Request-Id: dupA\r\nX-Request-Id: dupB\r\nConnection: close\r\n\r\n');
-      });
-      socket.on('data', (c) => { text += c; });
-      socket.on('close', () => resolve(text));
-      socket.on('error', reject);
-    });
+    const answer = await rawExchange(url, 'GET /api/health HTTP/1.1\r\nHost: x\r\nX-Request-Id: dupA\r\nX-Request-Id: dupB\r\nConnection: close\r\n\r\n');
     const id = /\r\nx-request-id: ([^\r]*)\r\n/i.exec(answer)?.[1];
     expect(id).toBeDefined();
     expect(id).not.toContain('dupA');

@@ -1,5 +1,6 @@
 // Raw HTTP for what fetch cannot do: bodies without Content-Length, lying lengths, huge streams.
 import http from 'node:http';
+import net from 'node:net';
 
 export interface RawResponse { status: number; headers: http.IncomingHttpHeaders; body: string }
 
@@ -34,5 +35,16 @@ export function streamBody(url: string, options: { headers: Record<string, strin
       req.end();
     };
     pump();
+  });
+}
+
+/** Writes `request` as it is on a new connection to the server at `url`; everything it answers until it closes. */
+export function rawExchange(url: string, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let answer = '';
+    const socket = net.connect(Number(new URL(url).port), '127.0.0.1', () => socket.write(request));
+    socket.on('data', (c) => { answer += c; });
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
   });
 }
