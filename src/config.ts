@@ -105,8 +105,8 @@ function logLevel(value: string): string {
 
 function editorExpiry(value: string | undefined): number {
   if (value === undefined || value === '') return 3600;
-  const seconds = parseDuration(value.trim());
-  if (seconds === undefined || seconds < 1 || seconds > 604_800) {
+  const seconds = parseExpiry(value.trim());
+  if (seconds === undefined) {
     throw new Error(`EDITOR_URI_EXPIRY_TIME must be 1s to 7d, such as 1h; got "${value}"`);
   }
   return seconds;
