@@ -1,7 +1,7 @@
 // Spec §4.3–4.5 as one pure function: a parsed body in, a normalised run (or the 400 it earns) out.
 import { decimalText } from '../util/decimal-text.js';
 import { isObject } from '../util/is-object.js';
-import { isStorableText, isWellFormed, jsonBytesOver, nestedDeeperThan } from '../util/json-shape.js';
+import { holdsNonFiniteNumber, isStorableText, isWellFormed, jsonBytesOver, nestedDeeperThan } from '../util/json-shape.js';
 import { newId } from '../util/ids.js';
 import { newBoxView, PackedBoxes } from './packed-boxes.js';
 import { normaliseGeometry, type BoxForm, type NormalisedBox } from './box-geometry.js';
@@ -36,10 +36,28 @@ function optionalString(value: unknown, max: number): value is string | undefine
   return value === undefined || value === null || (typeof value === 'string' && bytes(value) <= max && isStorableText(value));
 }
 
+/** A class id kept on a box or track: text, or a number a double holds (1e400 counts as absent, as for confidence). */
+const isClassId = (v: unknown): v is string | number => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+
 function metaTooLarge(value: unknown): boolean {
   if (value === undefined || value === null) return false;
   if (!isObject(value)) return true;
   return jsonBytesOver(value, L.MAX_META_BYTES);
+}
+
+/**
+ * The scalar members of an object, kept as sent (other members are dropped). A number past a double's range (1e400)
+ * parses as Infinity and would come back as null: refused, so that what is kept is what was sent.
+ */
+function keptScalars(value: Obj, where: string, code: string): RequestFailure | { ok: true; kept: Obj } {
+  const kept: Obj = {};
+  for (const [key, member] of Object.entries(value)) {
+    if (typeof member === 'number' && !Number.isFinite(member)) {
+      return fail(code, `${where}.${key} is a number beyond a 64-bit float's range (about ±1.8e308) and could not be kept as sent; send it as a string`);
+    }
+    if (member === null || ['string', 'number', 'boolean'].includes(typeof member)) kept[key] = member;
+  }
+  return { ok: true, kept };
 }
 
 function checkSource(source: unknown): RequestFailure | { ok: true; source: Obj; runId?: string } {
@@ -55,11 +73,9 @@ function checkSource(source: unknown): RequestFailure | { ok: true; source: Obj;
       return fail('invalid_source', `source.${field} must be a string of at most ${L.MAX_SOURCE_BYTES[field]} bytes of valid Unicode, without U+0000 (it is stored as text)`);
     }
   }
-  const kept: Obj = {};
-  for (const [key, value] of Object.entries(source)) {
-    if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) kept[key] = value;
-  }
-  return { ok: true, source: kept, ...(typeof runId === 'string' ? { runId } : {}) };
+  const kept = keptScalars(source, 'source', 'invalid_source');
+  if (!kept.ok) return kept;
+  return { ok: true, source: kept.kept, ...(typeof runId === 'string' ? { runId } : {}) };
 }
 
 function checkMedia(media: unknown, pixel: boolean): RequestFailure | { ok: true; media?: Obj } {
@@ -75,18 +91,22 @@ function checkMedia(media: unknown, pixel: boolean): RequestFailure | { ok: true
     if (!positive(v)) return fail('invalid_media', `media.${field} must be a number greater than 0`);
   }
   if (!absent(media.fps) && !positive(media.fps)) return fail('invalid_media', 'media.fps must be a number greater than 0');
-  if (!absent(media.frameCount) && !(Number.isInteger(media.frameCount) && (media.frameCount as number) >= 0)) {
-    return fail('invalid_media', 'media.frameCount must be an integer of 0 or more');
+  // Safe integers only, as POST /recordings takes them: past 2^53 the count read is not the count sent.
+  if (!absent(media.frameCount) && !(Number.isSafeInteger(media.frameCount) && (media.frameCount as number) >= 0)) {
+    return fail('invalid_media', 'media.frameCount must be an integer from 0 to 2^53 - 1');
   }
-  const kept: Obj = {};
-  for (const [key, value] of Object.entries(media)) {
-    if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) kept[key] = value;
-  }
-  return { ok: true, media: kept };
+  const kept = keptScalars(media, 'media', 'invalid_media');
+  if (!kept.ok) return kept;
+  return { ok: true, media: kept.kept };
 }
 
-/** The id's text when it is a valid one: the 64-byte limit holds for a number's decimal text too (5e-324 has 326). */
+/**
+ * The id's text when it is a valid one: the 64-byte limit holds for a number's decimal text too (5e-324 has 326).
+ * A whole number past 2^53 is not read exactly (9007199254740993 parses as …992, and would meet another track's id):
+ * such an id must come as a string.
+ */
 function trackId(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) return undefined;
   const text = typeof value === 'number' && Number.isFinite(value) ? decimalText(value) : value;
   if (typeof text === 'string' && text !== '' && bytes(text) <= L.MAX_TRACK_ID_BYTES && isStorableText(text)) return text;
   return undefined;
@@ -103,7 +123,7 @@ function checkTracks(tracks: unknown): RequestFailure | { ok: true; ids: string[
     const track = tracks[i];
     if (!isObject(track)) return fail('invalid_track', `tracks[${i}] must be an object`);
     const id = trackId(track.id);
-    if (id === undefined) return fail('invalid_track', `tracks[${i}].id must be a non-empty string of valid Unicode without U+0000, or a number, at most ${L.MAX_TRACK_ID_BYTES} bytes as text`);
+    if (id === undefined) return fail('invalid_track', `tracks[${i}].id must be a non-empty string of valid Unicode without U+0000, or a number (a whole one at most 2^53 - 1: larger ones are not read exactly, send them as strings), at most ${L.MAX_TRACK_ID_BYTES} bytes as text`);
     if (seen.has(id)) return fail('duplicate_track_id', `track id "${id}" appears more than once`);
     seen.add(id);
     ids[i] = id;
@@ -141,6 +161,10 @@ export function validateRun(body: unknown): ValidationResult {
   if (body.categories !== undefined && body.categories !== null && (!Array.isArray(body.categories) || body.categories.length > L.MAX_CATEGORIES
     || nestedDeeperThan(body.categories, L.MAX_CATEGORIES_DEPTH))) {
     return fail('invalid_field', `categories must be an array of at most ${L.MAX_CATEGORIES} entries, nested at most ${L.MAX_CATEGORIES_DEPTH} levels deep`);
+  }
+  // Stored as sent: a number past a double's range would come back as null.
+  if (Array.isArray(body.categories) && holdsNonFiniteNumber(body.categories)) {
+    return fail('invalid_field', 'categories hold a number beyond a 64-bit float\'s range (about ±1.8e308) that could not be kept as sent; send it as a string');
   }
   const tracksCheck = checkTracks(body.tracks);
   if (!tracksCheck.ok) return tracksCheck;
@@ -240,7 +264,7 @@ function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: nu
       if (box.label !== undefined || box.classId !== undefined) {
         const extra: BoxExtras = {};
         if (typeof box.label === 'string') extra.label = box.label;
-        if (typeof box.classId === 'string' || typeof box.classId === 'number') extra.classId = box.classId;
+        if (isClassId(box.classId)) extra.classId = box.classId;
         if (extra.label !== undefined || extra.classId !== undefined) (extras ??= {})[slot - start] = extra;
       }
     }
@@ -249,7 +273,7 @@ function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: nu
     if (!sorted) extras = sortTrackByFrame(columns, start, n, extras);
     const header: TrackHeader = { id, n };
     if (typeof track.label === 'string') header.label = track.label;
-    if (typeof track.classId === 'string' || typeof track.classId === 'number') header.classId = track.classId;
+    if (isClassId(track.classId)) header.classId = track.classId;
     if (typeof track.confidence === 'number' && Number.isFinite(track.confidence)) header.confidence = track.confidence;
     if (typeof track.color === 'string') header.color = track.color;
     if (extras && Object.keys(extras).length > 0) header.extras = extras;

@@ -77,6 +77,9 @@ function isoMillis(text: string): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
+/** Up to the end of year 9999: a fraction of its last second (…799.5, 23:59:59.5Z) is no later start, in any form. */
+const inYear9999 = (seconds: number): boolean => Math.floor(seconds) <= MAX_START_SECONDS;
+
 /**
  * Unix seconds from a number or text: seconds, milliseconds (13+ digits) or a strict ISO-8601 date. Anything else
  * (negative numbers, "May 1", "2024-02-30") is undefined: a start time guessed from loose text would file the
@@ -86,13 +89,15 @@ export function parseTimestamp(value: unknown, round: (seconds: number) => numbe
   if (typeof value === 'number' && Number.isFinite(value) && value >= 0) {
     // 13 digits and more are milliseconds (1e12 ms is 2001); fewer are seconds, and past year 9999 refused.
     const seconds = round(value >= 1e12 ? value / 1000 : value);
-    return seconds <= MAX_START_SECONDS ? seconds : undefined;
+    return inYear9999(seconds) ? seconds : undefined;
   }
   if (typeof value !== 'string' || value.trim() === '') return undefined;
   const text = value.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return parseTimestamp(Number(text), round);
   const ms = isoMillis(text);
-  return ms === undefined || ms < 0 || ms / 1000 > MAX_START_SECONDS ? undefined : round(ms / 1000);
+  if (ms === undefined || ms < 0) return undefined;
+  const seconds = round(ms / 1000);
+  return inYear9999(seconds) ? seconds : undefined;
 }
 
 /**

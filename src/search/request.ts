@@ -41,7 +41,7 @@ export function regionPolygon(region: unknown): Polygon {
       if (!isObject(p) || !finite(p.x) || !finite(p.y)) throw fieldError(`region.points[${i}]`, `region.points[${i}] must be { x, y } with finite numbers`);
       xy.push((p.x / width) * SPACE, (p.y / height) * SPACE);
     });
-    if (!xy.every(Number.isFinite)) throw fieldError('region', 'region.points divided by width and height must stay finite numbers');
+    if (!xy.every(Number.isFinite)) throw fieldError('region', hasW ? 'region.points divided by width and height must stay finite numbers' : 'region.points are too large: normalized points lie near 0 to 1 (give width and height for pixel points)');
     return polygonOf(xy);
   }
   const { x, y, w, h } = region;

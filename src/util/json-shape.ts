@@ -43,6 +43,17 @@ export function nestedDeeperThan(value: unknown, maxDepth: number): boolean {
   return false;
 }
 
+/** Whether a number past a double's range (JSON's 1e400, parsed as ±Infinity) is anywhere in `value`. */
+export function holdsNonFiniteNumber(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const v = pending.pop();
+    if (typeof v === 'number' && !Number.isFinite(v)) return true;
+    if (v !== null && typeof v === 'object') pending.push(...Object.values(v));
+  }
+  return false;
+}
+
 /**
  * Whether JSON text nests arrays and objects deeper than `maxDepth`, read from its bytes without parsing: brackets
  * inside strings do not count. Meant for text that is about to be parsed; on malformed text the answer is only a

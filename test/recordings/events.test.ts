@@ -63,6 +63,8 @@ describe.each(DIALECTS)('pipeline upload events on %s', (dialect) => {
     for (const [stamp, seconds] of [
       ['2023-11-14', 1_699_920_000], ['2023-11-14T22:13:20', 1_700_000_000], ['2023-11-14T23:13:20+01:00', 1_700_000_000],
       ['2023-11-14T22:13:20.999Z', 1_700_000_000], ['2023-11-14 22:13:20+0000', 1_700_000_000],
+      // The last second of year 9999 is taken with a fraction in every form, not only as seconds.
+      ['9999-12-31T23:59:59.5Z', 253_402_300_799], ['253402300799.5', 253_402_300_799],
     ] as const) {
       const res = await post(uploadEvent(`ts/iso-${stamp.replace(/[^0-9]/g, '')}.mp4`, { 'event-timestamp': stamp }));
       expect(res.body.data?.startTimestamp, stamp).toBe(seconds);

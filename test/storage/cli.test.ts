@@ -89,23 +89,24 @@ describe.each(DIALECTS)('storage CLI on %s', (dialect) => {
   });
 
   it('fails with a non-zero exit and a clear message on bad input, and knows no old command names', async () => {
-    const cases: Array<[string[], RegExp]> = [
-      [['admin', 'provider', 'create', '--name', 'x', '--type', 's3', '--bucket', 'vids'], /--access-key-id is required/],
-      [['admin', 'provider', 'create', '--name', 'x', '--type', 'ftp'], /--type must be one of fs, s3, azure, gcs/],
-      [['admin', 'provider', 'create', '--name', 'x', '--type', 'fs', '--bucket', 'b'], /--bucket does not apply to --type fs/],
-      [['admin', 'provider', 'create', '--name', 'disk', '--type', 'fs'], /already exists/],
-      [['admin', 'provider', 'create', '--type', 'fs'], /--name is required/],
-      [['admin', 'account', 'create', '--name', 'a2'], /--provider is required/],
-      [['admin', 'account', 'create', '--name', 'a2', '--provider', 'nope'], /No provider named "nope"/],
-      [['admin', 'account', 'create', '--name', 'a2', '--provider', 'disk', '--directory', 'a/b'], /directory/],
-      [['admin', 'account', 'disable', '--name', 'ghost'], /No account named "ghost"/],
-      [['admin', 'account', 'rotate', '--name', 'ghost'], /No account named "ghost"/],
-      [['storage', 'put', '--provider', 'disk', '--file', '/nonexistent/file', '--key', 'alice/x'], /Cannot read/],
-      [['storage', 'put', '--provider', 'disk', '--file', '/etc/hostname', '--key', '../escape'], /invalid|".." path segment/],
-      [['storage', 'put', '--provider', 'ghost', '--file', '/etc/hostname', '--key', 'alice/x'], /No provider named "ghost"/],
-      [['admin', 'provider', 'list', '--org', 'no-such-org'], /no-such-org/],
+    // Exit 2: a flag's value is wrong (usage printed); exit 1: the store lacks or already has what it names.
+    const cases: Array<[string[], RegExp, number]> = [
+      [['admin', 'provider', 'create', '--name', 'x', '--type', 's3', '--bucket', 'vids'], /--access-key-id is required/, 2],
+      [['admin', 'provider', 'create', '--name', 'x', '--type', 'ftp'], /--type must be one of fs, s3, azure, gcs/, 2],
+      [['admin', 'provider', 'create', '--name', 'x', '--type', 'fs', '--bucket', 'b'], /--bucket does not apply to --type fs/, 2],
+      [['admin', 'provider', 'create', '--name', 'disk', '--type', 'fs'], /already exists/, 1],
+      [['admin', 'provider', 'create', '--type', 'fs'], /--name is required/, 2],
+      [['admin', 'account', 'create', '--name', 'a2'], /--provider is required/, 2],
+      [['admin', 'account', 'create', '--name', 'a2', '--provider', 'nope'], /No provider named "nope"/, 1],
+      [['admin', 'account', 'create', '--name', 'a2', '--provider', 'disk', '--directory', 'a/b'], /directory/, 2],
+      [['admin', 'account', 'disable', '--name', 'ghost'], /No account named "ghost"/, 1],
+      [['admin', 'account', 'rotate', '--name', 'ghost'], /No account named "ghost"/, 1],
+      [['storage', 'put', '--provider', 'disk', '--file', '/nonexistent/file', '--key', 'alice/x'], /Cannot read/, 2],
+      [['storage', 'put', '--provider', 'disk', '--file', '/etc/hostname', '--key', '../escape'], /invalid|".." path segment/, 2],
+      [['storage', 'put', '--provider', 'ghost', '--file', '/etc/hostname', '--key', 'alice/x'], /No provider named "ghost"/, 1],
+      [['admin', 'provider', 'list', '--org', 'no-such-org'], /no-such-org/, 1],
       // The shared validation's field names come out as the flags to give.
-      [['admin', 'provider', 'create', '--name', 'half', '--type', 's3', '--bucket', 'media-bucket', '--region', 'eu-west-1', '--access-key-id', 'AK'], /--secret-access-key is required/],
+      [['admin', 'provider', 'create', '--name', 'half', '--type', 's3', '--bucket', 'media-bucket', '--region', 'eu-west-1', '--access-key-id', 'AK'], /--secret-access-key is required/, 2],
     ];
     // None of these writes anything, so they run three at a time: one after another they took 30 s, and twice
     // that on a busy machine.
@@ -113,9 +114,9 @@ describe.each(DIALECTS)('storage CLI on %s', (dialect) => {
     const all = [...cases.map(([args]) => args), ...olds];
     const results: Awaited<ReturnType<typeof runCli>>[] = [];
     for (let i = 0; i < all.length; i += 3) results.push(...await Promise.all(all.slice(i, i + 3).map((args) => runCli(args, ts.location, env))));
-    cases.forEach(([args, message], i) => {
+    cases.forEach(([args, message, code], i) => {
       const r = results[i]!;
-      expect(r.code, args.join(' ')).not.toBe(0);
+      expect(r.code, args.join(' ')).toBe(code);
       expect(r.stderr, args.join(' ')).toMatch(message);
       expect(r.stdout).toBe('');
     });

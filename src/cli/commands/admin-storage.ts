@@ -28,8 +28,9 @@ async function cli<T>(fn: () => Promise<T>): Promise<T> {
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     const message = err.message.replace(FIELD_NAMES, (field) => `--${FLAG_OF_FIELD[field]}`);
-    // A 400 is a flag's value the admin API refused; anything else (not found, taken) is about the store.
-    throw err.status === 400 ? new UsageError(message) : new Error(message);
+    // A 400 is a flag's value the admin API refused; anything else (not found, taken) is about the store, and so is
+    // a --provider naming none: the flag is well formed, the store lacks it (exit 1, as for a missing organisation).
+    throw err.status === 400 && err.code !== 'unknown_provider' ? new UsageError(message) : new Error(message);
   }
 }
 
