@@ -2,7 +2,7 @@
 import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiProblem, request, type RequestOptions } from './api.js';
-import { go, mayLeave, route } from './format.js';
+import { go, hasUnsavedWork, mayLeave, route } from './format.js';
 import { loadSession, saveSession, type Session } from './session.js';
 import { SignIn } from './views/sign-in.js';
 import { Recordings } from './views/recordings.js';
@@ -14,6 +14,8 @@ export type Call = <T>(path: string, options?: RequestOptions) => Promise<T>;
 export function App() {
   const [session, setSession] = useState<Session | undefined>(loadSession);
   const [notice, setNotice] = useState<string | undefined>();
+  // The session ended while the open view held unsaved corrections: it stays, under a dialog to sign in again.
+  const [ended, setEnded] = useState(false);
   const [where, setWhere] = useState(route);
 
   useEffect(() => {
@@ -41,6 +43,7 @@ export function App() {
     const token = session?.token;
     saveSession(undefined);
     setSession(undefined);
+    setEnded(false);
     setNotice(message);
     if (token && !message) await request('/logout', token, { method: 'POST', body: {} }).catch(() => {});
   };
@@ -53,7 +56,10 @@ export function App() {
     try {
       return await request<T>(path, session.token, options);
     } catch (err) {
-      if (err instanceof ApiProblem && err.status === 401) void signOut('Your session has ended. Sign in again.');
+      if (err instanceof ApiProblem && err.status === 401) {
+        if (hasUnsavedWork()) setEnded(true);
+        else void signOut('Your session has ended. Sign in again.');
+      }
       throw err;
     }
   };
@@ -66,7 +72,22 @@ export function App() {
   else if (where.name === 'search') view = h(RegionSearch, { call });
   else view = h(Recordings, { call });
 
-  return h('div', { class: 'shell' },
+  const signInAgain = ended ? h(SignIn, {
+    notice: 'Your session has ended. Sign in again to keep your unsaved corrections, then save them.',
+    again: {
+      username: session.user.username,
+      onDiscard: () => { if (mayLeave()) void signOut('Your session has ended. Sign in again.'); },
+    },
+    onSignedIn: (s) => {
+      // The same user (usernames are unique): the corrections are theirs to save.
+      if (s.user.id !== session.user.id) { void signOut('Signed in as someone else: sign in again.'); return; }
+      saveSession(s);
+      setSession(s);
+      setEnded(false);
+    },
+  }) : null;
+
+  return h('div', { class: 'shell' }, h('div', { class: 'app', inert: ended },
     h('header', null,
       h('a', { class: 'brand', href: '#/recordings' }, 'Sightline'),
       h('nav', null,
@@ -74,5 +95,5 @@ export function App() {
         h('a', { href: '#/search', class: where.name === 'search' ? 'active' : '' }, 'Region search')),
       h('span', { class: 'who' }, `${session.user.username} · ${session.user.organisation.name} · ${session.user.role}`),
       h('button', { class: 'signout', onClick: () => { if (!mayLeave()) return; void signOut(); go('recordings'); } }, 'Sign out')),
-    view);
+    view), signInAgain);
 }

@@ -30,6 +30,11 @@ export function guardLeaving(hasUnsaved: (() => boolean) | undefined): void {
   unsaved = hasUnsaved;
 }
 
+/** Whether the open view holds work that leaving would lose (asks nobody). */
+export function hasUnsavedWork(): boolean {
+  return unsaved?.() === true;
+}
+
 /** True when nothing would be lost, or the user agrees to lose it (then the hash change that follows does not ask again). */
 export function mayLeave(): boolean {
   if (!unsaved?.()) return true;

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DIALECTS } from '../support/store.js';
-import { bearer, postJson } from '../support/server.js';
+import { bearer, getJson, postJson } from '../support/server.js';
 import { createAccount, createProvider } from '../../src/storage/admin.js';
 import { assetNames } from '../../src/recordings/assets-route.js';
 import { HAS_CHROMIUM, NO_CHROMIUM_MESSAGE, PASSWORD, launchChromium, setRange, startEditorServer, type EditorFixture } from './support.js';
@@ -237,6 +237,87 @@ if (!HAS_CHROMIUM) {
       await page.click('button.primary');
       await expect.poll(() => page.locator('main .error').textContent()).toMatch(/^This region cannot be searched/);
       expect(await page.locator('tr.result-row').count()).toBe(0);
+      await page.context().close();
+    });
+
+    it('a session that ends with unsaved corrections asks to sign in again over the editor, which keeps them to save', async () => {
+      const { fx } = ctx;
+      const before = await getJson(`${fx.server.url}/detections/${DETECTOR}?mediaKey=${encodeURIComponent(fx.mediaKey)}`, bearer(fx.org.token));
+      const page = await open();
+      await page.mouse.click(...await at(page, PROBE.x, PROBE.y));
+      await page.locator('button.delete-box').click();
+      await page.locator(`.layer[data-run-id="${DETECTOR}"].edited`).waitFor();
+      // The session ends behind the tab's back (as at its expiry): the next request is a 401.
+      const ended = await page.evaluate(async () => {
+        const { token } = JSON.parse(sessionStorage.getItem('sightline.session')!) as { token: string };
+        return (await fetch('/logout', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' })).status;
+      });
+      expect(ended).toBe(200);
+      await page.locator(`.layer[data-run-id="${DETECTOR}"] button.save-replace`).click();
+      const dialog = page.getByRole('dialog', { name: 'Sign in again' });
+      await dialog.waitFor();
+      expect(await dialog.locator('input[name="username"]').inputValue()).toBe(fx.username('editor'));
+      expect(await dialog.locator('input[name="username"]').getAttribute('readonly')).not.toBeNull();
+      // The editor is still there, its corrections with it, and out of reach until the user signs in.
+      expect(await page.locator(`.layer[data-run-id="${DETECTOR}"].edited`).count()).toBe(1);
+      expect(await page.locator('.app').evaluate((el) => (el as HTMLElement).inert)).toBe(true);
+      await dialog.locator('input[name="password"]').fill('wrong password');
+      await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await dialog.getByRole('alert').filter({ hasText: 'Wrong username or password.' }).waitFor();
+      await dialog.locator('input[name="password"]').fill(PASSWORD);
+      await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await page.locator(`.layer[data-run-id="${DETECTOR}"] button.save-replace`).click();
+      await expect.poll(() => page.locator('.message').textContent()).toContain(`into ${DETECTOR}`);
+      const after = await getJson(`${fx.server.url}/detections/${DETECTOR}?mediaKey=${encodeURIComponent(fx.mediaKey)}`, bearer(fx.org.token));
+      expect(after.body.data.boxesStored).toBe(before.body.data.boxesStored - 1);
+      await page.context().close();
+    });
+
+    it('a session that ends with nothing unsaved goes back to the sign-in page, as before', async () => {
+      const page = await open();
+      await page.evaluate(async () => {
+        const { token } = JSON.parse(sessionStorage.getItem('sightline.session')!) as { token: string };
+        await fetch('/logout', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+      });
+      await page.locator('header nav a', { hasText: 'Recordings' }).click();
+      await page.locator('main.signin').getByRole('alert').filter({ hasText: 'Your session has ended. Sign in again.' }).waitFor();
+      expect(await page.getByRole('dialog').count()).toBe(0);
+      await page.context().close();
+    });
+
+    it('names from the data stay within themselves: bidi controls are shown, not obeyed, and long names wrap', async () => {
+      const { fx } = ctx;
+      const dir = fx.mediaKey.split('/')[0];
+      const spoof = `${dir}/1700000200_invoice\u202egpj.mp4`;
+      const long = `${dir}/1700000300_${'x'.repeat(300)}.mp4`;
+      for (const [mediaKey, deviceKey] of [[spoof, 'cam\u202e1evil'], [long, 'd'.repeat(200)]]) {
+        expect((await postJson(`${fx.server.url}/recordings`, { mediaKey, deviceKey, width: 640, height: 360, fps: 25 }, bearer(fx.org.token))).status).toBe(201);
+      }
+      const page = await signedInPage('#/recordings');
+      const row = page.locator(`tr.recording-row[data-media-key="${spoof}"]`);
+      await row.waitFor();
+      // The override is shown as a mark inside its own <bdi>, so it reorders nothing, not even the rest of its name.
+      expect(await row.locator('td a').innerText()).toBe(`${dir}/1700000200_invoiceU+202Egpj.mp4`);
+      expect(await row.locator('td a bdi').count()).toBe(1);
+      expect(await row.locator('td').nth(2).innerText()).toBe('camU+202E1evil');
+      // A 300-character key and a 200-character device wrap inside the list instead of widening the page.
+      await page.locator(`tr.recording-row[data-media-key="${long}"]`).waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+      await page.context().close();
+    });
+
+    it('at 320 px wide the stage, the layers and the sign-out button are all there, one under the other', async () => {
+      const page = await open();
+      await page.setViewportSize({ width: 320, height: 640 });
+      const stage = (await page.locator('.stage').boundingBox())!;
+      const layers = (await page.locator('aside.layers').boundingBox())!;
+      expect(stage.width).toBeGreaterThan(250);
+      expect(layers.y).toBeGreaterThanOrEqual(stage.y + stage.height);
+      const signOut = (await page.locator('button.signout').boundingBox())!;
+      const header = (await page.locator('header').boundingBox())!;
+      expect(signOut.x + signOut.width).toBeLessThanOrEqual(320);
+      expect(signOut.y + signOut.height).toBeLessThanOrEqual(header.y + header.height);
       await page.context().close();
     });
 

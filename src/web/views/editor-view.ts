@@ -13,6 +13,7 @@ import { corners, drawOverlay, hitTest, isDrawn, HANDLE, type BoxRef } from '../
 import { ClockPlayer, VideoPlayer, type Player } from '../editor/player.js';
 import { Timeline } from '../editor/timeline.js';
 import { LayersPanel } from './layers-panel.js';
+import { userText } from '../user-text.js';
 
 interface Drag { kind: 'move' | 'resize'; corner: Corner; dx: number; dy: number; moved: boolean }
 
@@ -309,8 +310,8 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
     h('div', { class: 'stage-column' },
       h('div', { class: 'title' },
         h('a', { href: '#/recordings' }, '← Recordings'),
-        h('h1', null, rec.mediaKey),
-        h('span', { class: 'muted' }, `${rec.deviceKey ?? 'no device'} · ${when(rec.startTimestamp)} · ${size.width}×${size.height} · ${engine.fps} fps`)),
+        h('h1', null, userText(rec.mediaKey)),
+        h('span', { class: 'muted' }, rec.deviceKey === null ? 'no device' : userText(rec.deviceKey), ` · ${when(rec.startTimestamp)} · ${size.width}×${size.height} · ${engine.fps} fps`)),
       h('div', { class: 'stage', style: { aspectRatio: `${size.width} / ${size.height}` } },
         !noVideo && info.assets
           ? h('video', { ref: video, class: 'video', src: redacted ? info.assets.redacted : info.assets.video, poster: info.assets.thumbnail, muted: true, playsInline: true, preload: 'auto',
@@ -340,7 +341,7 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
       h('section', { class: 'inspect', 'aria-live': 'polite' },
         h('h2', null, engine.selected ? 'Selected box' : 'Box under the pointer'),
         inspected ? h('dl', null,
-          ...Object.entries(inspected).flatMap(([k, v]) => [h('dt', null, k), h('dd', { 'data-field': k }, v)])) : h('p', { class: 'muted small' }, 'Hover or click a box.'),
+          ...Object.entries(inspected).flatMap(([k, v]) => [h('dt', null, k), h('dd', { 'data-field': k }, userText(v))])) : h('p', { class: 'muted small' }, 'Hover or click a box.'),
         engine.selected && writer ? h('div', { class: 'actions' },
           h('button', { class: 'delete-box', onClick: removeSelectedBox }, 'Delete box'),
           h('button', { class: 'delete-track', onClick: removeSelectedTrack }, 'Delete track')) : null),

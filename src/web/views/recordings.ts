@@ -5,6 +5,7 @@ import { inWords } from '../api.js';
 import type { Call } from '../app.js';
 import { go, when } from '../format.js';
 import type { RecordingAssets, RecordingInfo } from '../types.js';
+import { userList, userText } from '../user-text.js';
 
 export interface ListedRecording extends RecordingInfo { runCount?: number }
 interface Page { recordings: ListedRecording[]; nextCursor: string | null }
@@ -89,11 +90,11 @@ export function Recordings(props: { call: Call }) {
       h('thead', null, h('tr', null, ['', 'Recording', 'Device', 'Start', 'Runs', 'Labels'].map((c) => h('th', null, c)))),
       h('tbody', null, page.recordings.map((r) => h('tr', { key: r.id, class: 'recording-row', 'data-media-key': r.mediaKey, onClick: () => go('recording', r.mediaKey) },
         h('td', null, h(Thumbnail, { call: props.call, id: r.id })),
-        h('td', null, h('a', { href: `#/recording/${encodeURIComponent(r.mediaKey)}` }, r.mediaKey)),
-        h('td', null, r.deviceKey ?? '—'),
+        h('td', null, h('a', { href: `#/recording/${encodeURIComponent(r.mediaKey)}` }, userText(r.mediaKey))),
+        h('td', null, r.deviceKey === null ? '—' : userText(r.deviceKey)),
         h('td', null, when(r.startTimestamp)),
         h('td', { class: 'runs' }, r.runCount ?? '—'),
-        h('td', { class: 'labels' }, (labels.get(r.mediaKey) ?? []).join(', ') || '—'))))) : null,
+        h('td', { class: 'labels' }, userList(labels.get(r.mediaKey) ?? [])))))) : null,
     h('div', { class: 'pager' },
       cursors.length > 0 ? h('button', { onClick: () => { const prev = cursors.slice(0, -1); setCursors(prev); void load(prev[prev.length - 1]); } }, '← Newer') : null,
       page?.nextCursor ? h('button', { onClick: () => { const next = [...cursors, page.nextCursor!]; setCursors(next); void load(page.nextCursor!); } }, 'Older →') : null));

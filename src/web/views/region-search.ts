@@ -6,6 +6,7 @@ import { inWords } from '../api.js';
 import type { Call } from '../app.js';
 import { go, when } from '../format.js';
 import type { RecordingAssets, RecordingInfo } from '../types.js';
+import { userText, userTextPlain } from '../user-text.js';
 
 interface Point { x: number; y: number }
 interface Hit { mediaKey: string; analysisId: string; startTimestamp: number; deviceKey: string | null; matches: Array<{ runId: string; label: string; count: number }> }
@@ -114,7 +115,7 @@ export function RegionSearch(props: { call: Call }) {
     h('div', { class: 'search-tools' },
       h('label', null, 'Frame of', h('select', { name: 'recording', value: chosen, onChange: (e: Event) => { setChosen((e.target as HTMLSelectElement).value); setPoints([]); } },
         h('option', { value: '' }, 'a blank frame'),
-        recordings.map((r) => h('option', { value: r.id }, r.mediaKey)))),
+        recordings.map((r) => h('option', { value: r.id }, userTextPlain(r.mediaKey))))),
       h('label', null, 'Shape', h('select', { name: 'mode', value: mode, onChange: (e: Event) => { setMode((e.target as HTMLSelectElement).value as Mode); setPoints([]); setClosed(false); } },
         h('option', { value: 'rectangle' }, 'rectangle (drag)'), h('option', { value: 'polygon' }, 'polygon (click points)'))),
       mode === 'polygon' ? h('button', { type: 'button', onClick: () => setClosed(true), disabled: points.length < 3 || closed }, 'Close polygon') : null,
@@ -130,9 +131,9 @@ export function RegionSearch(props: { call: Call }) {
     hits && hits.list.length > 0 ? h('table', { class: 'list results' },
       h('thead', null, h('tr', null, ['Recording', 'Device', 'Start', 'Matching runs and labels'].map((c) => h('th', null, c)))),
       h('tbody', null, hits.list.map((r) => h('tr', { class: 'result-row', 'data-media-key': r.mediaKey, onClick: () => go('recording', r.mediaKey) },
-        h('td', null, h('a', { href: `#/recording/${encodeURIComponent(r.mediaKey)}` }, r.mediaKey)),
-        h('td', null, r.deviceKey ?? '—'),
+        h('td', null, h('a', { href: `#/recording/${encodeURIComponent(r.mediaKey)}` }, userText(r.mediaKey))),
+        h('td', null, r.deviceKey === null ? '—' : userText(r.deviceKey)),
         h('td', null, when(r.startTimestamp)),
-        h('td', null, r.matches.map((m) => h('span', { class: 'match' }, `${m.label} × ${m.count} (${m.runId})`))))))) : null,
+        h('td', null, r.matches.map((m) => h('span', { class: 'match' }, userText(m.label), ` × ${m.count} (`, userText(m.runId), ')'))))))) : null,
     hits?.nextCursor ? h('button', { onClick: () => void search(hits.nextCursor!) }, 'More') : null);
 }
