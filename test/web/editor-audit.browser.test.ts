@@ -309,7 +309,11 @@ if (!HAS_CHROMIUM) {
 
     it('at 320 px wide the stage, the layers and the sign-out button are all there, one under the other', async () => {
       const page = await open();
+      const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= innerWidth);
+      // Wide, the layers panel keeps to its column.
+      expect(await fits()).toBe(true);
       await page.setViewportSize({ width: 320, height: 640 });
+      expect(await fits()).toBe(true);
       const stage = (await page.locator('.stage').boundingBox())!;
       const layers = (await page.locator('aside.layers').boundingBox())!;
       expect(stage.width).toBeGreaterThan(250);
