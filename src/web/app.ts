@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiProblem, request, type RequestOptions } from './api.js';
 import { go, hasUnsavedWork, mayLeave, route } from './format.js';
 import { loadSession, saveSession, type Session } from './session.js';
+import { userTextPlain } from './user-text.js';
 import { SignIn } from './views/sign-in.js';
 import { Recordings } from './views/recordings.js';
 import { RegionSearch } from './views/region-search.js';
@@ -47,6 +48,17 @@ export function App() {
     setNotice(message);
     if (token && !message) await request('/logout', token, { method: 'POST', body: {} }).catch(() => {});
   };
+
+  // A new page for assistive technology too: its title names it, and focus starts at its content (a screen
+  // reader would otherwise stay on the link or button that led here, or on nothing once that is gone).
+  const page = !session ? 'Sign in' : where.name === 'recording' ? where.arg : where.name === 'search' ? 'Region search' : 'Recordings';
+  useEffect(() => {
+    document.title = `${userTextPlain(page)} · Sightline`;
+    const main = document.querySelector<HTMLElement>('.app main, main.signin');
+    if (!main || main.contains(document.activeElement)) return;
+    main.tabIndex = -1;
+    main.focus({ preventScroll: true });
+  }, [page]);
 
   if (!session) {
     return h(SignIn, { notice, onSignedIn: (s) => { saveSession(s); setNotice(undefined); setSession(s); } });

@@ -307,6 +307,19 @@ if (!HAS_CHROMIUM) {
       await page.context().close();
     });
 
+    it('each page has its own title and takes the focus, so a screen reader starts at its content', async () => {
+      const { fx } = ctx;
+      const page = await signedInPage('#/recordings');
+      await page.locator(`tr.recording-row[data-media-key="${fx.mediaKey}"] td a`).click();
+      await page.locator('.layer').first().waitFor();
+      await expect.poll(() => page.title()).toBe(`${fx.mediaKey} · Sightline`);
+      expect(await page.evaluate(() => document.activeElement?.closest('main')?.className)).toBe('editor');
+      await page.locator('header nav a', { hasText: 'Region search' }).click();
+      await expect.poll(() => page.title()).toBe('Region search · Sightline');
+      expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('MAIN');
+      await page.context().close();
+    });
+
     it('at 320 px wide the stage, the layers and the sign-out button are all there, one under the other', async () => {
       const page = await open();
       const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= innerWidth);
