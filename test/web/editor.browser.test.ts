@@ -172,6 +172,35 @@ if (!HAS_CHROMIUM) {
       await page.context().close();
     });
 
+    it('region search works from the keyboard alone: the region typed as numbers, and a drawn one shown as numbers', async () => {
+      const page = await signedInPage('viewer', '#/search');
+      const field = page.getByRole('textbox', { name: 'Region: x, y, width, height (px)' });
+      await field.waitFor();
+      await field.focus();
+      // The detector's person is centred at (70, 225) px on its first frame.
+      await page.keyboard.type('50, 200, 40, 50');
+      expect(await page.getByRole('img', { name: 'The region: 50, 200, 40, 50 (px of a 640×360 frame)' }).count()).toBe(1);
+      // On to Search (past Clear and Labels), by Tab.
+      for (let i = 0; i < 5 && await page.evaluate(() => document.activeElement?.textContent) !== 'Search'; i++) await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await page.locator(`tr.result-row[data-media-key="${fx.mediaKey}"]`).waitFor();
+      // A polygon, typed as points.
+      await page.getByRole('combobox', { name: 'Shape' }).selectOption('polygon');
+      await page.getByRole('textbox', { name: 'Region: x y; x y; x y … (px)' }).fill('0 0; 30 0; 0 30');
+      await page.getByRole('button', { name: 'Search' }).press('Enter');
+      await page.locator('.search-empty').waitFor();
+      // Drawn with the mouse, the region shows as numbers a keyboard user can then change.
+      await page.getByRole('combobox', { name: 'Shape' }).selectOption('rectangle');
+      const box = (await page.locator('canvas.region-canvas').boundingBox())!;
+      await page.mouse.move(box.x + (10 / 640) * box.width, box.y + (20 / 360) * box.height);
+      await page.mouse.down();
+      await page.mouse.move(box.x + (110 / 640) * box.width, box.y + (220 / 360) * box.height, { steps: 3 });
+      await page.mouse.up();
+      const [x, y, w, h] = (await page.getByRole('textbox', { name: 'Region: x, y, width, height (px)' }).inputValue()).split(', ').map(Number);
+      expect([x, y, w, h].map((v, i) => Math.abs(v! - [10, 20, 100, 200][i]!) <= 2)).toEqual([true, true, true, true]);
+      await page.context().close();
+    });
+
     it('a box moved and saved as a replacement is what GET /detections/{runId} returns', async () => {
       const before = await getJson(`${fx.server.url}/detections/${DETECTOR}?mediaKey=${encodeURIComponent(fx.mediaKey)}`, bearer(fx.org.token));
       const person = before.body.data.tracks.find((t: { id: string }) => t.id === 'p1');

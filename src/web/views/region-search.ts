@@ -14,6 +14,28 @@ type Mode = 'rectangle' | 'polygon';
 
 const BLANK = { width: 640, height: 360 };
 
+/** The region as text, in frame pixels: `x, y, width, height` for a rectangle, `x y; x y; …` for a polygon. */
+function regionText(mode: Mode, points: Point[]): string {
+  if (points.length === 0) return '';
+  if (mode === 'polygon') return points.map((p) => `${p.x} ${p.y}`).join('; ');
+  const xs = points.map((p) => p.x); const ys = points.map((p) => p.y);
+  return [Math.min(...xs), Math.min(...ys), Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)].join(', ');
+}
+
+/** The points typed as text (the keyboard's way to give a region), or undefined while the text is not one. */
+function pointsOf(mode: Mode, text: string): Point[] | undefined {
+  const numbers = (part: string) => part.trim().split(/[\s,]+/).filter(Boolean).map(Number);
+  if (mode === 'rectangle') {
+    const v = numbers(text);
+    if (v.length !== 4 || !v.every(Number.isFinite)) return undefined;
+    const [x, y, w, h] = v as [number, number, number, number];
+    return [{ x, y }, { x: x + w, y }, { x: x + w, y: y + h }, { x, y: y + h }];
+  }
+  const points = text.split(';').filter((p) => p.trim() !== '').map(numbers);
+  if (points.length < 3 || !points.every((p) => p.length === 2 && p.every(Number.isFinite))) return undefined;
+  return points.map(([x, y]) => ({ x: x!, y: y! }));
+}
+
 export function RegionSearch(props: { call: Call }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [recordings, setRecordings] = useState<RecordingInfo[]>([]);
@@ -24,6 +46,8 @@ export function RegionSearch(props: { call: Call }) {
   const [points, setPoints] = useState<Point[]>([]);
   const [closed, setClosed] = useState(false);
   const [drag, setDrag] = useState<Point | undefined>();
+  // What the region field shows: the drawn region, or what is being typed into it.
+  const [typed, setTyped] = useState<string | undefined>();
   const [labels, setLabels] = useState('');
   const [hits, setHits] = useState<{ list: Hit[]; nextCursor: string | null } | undefined>();
   const [error, setError] = useState<string | undefined>();
@@ -79,18 +103,19 @@ export function RegionSearch(props: { call: Call }) {
   const onDown = (e: MouseEvent) => {
     if (mode !== 'rectangle') return;
     const p = at(e);
-    setDrag(p); setPoints(rect(p, p)); setClosed(true);
+    setDrag(p); setPoints(rect(p, p)); setClosed(true); setTyped(undefined);
   };
   const onMove = (e: MouseEvent) => { if (drag) setPoints(rect(drag, at(e))); };
   const onUp = (e: MouseEvent) => { if (drag) { setPoints(rect(drag, at(e))); setDrag(undefined); } };
   const onClick = (e: MouseEvent) => {
     if (mode !== 'polygon') return;
+    setTyped(undefined);
     if (closed) { setPoints([at(e)]); setClosed(false); return; }
     setPoints([...points, at(e)]);
   };
 
   async function search(cursor?: string) {
-    if (points.length < 3) { setHits(undefined); setError('Draw a rectangle or a polygon of at least three points first.'); return; }
+    if (points.length < 3) { setHits(undefined); setError('Draw a rectangle or a polygon of at least three points, or type the region, first.'); return; }
     const { width, height } = size;
     const xs = points.map((p) => p.x); const ys = points.map((p) => p.y);
     const region = mode === 'rectangle'
@@ -113,17 +138,28 @@ export function RegionSearch(props: { call: Call }) {
 
   return h('main', { class: 'search' },
     h('div', { class: 'search-tools' },
-      h('label', null, 'Frame of', h('select', { name: 'recording', value: chosen, onChange: (e: Event) => { setChosen((e.target as HTMLSelectElement).value); setPoints([]); } },
+      h('label', null, 'Frame of', h('select', { name: 'recording', value: chosen, onChange: (e: Event) => { setChosen((e.target as HTMLSelectElement).value); setPoints([]); setTyped(undefined); } },
         h('option', { value: '' }, 'a blank frame'),
         recordings.map((r) => h('option', { value: r.id }, userTextPlain(r.mediaKey))))),
-      h('label', null, 'Shape', h('select', { name: 'mode', value: mode, onChange: (e: Event) => { setMode((e.target as HTMLSelectElement).value as Mode); setPoints([]); setClosed(false); } },
+      h('label', null, 'Shape', h('select', { name: 'mode', value: mode, onChange: (e: Event) => { setMode((e.target as HTMLSelectElement).value as Mode); setPoints([]); setClosed(false); setTyped(undefined); } },
         h('option', { value: 'rectangle' }, 'rectangle (drag)'), h('option', { value: 'polygon' }, 'polygon (click points)'))),
+      h('label', null, mode === 'rectangle' ? 'Region: x, y, width, height (px)' : 'Region: x y; x y; x y … (px)', h('input', {
+        name: 'region', value: typed ?? regionText(mode, points), placeholder: mode === 'rectangle' ? '100, 50, 200, 150' : '100 50; 300 50; 200 200',
+        onInput: (e: Event) => {
+          const text = (e.target as HTMLInputElement).value;
+          setTyped(text);
+          const typedPoints = pointsOf(mode, text);
+          setPoints(typedPoints ?? []);
+          setClosed(typedPoints !== undefined);
+        },
+      })),
       mode === 'polygon' ? h('button', { type: 'button', onClick: () => setClosed(true), disabled: points.length < 3 || closed }, 'Close polygon') : null,
-      h('button', { type: 'button', onClick: () => { setPoints([]); setClosed(false); } }, 'Clear'),
+      h('button', { type: 'button', onClick: () => { setPoints([]); setClosed(false); setTyped(undefined); } }, 'Clear'),
       h('label', null, 'Labels', h('input', { name: 'labels', placeholder: 'person, car', value: labels, onInput: (e: Event) => setLabels((e.target as HTMLInputElement).value) })),
       h('button', { type: 'button', class: 'primary', onClick: () => void search() }, 'Search')),
     h('canvas', {
-      ref: canvas, class: 'region-canvas', width: size.width, height: size.height,
+      ref: canvas, class: 'region-canvas', width: size.width, height: size.height, role: 'img',
+      'aria-label': points.length > 0 ? `The region: ${regionText(mode, points)} (px of a ${size.width}×${size.height} frame)` : `A ${size.width}×${size.height} frame with no region yet`,
       onMouseDown: onDown, onMouseMove: onMove, onMouseUp: onUp, onClick, onDblClick: () => setClosed(true),
     }),
     error ? h('p', { class: 'error', role: 'alert' }, error) : null,
