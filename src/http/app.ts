@@ -15,6 +15,7 @@ import { buildValidator } from './validators.js';
 import { REDACTED_PATHS, redactUrl } from './log-redaction.js';
 import { ApiError, PROBLEM_CONTENT_TYPE, problem } from './problem.js';
 import { requestIdFrom } from './request-id.js';
+import { drainOnClose, refuseWhileClosing } from './draining.js';
 import { API_VERSIONS, negotiateVersion, LATEST_API_VERSION } from './versioning.js';
 import { authRoutes } from '../auth/routes.js';
 import { refuseTextBodies, useJsonBodyParser } from './json-body.js';
@@ -124,8 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   // A request that reaches a closing server (on a keep-alive connection it already had) goes to another instance.
-  let closing = false;
-  app.addHook('preClose', (done) => { closing = true; done(); });
+  const draining = drainOnClose(app);
 
   // Callback-style hooks: these run on every request, and an async hook costs a promise and a microtask each.
   app.addHook('onRequest', (request, reply, done) => {
@@ -133,9 +133,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('X-Request-Id', request.id);
     // Set before negotiating, so that a 406 for an unknown version still names the latest one.
     reply.header('API-Version', LATEST_API_VERSION);
-    if (closing) {
-      reply.header('Connection', 'close');
-      done(new ApiError(503, 'service_unavailable', 'The server is shutting down: send the request again (to another instance)', {}, { 'Retry-After': '1' }));
+    if (draining.closing) {
+      refuseWhileClosing(request, reply);
       return;
     }
     const host = request.headers.host;

@@ -63,16 +63,9 @@ export async function startServer(config: Config, logger?: AppOptions['logger'])
     close() {
       closing ??= (async () => {
         for (const stop of stops) stop();
-        // Closing stops new connections and drops idle ones; a keep-alive connection busy at this moment goes idle
-        // once its answer is out, and would then hold the close open until its keep-alive timeout (72 s, longer
-        // than any grace period). So idle connections are dropped again until the server has closed.
-        const reaper = setInterval(() => app.server.closeIdleConnections(), 50);
-        reaper.unref();
-        try {
-          await app.close();
-        } finally {
-          clearInterval(reaper);
-        }
+        // Closing stops new connections; the connections it has go once idle (draining.ts), not at their
+        // keep-alive timeout (72 s, longer than any grace period).
+        await app.close();
         await checkpointer?.stop();
         await store.close();
       })();

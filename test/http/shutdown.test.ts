@@ -90,4 +90,52 @@ describe.each(DIALECTS)('graceful shutdown on %s', (dialect) => {
       socket.destroy();
     }
   }, 70_000);
+
+  it('answers a request that comes on an idle keep-alive connection after the signal with a 503, not a reset', async () => {
+    // The soak's case: a client had its answer just before SIGTERM and sends its next request a moment after; Node
+    // dropped idle connections the moment the server closed, and that request met a reset.
+    const server = await spawnServer(ts.location, { SHUTDOWN_GRACE_MS: '60000', LOG_LEVEL: 'info' });
+    const port = Number(new URL(server.url).port);
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let received = '';
+    socket.on('data', (c: Buffer) => { received += c.toString('latin1'); });
+    const closed = new Promise<boolean>((resolve) => socket.once('close', resolve));
+    let reset = false;
+    socket.on('error', () => { reset = true; });
+    socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
+    for (let i = 0; i < 500 && !/\r\n\r\n\{.*\}$/s.test(received); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    received = '';
+    const started = Date.now();
+    server.child.kill('SIGTERM');
+    await refusingConnections(port);
+    socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\nX-Request-Id: after-signal\r\n\r\n');
+    await closed;
+    expect(reset).toBe(false);
+    expect(received).toMatch(/^HTTP\/1\.1 503 /);
+    expect(received).toMatch(/connection: close/i);
+    expect(received).toMatch(/retry-after: 1/i);
+    expect(await exited(server.child)).toBe(0);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    // A refusal while closing is routine during a deploy: its access line, not an error with a stack.
+    const lines = server.stdout().split('\n').filter((l) => l.includes('after-signal'));
+    expect(lines.map((l) => JSON.parse(l) as { level: number; code?: string; msg: string })).toEqual([expect.objectContaining({ level: 30, code: 'service_unavailable' })]);
+  });
+
+  it('drops a keep-alive connection that stays idle once the server closes, and exits', async () => {
+    const server = await spawnServer(ts.location, { SHUTDOWN_GRACE_MS: '60000' });
+    const port = Number(new URL(server.url).port);
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.on('error', () => {});
+    socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise((resolve) => socket.once('data', resolve));
+    const started = Date.now();
+    server.child.kill('SIGTERM');
+    expect(await exited(server.child)).toBe(0);
+    await closed;
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
 });

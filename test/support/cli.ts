@@ -41,19 +41,21 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts `sightline serve` and resolves once /api/health answers. */
-export async function spawnServer(location: StoreLocation, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
+export async function spawnServer(location: StoreLocation, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; stderr: () => string; stdout: () => string }> {
   const port = await freePort();
   const child = spawn(process.execPath, [...SERVER_ARGS, 'serve', '--port', String(port), '--data', location.dataDir], { env: envFor(location, env) });
   let stderr = '';
   child.stderr!.on('data', (c) => (stderr += c));
-  child.stdout!.resume();
+  // The log lines (pino writes to stdout), for the tests that read them.
+  let stdout = '';
+  child.stdout!.on('data', (c) => (stdout += c));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
     // A server killed by a signal (a native abort) has no exit code, only a signal.
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited with ${child.exitCode ?? child.signalCode}: ${stderr}`);
     try {
-      if ((await fetch(`${url}/api/health`)).ok) return { child, url, stderr: () => stderr };
+      if ((await fetch(`${url}/api/health`)).ok) return { child, url, stderr: () => stderr, stdout: () => stdout };
     } catch { /* not listening yet */ }
     if (Date.now() > deadline) { child.kill('SIGKILL'); throw new Error(`server did not start: ${stderr}`); }
     await new Promise((r) => setTimeout(r, 100));
