@@ -307,6 +307,39 @@ if (!HAS_CHROMIUM) {
       await page.context().close();
     });
 
+    it('a box is selected, moved, resized and saved from the keyboard alone', async () => {
+      const { fx } = ctx;
+      const runOf: Record<string, string> = { 'yolov8-demo': DETECTOR, 'bytetrack-demo': TRACKER };
+      const fetchRun = async (runId: string) => (await getJson(`${fx.server.url}/detections/${runId}?mediaKey=${encodeURIComponent(fx.mediaKey)}`, bearer(fx.org.token))).body.data;
+      const page = await open();
+      await page.keyboard.press('n');
+      await expect.poll(() => page.locator('.inspect h2').textContent()).toBe('Selected box');
+      const first = await page.locator('.inspect dd[data-field="track"]').textContent();
+      // Shift+n from the first box wraps round to the frame's last one, n comes back.
+      await page.keyboard.press('Shift+N');
+      await page.keyboard.press('n');
+      expect(await page.locator('.inspect dd[data-field="track"]').textContent()).toBe(first);
+      const runId = runOf[(await page.locator('.inspect dd[data-field="layer"]').textContent())!]!;
+      const before = (await fetchRun(runId)).tracks.find((t: { id: string }) => t.id === first).boxes.find((b: { frame: number }) => b.frame === 0);
+      await page.keyboard.press('Shift+ArrowRight');                        // 10 px right
+      await page.keyboard.press('ArrowDown');                               // 1 px down
+      await page.keyboard.press('Alt+ArrowDown');                           // 1 px taller
+      await page.keyboard.press('Alt+ArrowDown');
+      await page.locator(`.layer[data-run-id="${runId}"].edited`).waitFor();
+      expect(await page.evaluate(() => location.hash)).toContain('#/recording/');
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.locator('.inspect h2').textContent()).toBe('Box under the pointer');
+      await page.locator(`.layer[data-run-id="${runId}"] button.save-replace`).focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.locator('.message').textContent()).toContain(`into ${runId}`);
+      const after = (await fetchRun(runId)).tracks.find((t: { id: string }) => t.id === first).boxes.find((b: { frame: number }) => b.frame === 0);
+      expect(after.x).toBeCloseTo(before.x + 10 / 640, 4);
+      expect(after.y).toBeCloseTo(before.y + 1 / 360, 4);
+      expect(after.w).toBeCloseTo(before.w, 4);
+      expect(after.h).toBeCloseTo(before.h + 2 / 360, 4);
+      await page.context().close();
+    });
+
     it('each page has its own title and takes the focus, so a screen reader starts at its content', async () => {
       const { fx } = ctx;
       const page = await signedInPage('#/recordings');

@@ -121,3 +121,14 @@ export function hitTest(layers: readonly Layer[], frame: number, px: number, py:
   }
   return undefined;
 }
+
+/** The shown boxes of a frame in drawing order, layer by layer: what the keyboard steps through (`n`, `Shift+n`). */
+export function boxesOnFrame(layers: readonly Layer[], frame: number): BoxRef[] {
+  const boxes: BoxRef[] = [];
+  for (const layer of layers) {
+    const { index } = layer;
+    if (!layer.visible || layer.opacity <= 0 || frame < 0 || frame >= index.frames) continue;
+    for (let i = index.start[frame]!; i < index.start[frame + 1]!; i++) if (shown(layer, i)) boxes.push({ layer, i });
+  }
+  return boxes;
+}

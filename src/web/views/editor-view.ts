@@ -9,7 +9,7 @@ import { canWrite, type Session } from '../session.js';
 import type { RecordingAssets, Run } from '../types.js';
 import { correctedRunBody, deleteBox, deleteTrack, moveBox, resizeBox, type Corner, type SaveMode } from '../editor/corrections.js';
 import { layerName, makeLayer, trackLabel, type Layer } from '../editor/layers.js';
-import { corners, drawOverlay, hitTest, isDrawn, HANDLE, type BoxRef } from '../editor/overlay.js';
+import { boxesOnFrame, corners, drawOverlay, hitTest, isDrawn, HANDLE, type BoxRef } from '../editor/overlay.js';
 import { ClockPlayer, VideoPlayer, type Player } from '../editor/player.js';
 import { Timeline } from '../editor/timeline.js';
 import { LayersPanel } from './layers-panel.js';
@@ -165,6 +165,10 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
         p.pause();
         if (f !== undefined) p.seek(f);
       } else if (e.key === 'Delete' && engine.selected && writer) removeSelectedBox();
+      else if (e.key === 'n' || e.key === 'N') selectNextBox(e.shiftKey ? -1 : 1);
+      else if (e.key === 'Escape' && engine.selected) selectBox(undefined);
+      // Arrows on a control (the frame slider, a list) keep their own meaning.
+      else if (e.key.startsWith('Arrow') && engine.selected && writer && !onControl) nudgeSelectedBox(e.key, e.shiftKey ? 10 : 1, e.altKey);
       else handled = false;
       // Space would also scroll the page.
       if (handled) e.preventDefault();
@@ -229,6 +233,38 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
     if (!engine.hover) return;
     engine.hover = undefined;
     if (!engine.selected) setInspect(undefined);
+    redraw();
+  }
+
+  // ——— keyboard: select, move and resize a box without a pointer ———
+  function selectBox(ref: BoxRef | undefined) {
+    if (ref) engine.player?.pause();
+    engine.selected = ref;
+    setInspect(ref);
+    redraw();
+  }
+
+  /** The next (or previous) shown box of the frame, after the selected one; from none, the first (or last). */
+  function selectNextBox(step: 1 | -1) {
+    const boxes = boxesOnFrame(engine.layers, engine.frame);
+    if (boxes.length === 0) return;
+    const sel = engine.selected;
+    const at = sel ? boxes.findIndex((b) => b.layer === sel.layer && b.i === sel.i) : -1;
+    selectBox(boxes[at < 0 ? (step > 0 ? 0 : boxes.length - 1) : (at + step + boxes.length) % boxes.length]);
+  }
+
+  /** Arrows move the selected box by `pixels` of the frame; with Alt they move its bottom-right corner instead. */
+  function nudgeSelectedBox(key: string, pixels: number, resize: boolean) {
+    const sel = engine.selected!;
+    const c = overlay.current!;
+    const dx = (key === 'ArrowRight' ? pixels : key === 'ArrowLeft' ? -pixels : 0) / c.width;
+    const dy = (key === 'ArrowDown' ? pixels : key === 'ArrowUp' ? -pixels : 0) / c.height;
+    const ix = sel.layer.index;
+    const { i } = sel;
+    if (resize) resizeBox(sel.layer, i, 3, ix.x[i]! + ix.w[i]! + dx, ix.y[i]! + ix.h[i]! + dy);
+    else moveBox(sel.layer, i, ix.x[i]! + dx, ix.y[i]! + dy);
+    setInspect({ ...sel });
+    bump();
     redraw();
   }
 
@@ -332,7 +368,7 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
         engine.player?.pause();
         engine.player?.seek(tl.frameAt(e.clientX - r.left));
       } }),
-      h('p', { class: 'keys muted small' }, 'Space play/pause · , . frame step · [ ] previous/next detection · click a box to select, drag to move, drag a corner to resize, Delete removes it'),
+      h('p', { class: 'keys muted small' }, 'Space play/pause · , . frame step · [ ] previous/next detection · click a box to select, drag to move, drag a corner to resize, Delete removes it · n / Shift+n select the next / previous box, arrows move it (Shift: 10 px), Alt+arrows resize it, Esc deselects'),
       noVideo ? h('p', { class: 'muted small no-video' }, info.assetsUnavailable === 'storage_not_configured'
         ? 'No video: the server has no storage account for the editor (EDITOR_STORAGE_ACCOUNT). Boxes play over a blank frame.'
         : 'The video could not be loaded. Boxes play over a blank frame.') : null,
