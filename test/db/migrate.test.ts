@@ -74,9 +74,9 @@ describe.each(DIALECTS)('upgrading an existing store (%s)', (dialect) => {
   async function oneMigrationBehind(): Promise<string> {
     ts = await createTestStore(dialect);
     const last = Object.keys(migrations).at(-1)!;
-    expect(last).toBe('005_login_sliding_window');
-    await sql`alter table login_failures drop column previous_failures`.execute(ts.store.db);
-    await sql`alter table login_failures drop column window_ms`.execute(ts.store.db);
+    expect(last).toBe('006_recordings_device_order');
+    await sql`create index recordings_org_device_start on recordings (org_id, device_key, start_timestamp)`.execute(ts.store.db);
+    await sql`drop index recordings_org_device_start_id`.execute(ts.store.db);
     await sql`delete from kysely_migration where name = ${last}`.execute(ts.store.db);
     return last;
   }

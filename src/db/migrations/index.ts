@@ -6,6 +6,7 @@ import * as m003 from './003_recordings_search.js';
 import * as m002 from './002_storage.js';
 import * as m004 from './004_recording_duration.js';
 import * as m005 from './005_login_sliding_window.js';
+import * as m006 from './006_recordings_device_order.js';
 
 export interface MigrationModule {
   up(db: Kysely<any>, t: ColumnTypes): Promise<void>;
@@ -17,4 +18,5 @@ export const migrations: Record<string, MigrationModule> = {
   '002_storage': m002,
   '004_recording_duration': m004,
   '005_login_sliding_window': m005,
+  '006_recordings_device_order': m006,
 };
