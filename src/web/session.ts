@@ -16,7 +16,8 @@ export function loadSession(): Session | undefined {
 
 export function saveSession(session: Session | undefined): void {
   if (session) sessionStorage.setItem(KEY, JSON.stringify(session));
-  else sessionStorage.removeItem(KEY);
+  // Signed out: what the tab kept for this user (the list's filters) goes too, not to the next one.
+  else sessionStorage.clear();
 }
 
 export const canWrite = (s: Session) => ['owner', 'admin', 'editor', 'application'].includes(s.user.role);

@@ -340,6 +340,24 @@ if (!HAS_CHROMIUM) {
       await page.context().close();
     });
 
+    it('Back from a recording returns to the list as it was filtered', async () => {
+      const { fx } = ctx;
+      const other = `${fx.mediaKey.split('/')[0]}/1700000400_cam9.mp4`;
+      expect((await postJson(`${fx.server.url}/recordings`, { mediaKey: other, deviceKey: 'cam9' }, bearer(fx.org.token))).status).toBe(201);
+      const page = await signedInPage('#/recordings');
+      await page.locator(`tr.recording-row[data-media-key="${other}"]`).waitFor();
+      await page.getByRole('textbox', { name: 'Device' }).fill('cam1');
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await page.locator(`tr.recording-row[data-media-key="${other}"]`).waitFor({ state: 'detached' });
+      await page.locator(`tr.recording-row[data-media-key="${fx.mediaKey}"] td a`).click();
+      await page.locator('.layer').first().waitFor();
+      await page.goBack();
+      await page.locator(`tr.recording-row[data-media-key="${fx.mediaKey}"]`).waitFor();
+      expect(await page.getByRole('textbox', { name: 'Device' }).inputValue()).toBe('cam1');
+      expect(await page.locator(`tr.recording-row[data-media-key="${other}"]`).count()).toBe(0);
+      await page.context().close();
+    });
+
     it('each page has its own title and takes the focus, so a screen reader starts at its content', async () => {
       const { fx } = ctx;
       const page = await signedInPage('#/recordings');

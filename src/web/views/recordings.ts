@@ -31,14 +31,37 @@ export function Thumbnail(props: { call: Call; id: string }) {
   return src ? h('img', { class: 'thumb', src, alt: '', loading: 'lazy', onError: () => setSrc(null) }) : h('div', { class: 'thumb blank' });
 }
 
+type Filters = { device: string; from: string; to: string; label: string; hasDetections: string };
+const NO_FILTERS: Filters = { device: '', from: '', to: '', label: '', hasDetections: '' };
+
+// The list shown last in this tab (its filters and page), so that Back from a recording returns to it.
+const SHOWN = 'sightline.recordings';
+
+function shownBefore(): { filters: Filters; cursors: string[] } {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(SHOWN) ?? 'null') as { filters?: Partial<Filters>; cursors?: unknown } | null;
+    const cursors = Array.isArray(saved?.cursors) && saved.cursors.every((c) => typeof c === 'string') ? saved.cursors as string[] : [];
+    const filters = { ...NO_FILTERS };
+    for (const key of Object.keys(NO_FILTERS) as Array<keyof Filters>) if (typeof saved?.filters?.[key] === 'string') filters[key] = saved.filters[key]!;
+    return { filters, cursors };
+  } catch {
+    return { filters: { ...NO_FILTERS }, cursors: [] };
+  }
+}
+
 export function Recordings(props: { call: Call }) {
-  const [filters, setFilters] = useState({ device: '', from: '', to: '', label: '', hasDetections: '' });
+  const [before] = useState(shownBefore);
+  const [filters, setFilters] = useState(before.filters);
   const [page, setPage] = useState<Page | undefined>();
   const [labels, setLabels] = useState<Map<string, string[]>>(new Map());
-  const [cursors, setCursors] = useState<string[]>([]);
+  const [cursors, setCursors] = useState<string[]>(before.cursors);
   const [error, setError] = useState<string | undefined>();
 
-  async function load(cursor?: string) {
+  /** Loads the page at the end of `stack` (the cursors of the pages before it) with the filters in the form. */
+  async function load(stack: string[]) {
+    setCursors(stack);
+    sessionStorage.setItem(SHOWN, JSON.stringify({ filters, cursors: stack }));
+    const cursor = stack[stack.length - 1];
     const q = new URLSearchParams({ limit: '25' });
     if (filters.device) q.set('device', filters.device);
     const from = dateToUnix(filters.from, false); const to = dateToUnix(filters.to, true);
@@ -73,13 +96,13 @@ export function Recordings(props: { call: Call }) {
     }
   }
 
-  useEffect(() => { void load(); }, []);
+  useEffect(() => { void load(before.cursors); }, []);
 
-  const field = (name: keyof typeof filters, label: string, type = 'text') => h('label', null, label,
+  const field = (name: keyof Filters, label: string, type = 'text') => h('label', null, label,
     h('input', { name, type, value: filters[name], onInput: (e: Event) => setFilters({ ...filters, [name]: (e.target as HTMLInputElement).value }) }));
 
   return h('main', { class: 'recordings' },
-    h('form', { class: 'filters', onSubmit: (e: Event) => { e.preventDefault(); setCursors([]); void load(); } },
+    h('form', { class: 'filters', onSubmit: (e: Event) => { e.preventDefault(); void load([]); } },
       field('device', 'Device'), field('from', 'From', 'date'), field('to', 'To', 'date'), field('label', 'Label'),
       h('label', null, 'Detections', h('select', { name: 'hasDetections', value: filters.hasDetections, onChange: (e: Event) => setFilters({ ...filters, hasDetections: (e.target as HTMLSelectElement).value }) },
         h('option', { value: '' }, 'any'), h('option', { value: 'true' }, 'with runs'), h('option', { value: 'false' }, 'without runs'))),
@@ -96,6 +119,6 @@ export function Recordings(props: { call: Call }) {
         h('td', { class: 'runs' }, r.runCount ?? '—'),
         h('td', { class: 'labels' }, userList(labels.get(r.mediaKey) ?? [])))))) : null,
     h('div', { class: 'pager' },
-      cursors.length > 0 ? h('button', { onClick: () => { const prev = cursors.slice(0, -1); setCursors(prev); void load(prev[prev.length - 1]); } }, '← Newer') : null,
-      page?.nextCursor ? h('button', { onClick: () => { const next = [...cursors, page.nextCursor!]; setCursors(next); void load(page.nextCursor!); } }, 'Older →') : null));
+      cursors.length > 0 ? h('button', { onClick: () => void load(cursors.slice(0, -1)) }, '← Newer') : null,
+      page?.nextCursor ? h('button', { onClick: () => void load([...cursors, page.nextCursor!]) }, 'Older →') : null));
 }
