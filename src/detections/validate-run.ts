@@ -91,22 +91,16 @@ function checkMedia(media: unknown, pixel: boolean): RequestFailure | { ok: true
     if (!positive(v)) return fail('invalid_media', `media.${field} must be a number greater than 0`);
   }
   if (!absent(media.fps) && !positive(media.fps)) return fail('invalid_media', 'media.fps must be a number greater than 0');
-  // Safe integers only, as POST /recordings takes them: past 2^53 the count read is not the count sent.
-  if (!absent(media.frameCount) && !(Number.isSafeInteger(media.frameCount) && (media.frameCount as number) >= 0)) {
-    return fail('invalid_media', 'media.frameCount must be an integer from 0 to 2^53 - 1');
+  if (!absent(media.frameCount) && !(Number.isInteger(media.frameCount) && (media.frameCount as number) >= 0)) {
+    return fail('invalid_media', 'media.frameCount must be an integer of 0 or more');
   }
   const kept = keptScalars(media, 'media', 'invalid_media');
   if (!kept.ok) return kept;
   return { ok: true, media: kept.kept };
 }
 
-/**
- * The id's text when it is a valid one: the 64-byte limit holds for a number's decimal text too (5e-324 has 326).
- * A whole number past 2^53 is not read exactly (9007199254740993 parses as …992, and would meet another track's id):
- * such an id must come as a string.
- */
+/** The id's text when it is a valid one: the 64-byte limit holds for a number's decimal text too (5e-324 has 326). */
 function trackId(value: unknown): string | undefined {
-  if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) return undefined;
   const text = typeof value === 'number' && Number.isFinite(value) ? decimalText(value) : value;
   if (typeof text === 'string' && text !== '' && bytes(text) <= L.MAX_TRACK_ID_BYTES && isStorableText(text)) return text;
   return undefined;
@@ -123,7 +117,7 @@ function checkTracks(tracks: unknown): RequestFailure | { ok: true; ids: string[
     const track = tracks[i];
     if (!isObject(track)) return fail('invalid_track', `tracks[${i}] must be an object`);
     const id = trackId(track.id);
-    if (id === undefined) return fail('invalid_track', `tracks[${i}].id must be a non-empty string of valid Unicode without U+0000, or a number (a whole one at most 2^53 - 1: larger ones are not read exactly, send them as strings), at most ${L.MAX_TRACK_ID_BYTES} bytes as text`);
+    if (id === undefined) return fail('invalid_track', `tracks[${i}].id must be a non-empty string of valid Unicode without U+0000, or a number, at most ${L.MAX_TRACK_ID_BYTES} bytes as text`);
     if (seen.has(id)) return fail('duplicate_track_id', `track id "${id}" appears more than once`);
     seen.add(id);
     ids[i] = id;

@@ -49,7 +49,8 @@ export function holdsNonFiniteNumber(value: unknown): boolean {
   while (pending.length > 0) {
     const v = pending.pop();
     if (typeof v === 'number' && !Number.isFinite(v)) return true;
-    if (v !== null && typeof v === 'object') pending.push(...Object.values(v));
+    // One push per member: a spread of a 300 000-element array would overflow the call stack.
+    if (v !== null && typeof v === 'object') for (const member of Object.values(v)) pending.push(member);
   }
   return false;
 }

@@ -64,10 +64,10 @@ describe('whole-request checks (spec §4.3)', () => {
     ['track id missing', base({ tracks: [{ boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }] }] }), 'invalid_track'],
     ['track id too long', base({ tracks: [{ id: 'i'.repeat(65), boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }] }] }), 'invalid_track'],
     ['duplicate track id (7 and "7")', base({ tracks: [{ id: 7, boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }] }, { id: '7', boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }] }] }), 'duplicate_track_id'],
-    // 9007199254740993 parses as …992: read as that, it met another track's id or came back changed.
-    ['a numeric track id past 2^53', base({ tracks: [{ id: 9007199254740993, boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }] }] }), 'invalid_track'],
     ['categories holding a number past a double', base({ categories: [{ id: Infinity, name: 'x' }] }), 'invalid_field'],
-    ['media.frameCount past 2^53', base({ media: { frameCount: 2 ** 53 } }), 'invalid_media'],
+    // Counted without a spread: one of 300 000 members overflowed the call stack (a 500).
+    ['categories holding a long array, one past a double at its end', base({ categories: [{ id: 1, embedding: [...new Array(300_000).fill(0), -Infinity] }] }), 'invalid_field'],
+    ['categories holding a long array of plain numbers', base({ categories: [{ id: 1, embedding: new Array(300_000).fill(0) }] }), 'ok'],
     ['track without boxes', base({ tracks: [{ id: 'a', boxes: [] }] }), 'track_without_boxes'],
     ['track with boxes missing', base({ tracks: [{ id: 'a' }] }), 'track_without_boxes'],
     ['track with boxes an object', base({ tracks: [{ id: 'a', boxes: {} }] }), 'track_without_boxes'],
@@ -93,8 +93,7 @@ describe('whole-request checks (spec §4.3)', () => {
     ['source.version with U+0000', base({ source: { version: '\u0000', runId: 'r' } }), 'invalid_source'],
     ['track id with U+0000', base({ tracks: [{ id: 'a\u0000', boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }] }] }), 'invalid_track'],
     ['track label with U+0000', base({ tracks: [{ id: 'a', label: 'car\u0000', boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }] }] }), 'invalid_track'],
-    ['numeric track id of 16 digits (2^53 - 1)', base({ tracks: [{ id: 9007199254740991, boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }] }] }), 'ok'],
-    ['numeric track id of 64 digits (past 2^53: not read exactly)', base({ tracks: [{ id: 1e63, boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }] }] }), 'invalid_track'],
+    ['numeric track id of 64 digits', base({ tracks: [{ id: 1e63, boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }] }] }), 'ok'],
     ['media.fps and frameCount null (absent)', base({ media: { fps: null, frameCount: null } }), 'ok'],
     ['normalized media with width null (absent)', base({ media: { width: null, height: null } }), 'ok'],
     ['pixel with width null', base({ coordinateSpace: 'pixel', media: { width: null, height: 10 } }), 'invalid_media'],
@@ -130,7 +129,7 @@ describe('whole-request checks (spec §4.3)', () => {
     expect(meta.source).toEqual({ runId: 'r', inputWidth: 640, scoreThreshold: 0.25 });
   });
 
-  it('reads a numeric track id up to 2^53 - 1 exactly, and takes a class id past a double as absent, as a confidence', () => {
+  it('reads a numeric track id of 2^53 - 1 exactly, and takes a class id past a double as absent, as a confidence', () => {
     const r = ok(base({ tracks: [{ id: 9007199254740991, classId: Infinity, confidence: Infinity, boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1, classId: -Infinity }] }] }));
     expect(r.boxes.headers).toEqual([{ id: '9007199254740991', n: 1 }]);
   });
@@ -164,8 +163,8 @@ describe('box rules (spec §4.4)', () => {
   });
 
   it('turns numeric track ids into decimal text, never an exponent', () => {
-    const r = ok(base({ tracks: [{ id: 1e15, boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }] }, { id: 2.5e-7, boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }] }] }));
-    expect(r.boxes.headers.map((h) => h.id)).toEqual(['1000000000000000', '0.00000025']);
+    const r = ok(base({ tracks: [{ id: 1e21, boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }] }, { id: 2.5e-7, boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }] }] }));
+    expect(r.boxes.headers.map((h) => h.id)).toEqual(['1000000000000000000000', '0.00000025']);
   });
 
   it.each([
