@@ -123,6 +123,29 @@ describe.each(DIALECTS)('graceful shutdown on %s', (dialect) => {
     expect(lines.map((l) => JSON.parse(l) as { level: number; code?: string; msg: string })).toEqual([expect.objectContaining({ level: 30, code: 'service_unavailable' })]);
   });
 
+  it('answers a request whose headers were still arriving when the signal came, however long they take', async () => {
+    const server = await spawnServer(ts.location, { SHUTDOWN_GRACE_MS: '60000' });
+    const port = Number(new URL(server.url).port);
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let received = '';
+    socket.on('data', (c: Buffer) => { received += c.toString('latin1'); });
+    let reset = false;
+    socket.on('error', () => { reset = true; });
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\n');
+    await new Promise((r) => setTimeout(r, 100));
+    server.child.kill('SIGTERM');
+    await refusingConnections(port);
+    // Longer than a connection may stay idle once the server closes: a request under way is not idle.
+    await new Promise((r) => setTimeout(r, 1_200));
+    socket.write('\r\n');
+    await closed;
+    expect(reset).toBe(false);
+    expect(received).toMatch(/^HTTP\/1\.1 503 /);
+    expect(await exited(server.child)).toBe(0);
+  });
+
   it('drops a keep-alive connection that stays idle once the server closes, and exits', async () => {
     const server = await spawnServer(ts.location, { SHUTDOWN_GRACE_MS: '60000' });
     const port = Number(new URL(server.url).port);
