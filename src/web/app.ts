@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiProblem, request, type RequestOptions } from './api.js';
 import { go, hasUnsavedWork, mayLeave, route } from './format.js';
 import { loadSession, saveSession, type Session } from './session.js';
-import { userTextPlain } from './user-text.js';
+import { userText, userTextPlain } from './user-text.js';
 import { SignIn } from './views/sign-in.js';
 import { Recordings } from './views/recordings.js';
 import { RegionSearch } from './views/region-search.js';
@@ -51,7 +51,8 @@ export function App() {
 
   // A new page for assistive technology too: its title names it, and focus starts at its content (a screen
   // reader would otherwise stay on the link or button that led here, or on nothing once that is gone).
-  const page = !session ? 'Sign in' : where.name === 'recording' ? where.arg : where.name === 'search' ? 'Region search' : 'Recordings';
+  const page = !session ? 'Sign in' : where.name === 'malformed' ? 'Malformed link' : where.name === 'recording' ? where.arg
+    : where.name === 'search' ? 'Region search' : 'Recordings';
   useEffect(() => {
     document.title = `${userTextPlain(page)} · Sightline`;
     const main = document.querySelector<HTMLElement>('.app main, main.signin');
@@ -91,11 +92,23 @@ export function App() {
       onDiscard: () => { if (mayLeave()) void signOut('Your session has ended. Sign in again.'); },
     },
     onSignedIn: (s) => {
-      // The same user (usernames are unique): the corrections are theirs to save.
-      if (s.user.id !== session.user.id) { void signOut('Signed in as someone else: sign in again.'); return; }
+      // The same user (usernames are unique): the corrections are theirs to save. Another account of that name (the
+      // user was deleted and made again) may not save them: its new session is ended, and the tab signs out.
+      if (s.user.id !== session.user.id) {
+        void request('/logout', s.token, { method: 'POST', body: {} }).catch(() => {});
+        void signOut('This is another account of that name: its unsaved corrections are lost. Sign in again.');
+        return;
+      }
       saveSession(s);
       setSession(s);
       setEnded(false);
+      // Back where the user was: the view's own content (the dialog that held the focus is gone).
+      requestAnimationFrame(() => {
+        const main = document.querySelector<HTMLElement>('.app main');
+        if (!main) return;
+        main.tabIndex = -1;
+        main.focus({ preventScroll: true });
+      });
     },
   }) : null;
 
@@ -105,7 +118,7 @@ export function App() {
       h('nav', null,
         h('a', { href: '#/recordings', class: where.name === 'recordings' ? 'active' : '' }, 'Recordings'),
         h('a', { href: '#/search', class: where.name === 'search' ? 'active' : '' }, 'Region search')),
-      h('span', { class: 'who' }, `${session.user.username} · ${session.user.organisation.name} · ${session.user.role}`),
+      h('span', { class: 'who' }, userText(session.user.username), ' · ', userText(session.user.organisation.name), ` · ${session.user.role}`),
       h('button', { class: 'signout', onClick: () => { if (!mayLeave()) return; void signOut(); go('recordings'); } }, 'Sign out')),
     view), signInAgain);
 }

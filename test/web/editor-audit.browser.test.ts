@@ -261,12 +261,19 @@ if (!HAS_CHROMIUM) {
       // The editor is still there, its corrections with it, and out of reach until the user signs in.
       expect(await page.locator(`.layer[data-run-id="${DETECTOR}"].edited`).count()).toBe(1);
       expect(await page.locator('.app').evaluate((el) => (el as HTMLElement).inert)).toBe(true);
+      // Its keys are out of reach too, wherever the focus is: no frame step, no box selected, moved or deleted.
+      await dialog.getByRole('heading').click();
+      const frameBefore = await frame(page);
+      for (const key of ['.', 'n', 'ArrowRight', 'Delete', 'Escape']) await page.keyboard.press(key);
+      expect(await frame(page)).toBe(frameBefore);
+      expect(await page.locator('.inspect dd[data-field="track"]').count()).toBe(0);
       await dialog.locator('input[name="password"]').fill('wrong password');
       await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
       await dialog.getByRole('alert').filter({ hasText: 'Wrong username or password.' }).waitFor();
       await dialog.locator('input[name="password"]').fill(PASSWORD);
       await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
       await dialog.waitFor({ state: 'detached' });
+      await expect.poll(() => page.evaluate(() => document.activeElement?.closest('main')?.className)).toBe('editor');
       await page.locator(`.layer[data-run-id="${DETECTOR}"] button.save-replace`).click();
       await expect.poll(() => page.locator('.message').textContent()).toContain(`into ${DETECTOR}`);
       const after = await getJson(`${fx.server.url}/detections/${DETECTOR}?mediaKey=${encodeURIComponent(fx.mediaKey)}`, bearer(fx.org.token));

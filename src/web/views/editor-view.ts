@@ -13,7 +13,7 @@ import { boxesOnFrame, corners, drawOverlay, hitTest, isDrawn, HANDLE, type BoxR
 import { ClockPlayer, VideoPlayer, type Player } from '../editor/player.js';
 import { Timeline } from '../editor/timeline.js';
 import { LayersPanel } from './layers-panel.js';
-import { userText } from '../user-text.js';
+import { userText, userTextPlain } from '../user-text.js';
 
 interface Drag { kind: 'move' | 'resize'; corner: Corner; dx: number; dy: number; moved: boolean }
 
@@ -149,6 +149,8 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
   // ——— keyboard ———
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      // Behind a dialog (signing in again) the view is out of reach: its keys too.
+      if (document.querySelector('[role="dialog"][aria-modal="true"]')) return;
       const t = e.target as HTMLElement;
       if (t.isContentEditable || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || (t.tagName === 'INPUT' && !['range', 'checkbox', 'radio'].includes((t as HTMLInputElement).type))) return;
       // On a focused control, Space, Enter and Delete keep their own meaning (toggle, press, …); the frame keys still work.
@@ -321,7 +323,7 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
   }
 
   async function remove(layer: Layer) {
-    if (!confirm(`Delete the layer "${layerName(layer.run)}" (${layer.runId})? This cannot be undone.`)) return;
+    if (!confirm(`Delete the layer "${userTextPlain(layerName(layer.run))}" (${userTextPlain(layer.runId)})? This cannot be undone.`)) return;
     setBusy(true);
     try {
       await call(`/detections/${encodeURIComponent(layer.runId)}?mediaKey=${encodeURIComponent(mediaKey)}`, { method: 'DELETE' });

@@ -29,7 +29,7 @@ export function LayersPanel(props: LayersPanelProps) {
     groups.map((group) => h('section', { class: 'layer-group', 'data-group': group.name, key: group.name },
       h('h3', null,
         h('input', {
-          type: 'checkbox', class: 'group-visible', title: 'Show or hide every run of this source', 'aria-label': `Show the runs of ${group.name}`,
+          type: 'checkbox', class: 'group-visible', title: 'Show or hide every run of this source', 'aria-label': `Show the runs of ${userTextPlain(group.name)}`,
           // Some runs hidden reads as partial; a click then shows them all.
           checked: group.layers.every((l) => l.visible),
           indeterminate: group.layers.some((l) => l.visible) && !group.layers.every((l) => l.visible),
