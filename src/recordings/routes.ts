@@ -7,7 +7,7 @@ import { ApiError } from '../http/problem.js';
 import { DOCUMENTED_REQUEST, DOCUMENTED_RESPONSES, jsonResponse } from '../http/openapi-docs.js';
 import { sendJson } from '../http/send-json.js';
 import { searchRecordings } from '../search/queries.js';
-import { parseLimit, parseTimeRange, validateSearchBody } from '../search/request.js';
+import { MAX_LABELS, parseLimit, parseTimeRange, validateSearchBody } from '../search/request.js';
 import {
   EventResult, RecordingDeleteResult, RecordingListQuery, RecordingPage, RecordingResult, RecordingWithRuns, RegisterRecordingBody, SearchBody,
   SearchResult, UploadEventBody,
@@ -56,9 +56,12 @@ const booleanParam = (value: unknown, field: string): boolean | undefined => {
 
 const listParam = (value: unknown, field: string): string[] | undefined => {
   if (value === undefined) return undefined;
-  const parts = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean);
+  const parts = [...new Set((Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean))];
   // `?label=` (an unset variable in a script) is refused: dropping the filter would answer with everything.
   if (parts.length === 0) throw new ApiError(400, 'invalid_field', `${field} is empty: leave it out to filter nothing`, { field });
+  // As many as the region search takes: each is checked against every recording the page walks past (3 000
+  // labels held SQLite for seconds).
+  if (parts.length > MAX_LABELS) throw new ApiError(400, 'invalid_field', `${field} takes at most ${MAX_LABELS} values`, { field });
   return parts;
 };
 

@@ -8,7 +8,7 @@ import { polygonOf, type Polygon } from './region.js';
 export const DEFAULT_SEARCH_LIMIT = 50;
 export const MAX_SEARCH_LIMIT = 500;
 const MAX_POLYGON_POINTS = 1000;
-const MAX_LABELS = 100;
+export const MAX_LABELS = 100;
 
 export interface SearchRequest {
   polygon: Polygon; labels?: string[]; from?: number; to?: number; limit: number; cursor?: unknown;
