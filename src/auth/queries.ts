@@ -164,10 +164,16 @@ export async function claimAttempt(db: Db, keys: string[], windowSeconds: number
 /** A counter as a claim found it, with the window it is counted in (which is not always the configured one). */
 export type ClaimedCounter = FailureCounter & { windowSeconds: number };
 
-/** A claimed attempt that succeeded, or was never tried (429, a failure on this side), was no failure. */
+/**
+ * A claimed attempt that succeeded, or was never tried (429, a failure on this side), was no failure. A counter left
+ * with nothing to remember goes: refused attempts under a thousand made-up usernames left a thousand empty rows.
+ */
 export async function unclaimAttempt(db: Db, keys: string[]): Promise<void> {
   // One row per statement: a statement holding one row's lock cannot deadlock with a claim holding the other's.
   for (const key of [...keys].sort()) {
+    // Only this claim in it (a concurrent claim would make it 2): nothing is left to count.
+    const gone = await db.deleteFrom('login_failures').where('key', '=', key).where('failures', '<=', 1).where('previous_failures', '=', 0).executeTakeFirst();
+    if (Number(gone.numDeletedRows) > 0) continue;
     await db.updateTable('login_failures').set({ failures: sql`case when failures > 0 then failures - 1 else 0 end` }).where('key', '=', key).execute();
   }
 }
