@@ -32,6 +32,16 @@ async function inFlight(socket: net.Socket, body: string, received: () => string
   socket.write(body.slice(0, 10));
 }
 
+/** A raw connection to the server, with what it has received so far, whether it was reset, and its close. */
+async function connectTo(port: number) {
+  const socket = net.connect(port, '127.0.0.1');
+  await new Promise((resolve) => socket.once('connect', resolve));
+  const conn = { socket, received: '', reset: false, closed: new Promise((resolve) => socket.once('close', resolve)) };
+  socket.on('data', (c: Buffer) => { conn.received += c.toString('latin1'); });
+  socket.on('error', () => { conn.reset = true; });
+  return conn;
+}
+
 /** The final answers, without the interim 100. */
 const finalAnswers = (text: string) => text.replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, '');
 
@@ -49,16 +59,12 @@ describe.each(DIALECTS)('graceful shutdown on %s', (dialect) => {
   async function signalledWithRequestInFlight() {
     const server = await spawnServer(ts.location, { SHUTDOWN_GRACE_MS: '60000' });
     const port = Number(new URL(server.url).port);
-    const socket = net.connect(port, '127.0.0.1');
-    await new Promise((resolve) => socket.once('connect', resolve));
-    let received = '';
-    socket.on('data', (c: Buffer) => { received += c.toString('latin1'); });
-    const closed = new Promise((resolve) => socket.once('close', resolve));
-    await inFlight(socket, BODY, () => received);
+    const conn = await connectTo(port);
+    await inFlight(conn.socket, BODY, () => conn.received);
     const started = Date.now();
     server.child.kill('SIGTERM');
     await refusingConnections(port);
-    return { server, socket, closed, started, answers: () => finalAnswers(received) };
+    return { server, socket: conn.socket, closed: conn.closed, started, answers: () => finalAnswers(conn.received) };
   }
 
   it('answers the request in flight, refuses the next one on that connection with a 503 problem, and exits 0 at once', async () => {
@@ -96,26 +102,20 @@ describe.each(DIALECTS)('graceful shutdown on %s', (dialect) => {
     // dropped idle connections the moment the server closed, and that request met a reset.
     const server = await spawnServer(ts.location, { SHUTDOWN_GRACE_MS: '60000', LOG_LEVEL: 'info' });
     const port = Number(new URL(server.url).port);
-    const socket = net.connect(port, '127.0.0.1');
-    await new Promise((resolve) => socket.once('connect', resolve));
-    let received = '';
-    socket.on('data', (c: Buffer) => { received += c.toString('latin1'); });
-    const closed = new Promise<boolean>((resolve) => socket.once('close', resolve));
-    let reset = false;
-    socket.on('error', () => { reset = true; });
-    socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
-    for (let i = 0; i < 500 && !/\r\n\r\n\{.*\}$/s.test(received); i++) await new Promise((r) => setTimeout(r, 10));
-    expect(received).toMatch(/^HTTP\/1\.1 200 /);
-    received = '';
+    const conn = await connectTo(port);
+    conn.socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
+    for (let i = 0; i < 500 && !/\r\n\r\n\{.*\}$/s.test(conn.received); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(conn.received).toMatch(/^HTTP\/1\.1 200 /);
+    conn.received = '';
     const started = Date.now();
     server.child.kill('SIGTERM');
     await refusingConnections(port);
-    socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\nX-Request-Id: after-signal\r\n\r\n');
-    await closed;
-    expect(reset).toBe(false);
-    expect(received).toMatch(/^HTTP\/1\.1 503 /);
-    expect(received).toMatch(/connection: close/i);
-    expect(received).toMatch(/retry-after: 1/i);
+    conn.socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\nX-Request-Id: after-signal\r\n\r\n');
+    await conn.closed;
+    expect(conn.reset).toBe(false);
+    expect(conn.received).toMatch(/^HTTP\/1\.1 503 /);
+    expect(conn.received).toMatch(/connection: close/i);
+    expect(conn.received).toMatch(/retry-after: 1/i);
     expect(await exited(server.child)).toBe(0);
     expect(Date.now() - started).toBeLessThan(30_000);
     // A refusal while closing is routine during a deploy: its access line, not an error with a stack.
@@ -126,39 +126,29 @@ describe.each(DIALECTS)('graceful shutdown on %s', (dialect) => {
   it('answers a request whose headers were still arriving when the signal came, however long they take', async () => {
     const server = await spawnServer(ts.location, { SHUTDOWN_GRACE_MS: '60000' });
     const port = Number(new URL(server.url).port);
-    const socket = net.connect(port, '127.0.0.1');
-    await new Promise((resolve) => socket.once('connect', resolve));
-    let received = '';
-    socket.on('data', (c: Buffer) => { received += c.toString('latin1'); });
-    let reset = false;
-    socket.on('error', () => { reset = true; });
-    const closed = new Promise((resolve) => socket.once('close', resolve));
-    socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\n');
+    const conn = await connectTo(port);
+    conn.socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\n');
     await new Promise((r) => setTimeout(r, 100));
     server.child.kill('SIGTERM');
     await refusingConnections(port);
     // Longer than a connection may stay idle once the server closes: a request under way is not idle.
     await new Promise((r) => setTimeout(r, 1_200));
-    socket.write('\r\n');
-    await closed;
-    expect(reset).toBe(false);
-    expect(received).toMatch(/^HTTP\/1\.1 503 /);
+    conn.socket.write('\r\n');
+    await conn.closed;
+    expect(conn.reset).toBe(false);
+    expect(conn.received).toMatch(/^HTTP\/1\.1 503 /);
     expect(await exited(server.child)).toBe(0);
   });
 
   it('drops a keep-alive connection that stays idle once the server closes, and exits', async () => {
     const server = await spawnServer(ts.location, { SHUTDOWN_GRACE_MS: '60000' });
-    const port = Number(new URL(server.url).port);
-    const socket = net.connect(port, '127.0.0.1');
-    await new Promise((resolve) => socket.once('connect', resolve));
-    const closed = new Promise((resolve) => socket.once('close', resolve));
-    socket.on('error', () => {});
-    socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
-    await new Promise((resolve) => socket.once('data', resolve));
+    const conn = await connectTo(Number(new URL(server.url).port));
+    conn.socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise((resolve) => conn.socket.once('data', resolve));
     const started = Date.now();
     server.child.kill('SIGTERM');
     expect(await exited(server.child)).toBe(0);
-    await closed;
+    await conn.closed;
     expect(Date.now() - started).toBeLessThan(30_000);
   });
 });
