@@ -12,6 +12,12 @@ import { EditorView } from './views/editor-view.js';
 
 export type Call = <T>(path: string, options?: RequestOptions) => Promise<T>;
 
+/** Puts the focus on a view's content (a `main` is no control, so it takes focus only when told it may). */
+function focusContent(main: HTMLElement): void {
+  main.tabIndex = -1;
+  main.focus({ preventScroll: true });
+}
+
 export function App() {
   const [session, setSession] = useState<Session | undefined>(loadSession);
   const [notice, setNotice] = useState<string | undefined>();
@@ -56,9 +62,7 @@ export function App() {
   useEffect(() => {
     document.title = `${userTextPlain(page)} · Sightline`;
     const main = document.querySelector<HTMLElement>('.app main, main.signin');
-    if (!main || main.contains(document.activeElement)) return;
-    main.tabIndex = -1;
-    main.focus({ preventScroll: true });
+    if (main && !main.contains(document.activeElement)) focusContent(main);
   }, [page]);
 
   if (!session) {
@@ -105,9 +109,7 @@ export function App() {
       // Back where the user was: the view's own content (the dialog that held the focus is gone).
       requestAnimationFrame(() => {
         const main = document.querySelector<HTMLElement>('.app main');
-        if (!main) return;
-        main.tabIndex = -1;
-        main.focus({ preventScroll: true });
+        if (main) focusContent(main);
       });
     },
   }) : null;

@@ -5,6 +5,9 @@ import { h, type ComponentChild, type VNode } from 'preact';
 // `invoice<RLO>gpj.mp4` reads as `invoice4pm.jpg`. Marks (LRM, RLM, ALM) only nudge neutral characters: kept.
 const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/g;
 
+/** A character's name as people look it up: `U+202E`. */
+const codeOf = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase()}`;
+
 /**
  * A name as its own bidi island (<bdi>: right-to-left text stays inside it and never reorders the app's text
  * around it), with any bidi control shown as a visible mark instead of obeyed.
@@ -14,7 +17,7 @@ export function userText(text: string): VNode {
   let last = 0;
   for (const m of text.matchAll(BIDI_CONTROL)) {
     if (m.index > last) parts.push(text.slice(last, m.index));
-    const code = `U+${m[0].codePointAt(0)!.toString(16).toUpperCase()}`;
+    const code = codeOf(m[0]);
     parts.push(h('span', { class: 'bidi-control', title: `${code}: a bidi control character, shown instead of obeyed` }, code));
     last = m.index + m[0].length;
   }
@@ -24,7 +27,7 @@ export function userText(text: string): VNode {
 
 /** The same for places that hold plain text only (an <option>, a title): bidi controls as `[U+202E]`. */
 export function userTextPlain(text: string): string {
-  return text.replace(BIDI_CONTROL, (c) => `[U+${c.codePointAt(0)!.toString(16).toUpperCase()}]`);
+  return text.replace(BIDI_CONTROL, (c) => `[${codeOf(c)}]`);
 }
 
 /** Names listed with commas, each its own island; a dash for none. */

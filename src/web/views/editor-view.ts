@@ -196,14 +196,11 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
       if (hit >= 0) { engine.drag = { kind: 'resize', corner: hit as Corner, dx: 0, dy: 0, moved: false }; return; }
     }
     const ref = hitTest(engine.layers, engine.frame, px, py, W, H);
-    engine.selected = ref;
-    setInspect(ref);
-    if (ref) {
-      engine.player?.pause();
+    if (ref && writer) {
       const ix = ref.layer.index;
-      if (writer) engine.drag = { kind: 'move', corner: 0, dx: px / W - ix.x[ref.i]!, dy: py / H - ix.y[ref.i]!, moved: false };
+      engine.drag = { kind: 'move', corner: 0, dx: px / W - ix.x[ref.i]!, dy: py / H - ix.y[ref.i]!, moved: false };
     }
-    redraw();
+    selectBox(ref);
   }
 
   function onMove(e: MouseEvent) {
@@ -239,6 +236,7 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
   }
 
   // ——— keyboard: select, move and resize a box without a pointer ———
+  /** Selects a box (the pointer's pick or the keyboard's), pausing on it, or none. */
   function selectBox(ref: BoxRef | undefined) {
     if (ref) engine.player?.pause();
     engine.selected = ref;
