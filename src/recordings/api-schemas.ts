@@ -45,8 +45,8 @@ export const SearchResult = Type.Object({
         runId: Type.String(), label: Type.String({ description: "The track's label, or `object`" }),
         count: Type.Integer({ description: "How many of the run's centroids with that label lie inside the region" }),
       }), { description: 'One per (run, label), sorted by runId then label' }),
-    }), { description: 'Newest first' }),
-    nextCursor: NextCursor,
+    }), { description: 'Newest first; fewer than `limit`, even none, when the page reached the work one request may do (then nextCursor is set)' }),
+    nextCursor: Nullable(Type.String({ description: 'Pass back as `cursor` for the next page, also after a short or empty page; null on the last page' })),
   }),
 });
 

@@ -163,7 +163,9 @@ export function RegionSearch(props: { call: Call }) {
       onMouseDown: onDown, onMouseMove: onMove, onMouseUp: onUp, onClick, onDblClick: () => setClosed(true),
     }),
     error ? h('p', { class: 'error', role: 'alert' }, error) : null,
-    hits && hits.list.length === 0 ? h('p', { class: 'empty search-empty' }, 'No recording has detections inside this region.') : null,
+    // A search may stop partway (its work per request is bounded) with nothing found yet but more to look at.
+    hits && hits.list.length === 0 ? h('p', { class: 'empty search-empty' }, hits.nextCursor
+      ? 'No match among the recordings searched so far; More searches older ones.' : 'No recording has detections inside this region.') : null,
     hits && hits.list.length > 0 ? h('table', { class: 'list results' },
       h('thead', null, h('tr', null, ['Recording', 'Device', 'Start', 'Matching runs and labels'].map((c) => h('th', null, c)))),
       h('tbody', null, hits.list.map((r) => h('tr', { class: 'result-row', 'data-media-key': r.mediaKey, onClick: () => go('recording', r.mediaKey) },
