@@ -1,4 +1,5 @@
 // One typed view of every setting: environment variables first, command-line flags override them.
+import type { MinimumRate } from './http/minimum-rate.js';
 import path from 'node:path';
 import { parseDuration } from './util/duration.js';
 import { parseExpiry } from './storage/expiry.js';
@@ -29,6 +30,8 @@ export interface Config {
   };
   sweepIntervalSeconds: number;
   shutdownGraceMs: number;
+  /** A POST /detections body over 8 MiB (or chunked past it) holds a scarce turn: it must arrive at least this fast. */
+  largeUploadMinimumRate: MinimumRate;
   editor: {
     /** Accounts that sign the editor's asset URLs, each organisation's own (names are unique service-wide); none → blank canvas. */
     storageAccounts: string[];
@@ -158,6 +161,11 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     // 0 turns the sweeper off; the interval is a timer in ms.
     sweepIntervalSeconds: int(env.SWEEP_INTERVAL_SECONDS, 'SWEEP_INTERVAL_SECONDS', 300, 0, Math.floor(MAX_TIMER_MS / 1000)),
     shutdownGraceMs: int(env.SHUTDOWN_GRACE_MS, 'SHUTDOWN_GRACE_MS', 10_000, 1, MAX_TIMER_MS, '0 would exit at once with an error, draining nothing'),
+    largeUploadMinimumRate: {
+      // 100 KiB/s: a 32 MiB run then takes at most about 5 minutes, the request timeout, anyway.
+      bytesPerSecond: int(env.LARGE_UPLOAD_MIN_BYTES_PER_SECOND, 'LARGE_UPLOAD_MIN_BYTES_PER_SECOND', 102_400, 0, 1024 ** 3),
+      windowMs: int(env.LARGE_UPLOAD_RATE_WINDOW_MS, 'LARGE_UPLOAD_RATE_WINDOW_MS', 10_000, 100, MAX_TIMER_MS),
+    },
     editor: {
       storageAccounts: [...new Set((str(env.EDITOR_STORAGE_ACCOUNT) ?? '').split(',').map((name) => name.trim()).filter(Boolean))],
       assetUriExpirySeconds: editorExpiry(env.EDITOR_URI_EXPIRY_TIME),

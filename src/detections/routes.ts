@@ -6,6 +6,7 @@ import { principalOf, requireReader, requireWriter } from '../auth/authenticate.
 import { useJsonBodyParser } from '../http/json-body.js';
 import { ApiError } from '../http/problem.js';
 import { Semaphore } from '../util/semaphore.js';
+import { watchRate } from '../http/minimum-rate.js';
 import { isForeignKeyViolation } from '../db/foreign-key-violation.js';
 import { sendJson, sendMaybeCompressed } from '../http/send-json.js';
 import { resolveTarget } from '../recordings/queries.js';
@@ -73,6 +74,8 @@ function slotAfter(payload: Readable, threshold: number, takeSlot: () => Promise
 export async function detectionRoutes(app: FastifyInstance): Promise<void> {
   const db = app.store.db;
   const largeBodies = new Semaphore(LARGE_BODY_SLOTS);
+  // A body holding one of those turns must keep coming, or it gives the turn up with a 408.
+  const minimumRate = app.config.largeUploadMinimumRate;
   const holding = new WeakSet<FastifyRequest>();
   const releaseLargeBody = async (request: FastifyRequest) => {
     if (holding.delete(request)) largeBodies.release();
@@ -99,11 +102,14 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
       };
       if (Number.isFinite(length)) {
         await takeSlot();
-        return payload;
+        const watched = watchRate(payload, minimumRate);
+        watched.start();
+        return watched.stream;
       }
       // A chunked body of unknown length is read freely until it turns out large: small chunked runs never wait
       // for the slots (two stalled chunked uploads held both, and every other chunked post waited behind them).
-      return slotAfter(payload, LARGE_BODY_BYTES, takeSlot);
+      const watched = watchRate(slotAfter(payload, LARGE_BODY_BYTES, async () => { await takeSlot(); watched.start(); }), minimumRate);
+      return watched.stream;
     },
     onResponse: releaseLargeBody,
     onRequestAbort: releaseLargeBody,

@@ -1,0 +1,62 @@
+// A body that holds a scarce turn must keep coming. Without this, two clients trickling a large run at a byte a
+// second held both large-body turns until the request timeout (5 minutes), and every other large post waited.
+import { Transform, type Readable } from 'node:stream';
+import { ApiError } from './problem.js';
+
+export interface MinimumRate {
+  /** Bytes per second the body must average over each window; 0 turns the check off. */
+  bytesPerSecond: number;
+  windowMs: number;
+}
+
+export interface RateWatched {
+  stream: Readable;
+  /** Starts the clock: from now on, each window must bring its share of bytes. */
+  start(): void;
+}
+
+/**
+ * The body as it arrives, failing with 408 `upload_too_slow` once started if a window brings fewer bytes than the
+ * rate asks for the time that really passed. The source is paused, not destroyed, so that the 408 can still be
+ * written to the client (the error handler then closes the connection).
+ */
+export function watchRate(source: Readable, rate: MinimumRate): RateWatched {
+  let seen = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const stop = () => { if (timer) clearInterval(timer); timer = undefined; };
+  const watched = new Transform({
+    transform(chunk: Buffer, _encoding, callback) { seen += chunk.length; callback(null, chunk); },
+    flush(callback) { stop(); callback(); },
+  });
+  const onData = (chunk: Buffer) => { if (!watched.write(chunk)) source.pause(); };
+  source.on('data', onData);
+  watched.on('drain', () => { if (!watched.destroyed) source.resume(); });
+  source.on('end', () => watched.end());
+  // A client that goes away mid-body ends the watched stream too, as a pipe would not.
+  source.on('error', (err) => watched.destroy(err));
+  source.on('close', () => { if (!source.readableEnded && !watched.destroyed) watched.destroy(new Error('aborted')); });
+  watched.on('close', stop);
+  return {
+    stream: watched,
+    start() {
+      if (rate.bytesPerSecond <= 0 || timer || watched.destroyed) return;
+      let since = performance.now();
+      seen = 0;
+      timer = setInterval(() => {
+        const now = performance.now();
+        const wanted = (rate.bytesPerSecond * (now - since)) / 1000;
+        if (seen < wanted) {
+          stop();
+          source.pause();
+          source.removeListener('data', onData);
+          watched.destroy(new ApiError(408, 'upload_too_slow',
+            `The body arrived at ${Math.round((seen * 1000) / (now - since))} bytes/s; a body of this size must arrive at ${rate.bytesPerSecond} bytes/s or more`));
+          return;
+        }
+        seen = 0;
+        since = now;
+      }, rate.windowMs);
+      timer.unref();
+    },
+  };
+}

@@ -1,0 +1,86 @@
+// A large body holding one of the two large-body turns must keep coming: a stalled one is answered 408
+// upload_too_slow and its turn goes to the next, instead of both turns being held until the request timeout.
+import net from 'node:net';
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { DIALECTS } from '../support/store.js';
+import { bearer, postJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
+
+const MiB = 1024 * 1024;
+
+describe.each(DIALECTS)('the minimum upload rate of a large POST /detections on %s', (dialect) => {
+  let server: TestServer;
+  let org: SeededOrg;
+  let n = 0;
+  const run = (pad: number) => ({
+    mediaKey: org.recording.mediaKey, schemaVersion: '1.0', coordinateSpace: 'normalized', source: { runId: `rate-${++n}` },
+    tracks: [{ id: 't', boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] }], pad: 'p'.repeat(pad),
+  });
+  beforeAll(async () => {
+    // 1 MiB/s over windows of 300 ms, so that a stall is found in well under a second.
+    server = await startTestServer(dialect, { LARGE_UPLOAD_MIN_BYTES_PER_SECOND: String(MiB), LARGE_UPLOAD_RATE_WINDOW_MS: '300' });
+    org = await seedOrg(server.store);
+  });
+  afterAll(async () => { await server.close(); });
+
+  /** Sends the head and the first 9 MiB of a large body, then nothing; resolves with all the server answers. */
+  function stall(chunked: boolean) {
+    return new Promise<string>((resolve, reject) => {
+      let answer = '';
+      const socket = net.connect(Number(new URL(server.url).port), '127.0.0.1', () => {
+        const piece = '{"pad":"' + 'x'.repeat(9 * MiB);
+        const framing = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${20 * MiB}`;
+        const head = `POST /detections HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${org.token}\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`;
+        socket.write(chunked ? `${head}${piece.length.toString(16)}\r\n${piece}\r\n` : head + piece);
+      });
+      socket.on('data', (c) => { answer += c; });
+      socket.on('close', () => resolve(answer));
+      socket.on('error', reject);
+    });
+  }
+
+  function expect408(answer: string) {
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer.toLowerCase()).toContain('content-type: application/problem+json');
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { code: string; status: number };
+    expect(body).toMatchObject({ code: 'upload_too_slow', status: 408 });
+  }
+
+  it('answers stalled bodies that hold both turns 408 and closes them; a waiting large run then gets its turn', async () => {
+    const stalled = [stall(false), stall(true)];
+    // Sent while both turns are held: it waits (not counted against its rate), then is stored.
+    const waiting = postJson(`${server.url}/detections`, run(9 * MiB), bearer(org.token));
+    const answers = await Promise.all(stalled);
+    for (const answer of answers) expect408(answer);
+    expect((await waiting).status).toBe(201);
+  });
+
+  it('lets a large body through that arrives steadily above the rate', async () => {
+    const body = Buffer.from(JSON.stringify(run(12 * MiB)));
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(`${server.url}/detections`, {
+        method: 'POST', headers: bearer(org.token, { 'content-type': 'application/json', 'content-length': String(body.length) }),
+      }, (res) => { res.resume(); resolve(res.statusCode!); });
+      req.on('error', reject);
+      // 1 MiB every 50 ms: about 20 MiB/s, twenty times the minimum, in about 0.6 s.
+      let at = 0;
+      const next = () => {
+        req.write(body.subarray(at, (at += MiB)));
+        if (at >= body.length) req.end();
+        else setTimeout(next, 50);
+      };
+      next();
+    });
+    expect(status).toBe(201);
+  });
+});
+
+describe('the minimum upload rate settings', () => {
+  it('default to 100 KiB/s over 10 s, take 0 to turn the check off, and refuse a window under 100 ms', () => {
+    expect(loadConfig({}, {}).largeUploadMinimumRate).toEqual({ bytesPerSecond: 102_400, windowMs: 10_000 });
+    expect(loadConfig({}, { LARGE_UPLOAD_MIN_BYTES_PER_SECOND: '0' }).largeUploadMinimumRate.bytesPerSecond).toBe(0);
+    expect(() => loadConfig({}, { LARGE_UPLOAD_RATE_WINDOW_MS: '50' })).toThrow(/LARGE_UPLOAD_RATE_WINDOW_MS/);
+    expect(() => loadConfig({}, { LARGE_UPLOAD_MIN_BYTES_PER_SECOND: 'fast' })).toThrow(/LARGE_UPLOAD_MIN_BYTES_PER_SECOND/);
+  });
+});
