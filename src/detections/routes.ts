@@ -9,6 +9,7 @@ import { Semaphore } from '../util/semaphore.js';
 import { watchRate } from '../http/minimum-rate.js';
 import { isForeignKeyViolation } from '../db/foreign-key-violation.js';
 import { sendJson, sendMaybeCompressed } from '../http/send-json.js';
+import { jsonStream } from '../http/json-chunks.js';
 import { resolveTarget } from '../recordings/queries.js';
 import { DOCUMENTED_REQUEST, DOCUMENTED_RESPONSES, jsonResponse } from '../http/openapi-docs.js';
 import {
@@ -148,7 +149,10 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
     });
     request.log.info({ runId: meta.runId, mediaKey: recording.mediaKey, boxes: boxes.count, created: stored.created }, 'run stored');
     const status = rejected.length > 0 ? 207 : stored.created ? 201 : 200;
-    return sendJson(reply, status, { runId: meta.runId, tracksStored: boxes.headers.length, boxesStored: boxes.count, rejected, warnings });
+    const answer = { runId: meta.runId, tracksStored: boxes.headers.length, boxesStored: boxes.count, rejected, warnings };
+    if (!rejected.streams) return sendJson(reply, status, answer);
+    reply.code(status).type('application/json; charset=utf-8');
+    return sendMaybeCompressed(reply, jsonStream(answer));
   });
 
   app.get('/detections', {

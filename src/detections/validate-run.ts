@@ -7,7 +7,8 @@ import { newBoxView, PackedBoxes } from './packed-boxes.js';
 import { normaliseGeometry, type BoxForm, type NormalisedBox } from './box-geometry.js';
 import * as L from './limits.js';
 import { checkSchemaVersion } from './schema-version.js';
-import { BOX_STRIDE, type BoxExtras, type Rejection, type RunBoxes, type RunMetadata, type TrackHeader, type Warning } from './run-types.js';
+import { RejectionList } from './rejection-list.js';
+import { BOX_STRIDE, type BoxExtras, type RunBoxes, type RunMetadata, type TrackHeader, type Warning } from './run-types.js';
 import { computeWarnings } from './warnings.js';
 
 export interface RequestFailure { ok: false; code: string; detail: string; extensions?: Record<string, unknown> }
@@ -15,7 +16,7 @@ export interface ValidatedRun {
   ok: true;
   meta: RunMetadata;
   boxes: RunBoxes;
-  rejected: Rejection[];
+  rejected: RejectionList;
   warnings: Warning[];
   /** Boxes dropped because a later box of the same track had the same frame. */
   overwritten: number;
@@ -187,12 +188,12 @@ export function validateRun(body: unknown): ValidationResult {
   return { ok: true, meta, boxes: boxes.run, rejected: boxes.rejected, warnings, overwritten: boxes.overwritten };
 }
 
-interface Normalised { run: RunBoxes; rejected: Rejection[]; overwritten: number; form: BoxForm | 'mixed'; failure?: RequestFailure }
+interface Normalised { run: RunBoxes; rejected: RejectionList; overwritten: number; form: BoxForm | 'mixed'; failure?: RequestFailure }
 
 function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: number, scaleY: number): Normalised {
   const columns = new Float64Array(total * BOX_STRIDE);
   const headers: TrackHeader[] = [];
-  const rejected: Rejection[] = [];
+  const rejected = new RejectionList();
   // The form of the box in each slot: originalBoxForm counts the kept boxes, not the ones a duplicate overwrote.
   const xyxyAt = new Uint8Array(total);
   const geometry: NormalisedBox = { x: 0, y: 0, w: 0, h: 0, form: 'xywh' };
@@ -220,13 +221,13 @@ function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: nu
         return { run: { headers, columns, count }, rejected, overwritten, form: 'xywh', failure: fail('invalid_field', `track "${id}" ${at}: meta must be an object of at most ${L.MAX_META_BYTES} bytes`) };
       }
       if (!isObject(box) || !Number.isInteger(box.frame) || (box.frame as number) < 0) {
-        rejected.push({ trackId: id, frame: isObject(box) && Number.isInteger(box.frame) ? (box.frame as number) : null, reason: 'box_invalid_frame' });
+        rejected.push(id, isObject(box) && Number.isInteger(box.frame) ? (box.frame as number) : null, 'box_invalid_frame');
         continue;
       }
       const frame = box.frame as number;
       const rejection = normaliseGeometry(box, scaleX, scaleY, geometry);
       if (rejection !== undefined) {
-        rejected.push({ trackId: id, frame, reason: rejection });
+        rejected.push(id, frame, rejection);
         continue;
       }
       let slot: number | undefined;

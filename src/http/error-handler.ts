@@ -5,6 +5,7 @@ import { LATEST_API_VERSION } from './versioning.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { requestIdFromRaw } from './request-id.js';
 import { redactUrl } from './log-redaction.js';
+import { jsonStream, streamsAnyMember } from './json-chunks.js';
 import type { AllowedMethods } from './allowed-methods.js';
 
 interface Mapped { status: number; body: ProblemBody; headers?: Record<string, string> }
@@ -76,7 +77,8 @@ export function installErrorHandlers(app: FastifyInstance, allowedMethods: Allow
     // No answer finishes on a socket that is gone (a client leaving mid-upload), and so no access line comes.
     else if (request.raw.socket?.destroyed) request.log.info(accessFields(request, mapped.status), 'request: the client went away');
     if (mapped.headers) reply.headers(mapped.headers);
-    reply.code(mapped.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(mapped.body));
+    // A problem may list millions of rejected boxes: that one is written piece by piece.
+    reply.code(mapped.status).type(PROBLEM_CONTENT_TYPE).send(streamsAnyMember(mapped.body) ? jsonStream(mapped.body) : JSON.stringify(mapped.body));
   });
   app.setNotFoundHandler((request, reply) => {
     errorAnswerHeaders(request, reply);

@@ -285,6 +285,30 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     expect(await askAt('/detections', { authorization: 'Bearer nope' }, 3)).toEqual({ continued: false, status: 401 });
   });
 
+  it('lists every rejection of a long list, written as a stream: 207 (also compressed) and the 400 of an all-rejected run', async () => {
+    // 12 000 rejected boxes over three tracks (past the 10 000 from which the list is streamed), and one kept box.
+    const bad = (t: number) => Array.from({ length: 4000 }, (_, i) => (i % 2 === 0 ? { frame: -1 - i } : { frame: i, x: 0.5, y: 0.5, w: 0, h: 0.1 }));
+    const expected = [0, 1, 2].flatMap((t) => bad(t).map((b) => ({ trackId: `bad-${t}`, frame: b.frame, reason: b.frame < 0 ? 'box_invalid_frame' : 'box_non_positive_dimensions' })));
+    const tracks = [0, 1, 2].map((t) => ({ id: `bad-${t}`, boxes: bad(t) }));
+    const partly = await post(run({ source: { runId: 'many-rejected' }, tracks: [...tracks, { id: 'good', boxes: [box(0)] }] }));
+    expect(partly.status).toBe(207);
+    expect(partly.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(partly.body).toEqual({ runId: 'many-rejected', tracksStored: 1, boxesStored: 1, rejected: expected, warnings: [] });
+    const gzipped = await fetch(`${server.url}/detections`, {
+      method: 'POST', body: JSON.stringify(run({ source: { runId: 'many-rejected' }, tracks: [...tracks, { id: 'good', boxes: [box(0)] }] })),
+      headers: bearer(org.token, { 'content-type': 'application/json', 'accept-encoding': 'gzip' }),
+    });
+    expect(gzipped.status).toBe(207);
+    expect(gzipped.headers.get('content-encoding')).toBe('gzip');
+    expect(((await gzipped.json()) as { rejected: unknown[] }).rejected).toEqual(expected);
+    const none = await post(run({ source: { runId: 'all-rejected-many' }, tracks }));
+    expect(none.status).toBe(400);
+    expect(none.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    expect(none.headers.get('cache-control')).toBe('no-store');
+    expect(none.body).toMatchObject({ code: 'all_boxes_rejected', status: 400, runId: 'all-rejected-many', rejected: expected, warnings: [] });
+    expect((await get(`/detections/all-rejected-many?mediaKey=${encodeURIComponent(org.recording.mediaKey)}`)).status).toBe(404);
+  });
+
   it('large bodies whose clients give up (uploading or waiting for their turn) give their slot back', async () => {
     const { port } = new URL(server.url);
     const partial = () => new Promise<net.Socket>((resolve) => {

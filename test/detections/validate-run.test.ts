@@ -148,7 +148,7 @@ describe('box rules (spec §4.4)', () => {
 
   it('rejects bad frames with the frame value or null', () => {
     const r = run([{ frame: -1, x: 0, y: 0, w: 0.1, h: 0.1 }, { frame: 1.5, x: 0, y: 0, w: 0.1, h: 0.1 }, 'box', { x: 0 }, { frame: 2, x: 0, y: 0, w: 0.1, h: 0.1 }]);
-    expect(r.ok && r.rejected).toEqual([
+    expect(r.ok && r.rejected.toJSON()).toEqual([
       { trackId: 'A', frame: -1, reason: 'box_invalid_frame' },
       { trackId: 'A', frame: null, reason: 'box_invalid_frame' },
       { trackId: 'A', frame: null, reason: 'box_invalid_frame' },
@@ -158,7 +158,7 @@ describe('box rules (spec §4.4)', () => {
 
   it('accepts any integer frame, beyond 2^53 too (JSON has no integer limit), and rejects a negative one with its value', () => {
     const r = run([{ frame: 2 ** 53, x: 0, y: 0, w: 0.1, h: 0.1 }, { frame: 1e20, x: 0, y: 0, w: 0.1, h: 0.1 }, { frame: -1e20, x: 0, y: 0, w: 0.1, h: 0.1 }]);
-    expect(r.ok && r.rejected).toEqual([{ trackId: 'A', frame: -1e20, reason: 'box_invalid_frame' }]);
+    expect(r.ok && r.rejected.toJSON()).toEqual([{ trackId: 'A', frame: -1e20, reason: 'box_invalid_frame' }]);
     expect(r.ok && Array.from({ length: r.boxes.count }, (_, i) => r.boxes.columns[i * BOX_STRIDE])).toEqual([2 ** 53, 1e20]);
   });
 
@@ -179,7 +179,7 @@ describe('box rules (spec §4.4)', () => {
     ['entirely in the tolerance band', { frame: 0, x1: 1.001, y1: 0, x2: 1.009, y2: 0.1 }, 'box_out_of_frame'],
   ])('%s → %s', (_name, box, reason) => {
     const r = run([box, { frame: 9, x: 0, y: 0, w: 0.1, h: 0.1 }]);
-    expect(r.ok && r.rejected).toEqual([{ trackId: 'A', frame: 0, reason }]);
+    expect(r.ok && r.rejected.toJSON()).toEqual([{ trackId: 'A', frame: 0, reason }]);
   });
 
   it('clamps slightly-out boxes into [0,1]', () => {
@@ -188,7 +188,7 @@ describe('box rules (spec §4.4)', () => {
     expect([frame, x, y]).toEqual([0, 0, 0.5]);
     expect(w).toBeCloseTo(0.195, 12);
     expect(y! + h!).toBeCloseTo(1, 12);
-    expect(r.rejected).toEqual([]);
+    expect(r.rejected.toJSON()).toEqual([]);
   });
 
   it('stores the worked pixel example exactly: {x1:100,y1:50,x2:300,y2:250} on 1000×500', () => {
@@ -213,15 +213,15 @@ describe('box rules (spec §4.4)', () => {
 
   it('rejects corners whose difference overflows as out of frame, and a width that underflows when scaled', () => {
     const huge = ok(base({ tracks: [{ id: 'A', boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }, { frame: 1, x1: -1e308, y1: 0, x2: 1e308, y2: 0.5 }] }] }));
-    expect(huge.rejected).toEqual([{ trackId: 'A', frame: 1, reason: 'box_out_of_frame' }]);
+    expect(huge.rejected.toJSON()).toEqual([{ trackId: 'A', frame: 1, reason: 'box_out_of_frame' }]);
     const tiny = ok(base({ coordinateSpace: 'pixel', media: { width: 1000, height: 500 }, tracks: [{ id: 'A', boxes: [{ frame: 0, x: 10, y: 10, w: 100, h: 10 }, { frame: 1, x: 10, y: 10, w: 5e-324, h: 10 }] }] }));
-    expect(tiny.rejected).toEqual([{ trackId: 'A', frame: 1, reason: 'box_out_of_frame' }]);
+    expect(tiny.rejected.toJSON()).toEqual([{ trackId: 'A', frame: 1, reason: 'box_out_of_frame' }]);
   });
 
   it('the normalized worked example: frame 1 out of frame → one rejection, one box stored', () => {
     const r = ok(base({ tracks: [{ id: 'T', boxes: [{ frame: 0, x1: 0.1, y1: 0.1, x2: 0.3, y2: 0.4 }, { frame: 1, x1: 1.2, y1: 1.2, x2: 1.5, y2: 1.6 }] }] }));
     expect(r.boxes.count).toBe(1);
-    expect(r.rejected).toEqual([{ trackId: 'T', frame: 1, reason: 'box_out_of_frame' }]);
+    expect(r.rejected.toJSON()).toEqual([{ trackId: 'T', frame: 1, reason: 'box_out_of_frame' }]);
   });
 
   it('keeps the last of duplicate frames, counts the overwritten, sorts boxes by frame', () => {
@@ -231,13 +231,13 @@ describe('box rules (spec §4.4)', () => {
     ] }] }));
     expect(boxesOf(r).map((b) => [b[0], b[1]])).toEqual([[2, 0.2], [5, 0.55]]);
     expect(r.warnings).toEqual([expect.objectContaining({ code: 'DUPLICATE_FRAME', count: 1 })]);
-    expect(r.rejected).toEqual([{ trackId: 'A', frame: 2, reason: 'box_missing_geometry' }]);
+    expect(r.rejected.toJSON()).toEqual([{ trackId: 'A', frame: 2, reason: 'box_missing_geometry' }]);
   });
 
   it('drops a track whose boxes are all rejected but keeps its rejections', () => {
     const r = ok(base({ tracks: [{ id: 'good', boxes: [{ frame: 0, x: 0, y: 0, w: 0.1, h: 0.1 }] }, { id: 'bad', boxes: [{ frame: 0 }] }] }));
     expect(r.boxes.headers.map((h) => h.id)).toEqual(['good']);
-    expect(r.rejected).toEqual([{ trackId: 'bad', frame: 0, reason: 'box_missing_geometry' }]);
+    expect(r.rejected.toJSON()).toEqual([{ trackId: 'bad', frame: 0, reason: 'box_missing_geometry' }]);
   });
 });
 
