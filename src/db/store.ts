@@ -6,6 +6,7 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { namingPool } from './named-statements.js';
 import type { Database } from './schema.js';
+import { ensureDirectory } from '../util/ensure-directory.js';
 
 export type DialectName = 'sqlite' | 'pg';
 
@@ -86,7 +87,7 @@ export function openStore(options: StoreOptions): Store {
     };
   }
   const dataDir = options.dataDir ?? './data';
-  fs.mkdirSync(dataDir, { recursive: true });
+  ensureDirectory(dataDir);
   const sqlite = new SqliteDatabase(path.join(dataDir, 'sightline.db'));
   sqlite.pragma('journal_mode = WAL');
   // NORMAL in WAL mode survives process crashes; only an OS crash may lose the last commits.

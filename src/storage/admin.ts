@@ -14,6 +14,7 @@ import { fsRoot, newProviderRow, providerView } from './registry.js';
 import { invalidateStorageCache } from './row-cache.js';
 import { signingKeys } from './signing-keys.js';
 import { PROVIDER_TYPES } from './providers/types.js';
+import { ensureDirectory } from '../util/ensure-directory.js';
 
 export function accountView(a: Account) {
   return {
@@ -55,7 +56,7 @@ export async function createProvider(store: Store, config: Config, orgId: Owner,
   if ((await findProviders(store.db, orgId, [row.name])).length > 0) throw new ApiError(409, 'provider_exists', `A provider named "${row.name}" already exists`);
   // The folder before the row: a folder that cannot be made (a file in the way, no permission) must leave no
   // provider behind whose every upload fails for good; an empty folder left by a refused row is harmless.
-  if (row.type === 'fs') fs.mkdirSync(fsRoot(config, row, JSON.parse(row.settings) as { root?: string }), { recursive: true });
+  if (row.type === 'fs') ensureDirectory(fsRoot(config, row, JSON.parse(row.settings) as { root?: string }));
   try {
     await insertProvider(store.db, row);
     invalidateStorageCache(store);

@@ -14,6 +14,7 @@ import type { CommandTable } from '../command.js';
 import type { Config } from '../../config.js';
 import { DEMO_MEDIA, demoRuns } from '../demo-data.js';
 import { KEY_FILE, signingKeys } from '../../storage/signing-keys.js';
+import { ensureDirectory } from '../../util/ensure-directory.js';
 
 export interface DemoCredentials {
   organisation: string; username: string; password: string; token: string; mediaKey: string;
@@ -59,7 +60,7 @@ export const demoCommands: CommandTable = {
       // The demo's fs provider needs a signing key on every start: one of its own unless one is configured (a first
       // start given STORAGE_URL_SIGNING_KEY and a later one without must both work).
       if (signingKeys(config).length === 0) {
-        fs.mkdirSync(config.dataDir, { recursive: true });
+        ensureDirectory(config.dataDir);
         fs.writeFileSync(path.join(config.dataDir, KEY_FILE), randomBytes(32).toString('base64url'), { mode: 0o600 });
       }
       const server = await startServer(config);
