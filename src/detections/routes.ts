@@ -6,7 +6,7 @@ import { principalOf, requireReader, requireWriter } from '../auth/authenticate.
 import { useJsonBodyParser } from '../http/json-body.js';
 import { ApiError } from '../http/problem.js';
 import { Semaphore } from '../util/semaphore.js';
-import { watchRate } from '../http/minimum-rate.js';
+import { watchRate, type RateWatched } from '../http/minimum-rate.js';
 import { isForeignKeyViolation } from '../db/foreign-key-violation.js';
 import { sendJson, sendMaybeCompressed } from '../http/send-json.js';
 import { jsonStream } from '../http/json-chunks.js';
@@ -78,7 +78,9 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
   // A body holding one of those turns must keep coming, or it gives the turn up with a 408.
   const minimumRate = app.config.largeUploadMinimumRate;
   const holding = new WeakSet<FastifyRequest>();
+  const watches = new WeakMap<FastifyRequest, RateWatched>();
   const releaseLargeBody = async (request: FastifyRequest) => {
+    watches.get(request)?.stop();
     if (holding.delete(request)) largeBodies.release();
   };
   // Runs are read from the body's bytes with their boxes packed (run-json-parser.ts); JSON.parse when it declines.
@@ -92,24 +94,32 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
   app.post('/detections', {
     bodyLimit: MAX_BODY_BYTES,
     onRequest: requireWriter,
-    preParsing: async (request, _reply, payload) => {
+    preParsing: async (request, reply, payload) => {
       const length = Number(request.headers['content-length']);
-      if (Number.isFinite(length) && length <= LARGE_BODY_BYTES) return payload;
+      // Over the limit: Fastify answers 413 from the header, at once, without a turn.
+      if (Number.isFinite(length) && (length <= LARGE_BODY_BYTES || length > MAX_BODY_BYTES)) return payload;
       const takeSlot = async () => {
         await largeBodies.acquire();
         // A client that gave up while waiting has already passed onRequestAbort: its slot goes back now.
-        if (request.raw.destroyed) largeBodies.release();
-        else holding.add(request);
+        if (request.raw.destroyed || reply.raw.destroyed || reply.raw.writableFinished) {
+          largeBodies.release();
+          return;
+        }
+        holding.add(request);
+        // The answer's end in every case: onResponse does not run for a streamed answer the client drops half-way.
+        reply.raw.once('close', () => void releaseLargeBody(request));
       };
       if (Number.isFinite(length)) {
         await takeSlot();
         const watched = watchRate(payload, minimumRate);
+        watches.set(request, watched);
         watched.start();
         return watched.stream;
       }
       // A chunked body of unknown length is read freely until it turns out large: small chunked runs never wait
       // for the slots (two stalled chunked uploads held both, and every other chunked post waited behind them).
       const watched = watchRate(slotAfter(payload, LARGE_BODY_BYTES, async () => { await takeSlot(); watched.start(); }), minimumRate);
+      watches.set(request, watched);
       return watched.stream;
     },
     onResponse: releaseLargeBody,

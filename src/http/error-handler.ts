@@ -6,6 +6,8 @@ import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { requestIdFromRaw } from './request-id.js';
 import { redactUrl } from './log-redaction.js';
 import { jsonStream, streamsAnyMember } from './json-chunks.js';
+import { lingerAfterAnswer } from './lingering-close.js';
+import { sendMaybeCompressed } from './send-json.js';
 import type { AllowedMethods } from './allowed-methods.js';
 
 interface Mapped { status: number; body: ProblemBody; headers?: Record<string, string> }
@@ -60,7 +62,10 @@ export function toProblem(error: unknown, validationCode = 'invalid_body'): Mapp
  * the two handlers below, so this is checked there rather than in a hook that every request would run.
  */
 function errorAnswerHeaders(request: FastifyRequest, reply: FastifyReply): void {
-  if (!request.raw.complete) reply.header('Connection', 'close');
+  if (!request.raw.complete) {
+    reply.header('Connection', 'close');
+    lingerAfterAnswer(request.raw);
+  }
   // A 404 is cacheable by default (RFC 9110 §15.1): a shared cache must not keep "no such thumbnail" after the
   // thumbnail is made, nor any other refusal that holds only for this moment.
   reply.header('Cache-Control', 'no-store');
@@ -78,7 +83,9 @@ export function installErrorHandlers(app: FastifyInstance, allowedMethods: Allow
     else if (request.raw.socket?.destroyed) request.log.info(accessFields(request, mapped.status), 'request: the client went away');
     if (mapped.headers) reply.headers(mapped.headers);
     // A problem may list millions of rejected boxes: that one is written piece by piece.
-    reply.code(mapped.status).type(PROBLEM_CONTENT_TYPE).send(streamsAnyMember(mapped.body) ? jsonStream(mapped.body) : JSON.stringify(mapped.body));
+    reply.code(mapped.status).type(PROBLEM_CONTENT_TYPE);
+    if (streamsAnyMember(mapped.body)) sendMaybeCompressed(reply, jsonStream(mapped.body));
+    else reply.send(JSON.stringify(mapped.body));
   });
   app.setNotFoundHandler((request, reply) => {
     errorAnswerHeaders(request, reply);

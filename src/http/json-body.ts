@@ -40,11 +40,25 @@ export function useJsonBodyParser(app: FastifyInstance, fast?: (body: Buffer) =>
 /**
  * Fastify parses text/plain by default, so a JSON-shaped body labelled text/plain would reach a route's schema check
  * as a string (400). Nothing here takes text: it is 415 like any other type, except that no body at all is fine.
+ * The 415 comes as soon as there is a body, without reading it: a 20 MiB text body is not uploaded to be refused.
  */
 export function refuseTextBodies(app: FastifyInstance): void {
   app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('text/plain', { parseAs: 'string' }, (request, body, done) => {
-    if ((body as string).length === 0 && !request.routeOptions.schema?.body) return done(null, undefined);
-    done(new ApiError(415, 'unsupported_media_type', 'Send the body as application/json'), undefined);
+  app.addContentTypeParser('text/plain', (request, payload, done) => {
+    const refuse = () => done(new ApiError(415, 'unsupported_media_type', 'Send the body as application/json'), undefined);
+    const length = request.headers['content-length'];
+    if (length !== undefined && Number(length) > 0) return refuse();
+    let settled = false;
+    const settle = (empty: boolean) => {
+      if (settled) return;
+      settled = true;
+      payload.removeListener('data', onData);
+      if (empty && !request.routeOptions.schema?.body) done(null, undefined);
+      else refuse();
+    };
+    const onData = (chunk: Buffer) => { if (chunk.length > 0) settle(false); };
+    payload.on('data', onData);
+    payload.once('end', () => settle(true));
+    payload.once('error', (err) => { if (!settled) { settled = true; done(err, undefined); } });
   });
 }

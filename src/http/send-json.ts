@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { accessFields } from './error-handler.js';
 
 /** Below this, compressing costs more than it saves. */
 const COMPRESS_FROM_BYTES = 16 * 1024;
@@ -10,7 +11,6 @@ const COMPRESS_FROM_BYTES = 16 * 1024;
 export function sendJson(reply: FastifyReply, status: number, value: unknown) {
   const body = JSON.stringify(value);
   reply.code(status).type('application/json; charset=utf-8');
-  // reply.compress exists only inside the scope that registers the plugin (see app.ts); elsewhere the body goes as is.
   if (body.length >= COMPRESS_FROM_BYTES && typeof reply.compress === 'function') return sendMaybeCompressed(reply, body);
   return reply.send(body);
 }
@@ -21,6 +21,14 @@ export function sendJson(reply: FastifyReply, status: number, value: unknown) {
  * answer to one that did not. The plugin's own check skips a Vary that already names accept-encoding.
  */
 export function sendMaybeCompressed(reply: FastifyReply, body: string | NodeJS.ReadableStream) {
+  // A streamed answer the client drops half-way never finishes, so no onResponse runs and no access line is written.
+  if (typeof body !== 'string') {
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) reply.request.log.info(accessFields(reply.request, reply.statusCode), 'request: the client went away during the answer');
+    });
+  }
+  // reply.compress exists only inside the scope that registers the plugin (see app.ts); elsewhere the body goes as is.
+  if (typeof reply.compress !== 'function') return reply.send(body);
   const vary = reply.getHeader('vary');
   if (!vary) reply.header('Vary', 'accept-encoding');
   else if (!String(vary).toLowerCase().includes('accept-encoding')) reply.header('Vary', `${String(vary)}, accept-encoding`);

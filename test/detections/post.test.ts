@@ -307,6 +307,15 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     expect(none.headers.get('cache-control')).toBe('no-store');
     expect(none.body).toMatchObject({ code: 'all_boxes_rejected', status: 400, runId: 'all-rejected-many', rejected: expected, warnings: [] });
     expect((await get(`/detections/all-rejected-many?mediaKey=${encodeURIComponent(org.recording.mediaKey)}`)).status).toBe(404);
+    // The long problem is compressed for a client that asks, as the 207 is.
+    const problemGzipped = await fetch(`${server.url}/detections`, {
+      method: 'POST', body: JSON.stringify(run({ source: { runId: 'all-rejected-many' }, tracks })),
+      headers: bearer(org.token, { 'content-type': 'application/json', 'accept-encoding': 'gzip' }),
+    });
+    expect(problemGzipped.status).toBe(400);
+    expect(problemGzipped.headers.get('content-encoding')).toBe('gzip');
+    expect(problemGzipped.headers.get('vary')).toMatch(/accept-encoding/i);
+    expect(((await problemGzipped.json()) as { rejected: unknown[] }).rejected).toEqual(expected);
   });
 
   it('large bodies whose clients give up (uploading or waiting for their turn) give their slot back', async () => {
