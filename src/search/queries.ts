@@ -88,7 +88,7 @@ function pointsView(value: Buffer | string): Float64Array {
 }
 
 /** What confirming costs, in units of about one decoded point: every point, plus its edge tests. */
-interface Work { units: number }
+export interface Work { units: number }
 
 function countInside(polygon: Polygon, value: Buffer | string, work: Work): number {
   const points = pointsView(value);
@@ -134,25 +134,29 @@ const MAX_BATCH = 4096;
 const EDGE_UNITS = 1 / 32;
 
 /**
- * How much confirming one search may do, in work units (about 0.3 µs each): a page that would take more
+ * How much confirming one search may do, in work units (about 0.15–0.3 µs each): a page that would take more
  * comes back short, with a nextCursor to go on from. A region that crosses every grid cell but holds almost
  * no centroid (a thin sliver) would otherwise confirm every recording of the organisation in one request.
  */
 export const CONFIRM_BUDGET = 1_000_000;
-const FIRST_CHUNK = 64;
 
 /** How many candidates to confirm next: enough for the rest of the page at the hit rate seen so far. */
-function checkSize(needed: number, found: number, checked: number, unitsLeft: number, unitsPerCandidate: number): number {
-  // Nothing is known of the candidates' cost yet: a large page starts with a sample, so that one chunk of 501
-  // recordings with huge runs cannot blow the budget many times over.
-  if (checked === 0) return Math.min(needed, FIRST_CHUNK);
+function checkSize(needed: number, found: number, checked: number): number {
+  if (checked === 0) return needed;
   const rate = (found + 1) / (checked + 1);
-  const wanted = Math.min(MAX_BATCH, Math.ceil((needed / rate) * 1.2) + 2);
-  // Never a chunk that would overrun the budget by much, but always at least one candidate: a page must move on.
-  return Math.max(1, Math.min(wanted, Math.ceil(unitsLeft / unitsPerCandidate)));
+  return Math.min(MAX_BATCH, Math.ceil((needed / rate) * 1.2) + 2);
 }
 
-export async function searchRecordings(db: Db, orgId: string, req: SearchRequest, budget = CONFIRM_BUDGET): Promise<SearchPage> {
+/** How many centroids each recording has under the labels: what confirming it can cost, at most. */
+async function centroidCounts(db: Db, orgId: string, ids: string[], labels: string[]): Promise<Map<string, number>> {
+  const rows = await db.selectFrom('recording_label_cells').select(['recording_id', 'centroid_count'])
+    .where('org_id', '=', orgId).where('recording_id', 'in', ids).where('label', 'in', labels).execute();
+  const counts = new Map<string, number>();
+  for (const row of rows) counts.set(row.recording_id, (counts.get(row.recording_id) ?? 0) + Number(row.centroid_count));
+  return counts;
+}
+
+export async function searchRecordings(db: Db, orgId: string, req: SearchRequest, budget = CONFIRM_BUDGET, stats?: Work): Promise<SearchPage> {
   const mask = coverCells(req.polygon);
   if (isEmpty(mask)) return { recordings: [], nextCursor: null };
   const storableLabels = req.labels && withoutNul(req.labels);
@@ -166,13 +170,16 @@ export async function searchRecordings(db: Db, orgId: string, req: SearchRequest
   let exhausted = false;
   const pending: Candidate[] = [];
   let checked = 0;
-  const work: Work = { units: 0 };
+  const work: Work = stats ?? { units: 0 };
+  // The most a centroid can cost: read and decoded, then tested against every edge.
+  const perCentroid = 1 + (req.polygon.xy.length >> 1) * EDGE_UNITS;
+  let lastConfirmed: Candidate | undefined;
   // Where a page cut short by the budget stops: the last candidate confirmed, matched or not.
   let cutAt: Position | undefined;
   const found: Array<{ position: Position; matches: Match[] }> = [];
   // One more than the page, so that the last page says nextCursor: null.
   while (found.length <= req.limit) {
-    const want = checkSize(req.limit + 1 - found.length, found.length, checked, budget - work.units, work.units / Math.max(1, checked));
+    const want = checkSize(req.limit + 1 - found.length, found.length, checked);
     while (pending.length < want && !exhausted) {
       const next = await nextCandidates(db, orgId, labels, mask, req, walked, Math.max(walkBatch, want - pending.length));
       pending.push(...next.candidates);
@@ -181,17 +188,29 @@ export async function searchRecordings(db: Db, orgId: string, req: SearchRequest
       walkBatch = Math.min(walkBatch * 4, MAX_BATCH);
     }
     if (pending.length === 0) break;
-    const chunk = pending.splice(0, want);
+    // The part of the chunk the budget still covers, by each candidate's most possible cost; the very first
+    // candidate of a request is always confirmed, so that every page moves on.
+    const counts = await centroidCounts(db, orgId, pending.slice(0, want).map((c) => c.id), labels);
+    let take = 0;
+    let planned = work.units;
+    while (take < want && take < pending.length) {
+      const cost = (counts.get(pending[take]!.id) ?? 0) * perCentroid;
+      if (planned + cost > budget && (take > 0 || checked > 0)) break;
+      planned += cost;
+      take++;
+    }
+    if (take === 0) {
+      cutAt = lastConfirmed;
+      break;
+    }
+    const chunk = pending.splice(0, take);
     const exact = await exactMatches(db, orgId, chunk.map((c) => c.id), storableLabels, mask, req.polygon, work);
     checked += chunk.length;
+    lastConfirmed = chunk[chunk.length - 1];
     for (const c of chunk) {
       const matches = exact.get(c.id);
       if (matches) found.push({ position: c, matches });
       if (found.length > req.limit) break;
-    }
-    if (found.length <= req.limit && work.units >= budget && (pending.length > 0 || !exhausted)) {
-      cutAt = chunk[chunk.length - 1];
-      break;
     }
   }
   const page = found.slice(0, req.limit);

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/store.js';
 import { bearer, postJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
 import { postRun, search } from './helpers.js';
+import { searchRecordings, type Work } from '../../src/search/queries.js';
+import { validateSearchBody } from '../../src/search/request.js';
 
 const RECORDINGS = 25;
 const TRACKS = 5000;
@@ -87,5 +89,46 @@ describe.each(DIALECTS)('the confirmation budget of a region search on %s', (dia
     expect(res.body.data.recordings.map((r: { mediaKey: string }) => r.mediaKey))
       .toEqual([25, 24, 23].map((i) => `budget/${1_600_000_000 + i}_miss.mp4`));
     expect(res.body.data.nextCursor).toEqual(expect.any(String));
+  });
+});
+
+describe.each(DIALECTS)('the budget bounds the work of every page on %s', (dialect) => {
+  let server: TestServer;
+  let org: SeededOrg;
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    org = await seedOrg(server.store);
+    // The newest 20 recordings are cheap (1 centroid each), the 60 older ones dense (100 each), all near the sliver's
+    // lines but off them: sizing a chunk by the cost of the first ones would confirm far more than the budget.
+    for (let i = 0; i < 80; i++) {
+      const mediaKey = `mixed/${1_650_000_000 - i}_r.mp4`;
+      expect((await postJson(`${server.url}/recordings`, { mediaKey }, bearer(org.token))).status).toBe(201);
+      const tracks = i < 20 ? 1 : 10;
+      const boxes = i < 20 ? 1 : 10;
+      await postRun(server.url, org.token, {
+        mediaKey, schemaVersion: '1.0', coordinateSpace: 'normalized', source: { runId: 'r' },
+        tracks: Array.from({ length: tracks }, (_, t) => ({
+          id: t, boxes: Array.from({ length: boxes }, (_, f) => ({ frame: f, x: 0.05 + 0.08 * f, y: LINES[t % 8]! + 0.01, w: 0.01, h: 0.01 })),
+        })),
+      });
+    }
+  }, 120_000);
+  afterAll(async () => { await server.close(); });
+
+  it('no page confirms more than the budget, and the pages together find nothing, each recording once', async () => {
+    const budget = 1000;
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const stats: Work = { units: 0 };
+      const page = await searchRecordings(server.store.db, org.orgId, validateSearchBody({ region: sliver(), limit: 50, cursor }), budget, stats);
+      expect(page.recordings).toEqual([]);
+      expect(stats.units).toBeGreaterThan(0);
+      expect(stats.units).toBeLessThanOrEqual(budget);
+      cursor = page.nextCursor ?? undefined;
+      expect(++pages).toBeLessThanOrEqual(80);
+    } while (cursor);
+    // 20 + 60 × 100 centroids (each worth up to 1 + 32/32 units against the 32-edge sliver) take several pages.
+    expect(pages).toBeGreaterThanOrEqual(6);
   });
 });
