@@ -87,10 +87,17 @@ export function Recordings(props: { call: Call }) {
     if (recordings.length === 0) return;
     const starts = recordings.map((r) => r.startTimestamp);
     try {
-      const res = await props.call<{ data: { recordings: SearchHit[] } }>('/recordings/search', {
-        method: 'POST', body: { region: { x: 0, y: 0, w: 1, h: 1 }, from: Math.min(...starts), to: Math.max(...starts), limit: 100 },
-      });
-      setLabels(new Map(res.data.recordings.map((r) => [r.mediaKey, [...new Set(r.matches.map((m) => m.label))].sort()])));
+      const body = { region: { x: 0, y: 0, w: 1, h: 1 }, from: Math.min(...starts), to: Math.max(...starts), limit: 100 };
+      const hits: SearchHit[] = [];
+      // A page may come back short (the server bounds a search's work): follow the cursor, a few pages at most.
+      let cursor: string | null = null;
+      for (let pages = 0; pages < 10; pages++) {
+        const res: { data: { recordings: SearchHit[]; nextCursor: string | null } } = await props.call('/recordings/search', { method: 'POST', body: { ...body, cursor } });
+        hits.push(...res.data.recordings);
+        cursor = res.data.nextCursor;
+        if (!cursor || hits.length >= recordings.length) break;
+      }
+      setLabels(new Map(hits.map((r) => [r.mediaKey, [...new Set(r.matches.map((m) => m.label))].sort()])));
     } catch {
       setLabels(new Map());
     }

@@ -127,7 +127,13 @@ export function RegionSearch(props: { call: Call }) {
     if (cursor) body.cursor = cursor;
     try {
       setError(undefined);
-      const res = await props.call<{ data: { recordings: Hit[]; nextCursor: string | null } }>('/recordings/search', { method: 'POST', body });
+      type Page = { data: { recordings: Hit[]; nextCursor: string | null } };
+      let res = await props.call<Page>('/recordings/search', { method: 'POST', body });
+      // A page cut short by the server's work budget may be empty yet not the last: go on a few times by ourselves
+      // before asking the user to press More.
+      for (let more = 0; more < 4 && res.data.recordings.length === 0 && res.data.nextCursor; more++) {
+        res = await props.call<Page>('/recordings/search', { method: 'POST', body: { ...body, cursor: res.data.nextCursor } });
+      }
       setHits({ list: cursor && hits ? [...hits.list, ...res.data.recordings] : res.data.recordings, nextCursor: res.data.nextCursor });
     } catch (err) {
       // Results of another region must not read as the answer for this one.
@@ -165,7 +171,7 @@ export function RegionSearch(props: { call: Call }) {
     error ? h('p', { class: 'error', role: 'alert' }, error) : null,
     // A search may stop partway (its work per request is bounded) with nothing found yet but more to look at.
     hits && hits.list.length === 0 ? h('p', { class: 'empty search-empty' }, hits.nextCursor
-      ? 'No match among the recordings searched so far; More searches older ones.' : 'No recording has detections inside this region.') : null,
+      ? 'No match yet among the recordings searched so far. More goes on with older recordings.' : 'No recording has detections inside this region.') : null,
     hits && hits.list.length > 0 ? h('table', { class: 'list results' },
       h('thead', null, h('tr', null, ['Recording', 'Device', 'Start', 'Matching runs and labels'].map((c) => h('th', null, c)))),
       h('tbody', null, hits.list.map((r) => h('tr', { class: 'result-row', 'data-media-key': r.mediaKey, onClick: () => go('recording', r.mediaKey) },
