@@ -98,19 +98,21 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
       const length = Number(request.headers['content-length']);
       // Over the limit: Fastify answers 413 from the header, at once, without a turn.
       if (Number.isFinite(length) && (length <= LARGE_BODY_BYTES || length > MAX_BODY_BYTES)) return payload;
+      /** False when the request was over (the client gone) by the time its turn came: the turn went back. */
       const takeSlot = async () => {
         await largeBodies.acquire();
         // A client that gave up while waiting has already passed onRequestAbort: its slot goes back now.
         if (request.raw.destroyed || reply.raw.destroyed || reply.raw.writableFinished) {
           largeBodies.release();
-          return;
+          return false;
         }
         holding.add(request);
         // The answer's end in every case: onResponse does not run for a streamed answer the client drops half-way.
         reply.raw.once('close', () => void releaseLargeBody(request));
+        return true;
       };
       if (Number.isFinite(length)) {
-        await takeSlot();
+        if (!(await takeSlot())) return payload;
         const watched = watchRate(payload, minimumRate);
         watches.set(request, watched);
         watched.start();
@@ -118,7 +120,7 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
       }
       // A chunked body of unknown length is read freely until it turns out large: small chunked runs never wait
       // for the slots (two stalled chunked uploads held both, and every other chunked post waited behind them).
-      const watched = watchRate(slotAfter(payload, LARGE_BODY_BYTES, async () => { await takeSlot(); watched.start(); }), minimumRate);
+      const watched = watchRate(slotAfter(payload, LARGE_BODY_BYTES, async () => { if (await takeSlot()) watched.start(); }), minimumRate);
       watches.set(request, watched);
       return watched.stream;
     },

@@ -6,7 +6,7 @@ import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { requestIdFromRaw } from './request-id.js';
 import { redactUrl } from './log-redaction.js';
 import { jsonStream, streamsAnyMember } from './json-chunks.js';
-import { lingerAfterAnswer } from './lingering-close.js';
+import { isLingering, lingerAfterAnswer } from './lingering-close.js';
 import { sendMaybeCompressed } from './send-json.js';
 import type { AllowedMethods } from './allowed-methods.js';
 
@@ -156,6 +156,12 @@ const HEADER_VALUE_REFUSALS = new Set(['HPE_INVALID_HEADER_TOKEN', 'HPE_CR_EXPEC
 export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
   // A reset connection has nobody left to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // Already answered (an early 401, 413…) and closing: what the parser makes of the rest (a body cut short by the
+  // client's FIN) is no request of its own.
+  if (isLingering(socket)) {
+    socket.destroy();
+    return;
+  }
   // A code of its own per status: a client told `bad_request` for headers over the limit would look for a syntax error.
   const [status, code, detail] = error.code === 'HPE_HEADER_OVERFLOW'
     ? [431, 'headers_too_large', 'The request headers are too large (at most 16 KiB in all)']

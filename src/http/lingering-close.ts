@@ -8,6 +8,11 @@ import type { Socket } from 'node:net';
 const LINGER_MS = 2000;
 const lingering = new WeakSet<Socket>();
 
+/** Whether the socket's request was answered early and the socket is being closed. */
+export function isLingering(socket: Socket): boolean {
+  return lingering.has(socket);
+}
+
 /** Call before answering: Node's own close after the answer (destroySoon) becomes a lingering one. */
 export function lingerAfterAnswer(request: IncomingMessage): void {
   const socket = request.socket;

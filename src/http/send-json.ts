@@ -11,7 +11,7 @@ const COMPRESS_FROM_BYTES = 16 * 1024;
 export function sendJson(reply: FastifyReply, status: number, value: unknown) {
   const body = JSON.stringify(value);
   reply.code(status).type('application/json; charset=utf-8');
-  if (body.length >= COMPRESS_FROM_BYTES && typeof reply.compress === 'function') return sendMaybeCompressed(reply, body);
+  if (body.length >= COMPRESS_FROM_BYTES) return sendMaybeCompressed(reply, body);
   return reply.send(body);
 }
 

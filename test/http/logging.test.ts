@@ -52,6 +52,25 @@ describe('request logs', () => {
     expect(all).toContain('s=[redacted]');
   });
 
+  it('an early answer to a client that closes on our FIN is one access line, not also a 400 for the cut body', async () => {
+    lines.length = 0;
+    const answer = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      // allowHalfOpen false (the default): the client closes its side as soon as the server's FIN arrives.
+      const socket = net.connect(Number(new URL(url).port), '127.0.0.1', () => {
+        socket.write('POST /detections HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 20\r\nX-Request-Id: early-fin\r\n\r\n');
+      });
+      socket.on('data', (c) => { text += c; });
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+    await new Promise((resolve) => setImmediate(resolve));
+    const access = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request');
+    expect(access).toHaveLength(1);
+    expect(access[0]).toMatchObject({ reqId: 'early-fin', status: 401 });
+  });
+
   it('cuts credentials a client put in a query under any credential\'s name, and keeps the rest', async () => {
     lines.length = 0;
     await fetch(`${url}/detections?mediaKey=k1.mp4&access_token=sla_leaky&password=hunter3&api-key=k3y&X-Amz-Security-Token=tok&sessionId=sess&e=5`);
