@@ -6,7 +6,7 @@ import { before, decodeCursor, encodeCursor, type Position } from '../recordings
 import { ANY_LABEL, GRID, isEmpty, type CellMask } from './grid.js';
 import { isPostgres } from '../db/is-postgres.js';
 import { POINT_BYTES, rowSpan } from './point-rows.js';
-import { containsPoint, coverCells, EDGE_TOLERANCE, type Polygon } from './region.js';
+import { containsPoint, coverCells, inBoundingBox, type Polygon } from './region.js';
 import type { SearchRequest } from './request.js';
 import { withoutNul } from '../db/unstorable-text.js';
 import { compareCodePoints } from '../util/code-point-order.js';
@@ -97,7 +97,7 @@ function countInside(polygon: Polygon, value: Buffer | string, work: Work): numb
   let inBox = 0;
   for (let i = 0; i + 1 < points.length; i += 2) {
     const x = points[i]!; const y = points[i + 1]!;
-    if (x < polygon.minX - EDGE_TOLERANCE || x > polygon.maxX + EDGE_TOLERANCE || y < polygon.minY - EDGE_TOLERANCE || y > polygon.maxY + EDGE_TOLERANCE) continue;
+    if (!inBoundingBox(polygon, x, y)) continue;
     inBox++;
     if (containsPoint(polygon, x, y)) count++;
   }

@@ -37,10 +37,15 @@ function nearSegment(px: number, py: number, ax: number, ay: number, bx: number,
   return ex * ex + ey * ey <= EDGE_TOLERANCE * EDGE_TOLERANCE;
 }
 
+/** Within the polygon's bounding box widened by EDGE_TOLERANCE: no point outside it can be inside. */
+export function inBoundingBox(poly: Polygon, px: number, py: number): boolean {
+  return px >= poly.minX - EDGE_TOLERANCE && px <= poly.maxX + EDGE_TOLERANCE
+    && py >= poly.minY - EDGE_TOLERANCE && py <= poly.maxY + EDGE_TOLERANCE;
+}
+
 /** Inside by the even-odd rule, or on (within EDGE_TOLERANCE of) an edge. */
 export function containsPoint(poly: Polygon, px: number, py: number): boolean {
-  if (px < poly.minX - EDGE_TOLERANCE || px > poly.maxX + EDGE_TOLERANCE
-    || py < poly.minY - EDGE_TOLERANCE || py > poly.maxY + EDGE_TOLERANCE) return false;
+  if (!inBoundingBox(poly, px, py)) return false;
   const v = poly.xy;
   const n = v.length >> 1;
   let inside = false;
