@@ -7,6 +7,7 @@ import * as m002 from './002_storage.js';
 import * as m004 from './004_recording_duration.js';
 import * as m005 from './005_login_sliding_window.js';
 import * as m006 from './006_recordings_device_order.js';
+import * as m007 from './007_runs_inline_small_rows.js';
 
 export interface MigrationModule {
   up(db: Kysely<any>, t: ColumnTypes): Promise<void>;
@@ -19,4 +20,5 @@ export const migrations: Record<string, MigrationModule> = {
   '004_recording_duration': m004,
   '005_login_sliding_window': m005,
   '006_recordings_device_order': m006,
+  '007_runs_inline_small_rows': m007,
 };
