@@ -5,10 +5,11 @@ import { newId } from '../util/ids.js';
 import { hashPassword } from './password.js';
 import { ACCESS_TOKEN_PREFIX, SESSION_PREFIX, hashSecret, newSecret, sameHash } from './secrets.js';
 import { TOKEN_ROLE, type UserRole } from './roles.js';
-import type { FailureCounter } from './throttle.js';
+import { userFailureKey, type FailureCounter } from './throttle.js';
 import { batchedLookup } from '../db/lookup-batcher.js';
 import { byKey, firstRow, preparedQuery } from '../db/prepared-query.js';
 import { holdsNul } from '../db/unstorable-text.js';
+import { byCodePoint } from '../db/code-point-order.js';
 
 type Db = Kysely<Database>;
 
@@ -37,6 +38,35 @@ export async function createUser(db: Db, orgId: string, username: string, passwo
   const user = { id: newId(), org_id: orgId, username, password_hash: await hashPassword(password), role, created_at: Date.now() };
   await db.insertInto('users').values(user).execute();
   return { id: user.id, username, role };
+}
+
+/** The organisation's users by username (code point order): never a password hash. */
+export async function listUsers(db: Db, orgId: string) {
+  const rows = await db.selectFrom('users').select(['id', 'username', 'role', 'created_at'])
+    .where('org_id', '=', orgId).orderBy(byCodePoint(db, 'username')).execute();
+  return rows.map((r) => ({ id: r.id, username: r.username, role: r.role, createdAt: new Date(Number(r.created_at)).toISOString() }));
+}
+
+/**
+ * A new password for a user of the organisation: its sessions end (a reset usually follows a leak) and the username's
+ * failed logins are forgotten, so the user can log in at once. Undefined when the organisation has no such user.
+ */
+export async function setUserPassword(db: Db, orgId: string, username: string, password: string): Promise<{ id: string; sessionsEnded: number } | undefined> {
+  // Hashed before the transaction: scrypt takes tens of milliseconds, and SQLite's one writer would wait that long.
+  const passwordHash = await hashPassword(password);
+  return db.transaction().execute(async (trx) => {
+    const user = await trx.updateTable('users').set({ password_hash: passwordHash })
+      .where('org_id', '=', orgId).where('username', '=', username).returning('id').executeTakeFirst();
+    if (!user) return undefined;
+    const ended = await trx.deleteFrom('sessions').where('user_id', '=', user.id).executeTakeFirst();
+    await trx.deleteFrom('login_failures').where('key', '=', userFailureKey(username)).execute();
+    return { id: user.id, sessionsEnded: Number(ended.numDeletedRows) };
+  });
+}
+
+/** Another role for a user of the organisation; its sessions carry it from their next request (roles are read per request). */
+export async function setUserRole(db: Db, orgId: string, username: string, role: UserRole): Promise<{ id: string } | undefined> {
+  return db.updateTable('users').set({ role }).where('org_id', '=', orgId).where('username', '=', username).returning('id').executeTakeFirst();
 }
 
 export async function findUserForLogin(db: Db, username: string) {

@@ -5,16 +5,14 @@ import { ApiError } from '../http/problem.js';
 import { bearerToken, requireReader } from './authenticate.js';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from './password.js';
 import { claimAttempt, clearFailures, createSession, deleteSession, findUserForLogin, unclaimAttempt } from './queries.js';
-import { hashSecret } from './secrets.js';
-import { retryAfterSeconds } from './throttle.js';
+import { MAX_USERNAME, retryAfterSeconds, userFailureKey } from './throttle.js';
 
 const LoginBody = Type.Object({
   username: Type.String({ minLength: 1 }),
   password: Type.String({ minLength: 1 }),
 });
 
-// No account has a longer name or password; a longer one is a wrong one (401), not a malformed request.
-const MAX_USERNAME = 256;
+// No account has a longer name (MAX_USERNAME) or password; a longer one is a wrong one (401), not a malformed request.
 const MAX_PASSWORD = 1024;
 
 const LoginResponse = Type.Object({
@@ -42,8 +40,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     const { username, password } = request.body as { username: string; password: string };
     const db = app.store.db;
     const tooLong = username.length > MAX_USERNAME || password.length > MAX_PASSWORD;
-    // Hashed: a password typed into the username field must not sit in the table as text for a window.
-    const userKey = `user:${hashSecret(username.slice(0, MAX_USERNAME).toLowerCase())}`;
+    const userKey = userFailureKey(username);
     const addressKey = `addr:${request.ip}`;
     const now = Date.now();
     const counters = await claimAttempt(db, [userKey, addressKey], login.windowSeconds, now);

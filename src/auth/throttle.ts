@@ -7,6 +7,19 @@
 // fade faster than they really leave: the next ones come spaced out (one every fifth of a window for a limit of
 // five), never as a burst.
 
+import { hashSecret } from './secrets.js';
+
+/** Longer usernames are refused by /login; only this much of one names its failure counter. */
+export const MAX_USERNAME = 256;
+
+/**
+ * The failure counter of a username, for every spelling of it in case. Hashed: a password typed into the username
+ * field must not sit in the table as text for a window.
+ */
+export function userFailureKey(username: string): string {
+  return `user:${hashSecret(username.slice(0, MAX_USERNAME).toLowerCase())}`;
+}
+
 /** One key's failures before the attempt being judged. */
 export interface FailureCounter {
   /** Failures counted since windowStart. */

@@ -194,6 +194,66 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
     expect([again.code, again.stderr]).toEqual([1, expect.stringMatching(/no user named "leaver" in acme/)]);
   });
 
+  it('lists users without hashes; set-password ends sessions and forgets failed logins; set-role takes effect at once', async () => {
+    await json('admin', 'user', 'create', '--org', 'acme', '--username', 'resetme', '--password', 'first-password', '--role', 'viewer');
+    const { users } = await json('admin', 'user', 'list', '--org', 'acme');
+    const names = users.map((u: { username: string }) => u.username);
+    expect(names).toEqual([...names].sort());
+    expect(users.find((u: { username: string }) => u.username === 'resetme')).toEqual({ id: expect.any(String), username: 'resetme', role: 'viewer', createdAt: expect.any(String) });
+    expect(JSON.stringify(users)).not.toMatch(/scrypt|hash|first-password/);
+    expect((await cli('admin', 'user', 'list', '--org', 'acme')).stdout).toMatch(/ resetme {2}viewer {2}\(created /);
+
+    const run = {
+      mediaKey: 'alice/1700000000_6-967003_cam1.mp4', schemaVersion: '1.0', source: { runId: 'role-run' }, coordinateSpace: 'normalized',
+      tracks: [{ id: 1, boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.1, h: 0.1 }] }],
+    };
+    const server = await spawnServer(ts.location, { LOGIN_MAX_FAILURES_PER_USER: '2' });
+    try {
+      const login = (password: string) => postJson(`${server.url}/login`, { username: 'resetme', password });
+      const session = (await login('first-password')).body.data.token;
+      // A viewer may read but not write; promoted, the same session writes at once.
+      expect((await postJson(`${server.url}/detections`, run, bearer(session))).status).toBe(403);
+      expect(await json('admin', 'user', 'set-role', '--org', 'acme', '--username', 'resetme', '--role', 'editor')).toEqual({ id: expect.any(String), username: 'resetme', role: 'editor' });
+      expect((await postJson(`${server.url}/detections`, run, bearer(session))).status).toBe(201);
+
+      // Locked out by failures (a third attempt waits), then reset: the old password and session are dead, the new one works at once.
+      for (let i = 0; i < 2; i++) expect((await login('wrong-password')).status).toBe(401);
+      expect((await login('first-password')).status).toBe(429);
+      const reset = await cli('admin', 'user', 'set-password', '--org', 'acme', '--username', 'resetme', '--json');
+      expect([reset.code, reset.stderr]).toEqual([2, expect.stringMatching(/--password/)]);
+      expect(await json('admin', 'user', 'set-password', '--org', 'acme', '--username', 'resetme', '--password', 'second-password'))
+        .toEqual({ id: expect.any(String), username: 'resetme', sessionsEnded: 1 });
+      expect((await getJson(`${server.url}/recordings`, bearer(session))).status).toBe(401);
+      expect((await login('first-password')).status).toBe(401);
+      const fresh = await login('second-password');
+      expect([fresh.status, fresh.body.data.user.role]).toEqual([200, 'editor']);
+
+      for (const args of [['--password', 'short'], ['--password', '          ']]) {
+        const refused = await cli('admin', 'user', 'set-password', '--org', 'acme', '--username', 'resetme', ...args);
+        expect([refused.code, refused.stderr]).toEqual([2, expect.stringMatching(/--password must/)]);
+      }
+      const badRole = await cli('admin', 'user', 'set-role', '--org', 'acme', '--username', 'resetme', '--role', 'root');
+      expect([badRole.code, badRole.stderr]).toEqual([2, expect.stringMatching(/--role must be one of owner, admin, editor, viewer/)]);
+      for (const command of [['set-role', '--role', 'viewer'], ['set-password', '--password', 'long-enough-1']]) {
+        const missing = await cli('admin', 'user', command[0]!, '--org', 'acme', '--username', 'nobody', ...command.slice(1));
+        expect([missing.code, missing.stderr]).toEqual([1, expect.stringMatching(/no user named "nobody" in acme/)]);
+      }
+      // Scoped to the organisation named: its namesake elsewhere is no user of another one.
+      await json('admin', 'org', 'create', '--name', 'elsewhere');
+      for (const command of [['set-role', '--role', 'viewer'], ['set-password', '--password', 'long-enough-1']]) {
+        const otherOrg = await cli('admin', 'user', command[0]!, '--org', 'elsewhere', '--username', 'resetme', ...command.slice(1));
+        expect([otherOrg.code, otherOrg.stderr]).toEqual([1, expect.stringMatching(/no user named "resetme" in elsewhere/)]);
+      }
+      const noOrg = await cli('admin', 'user', 'set-role', '--org', 'no-such-org', '--username', 'resetme', '--role', 'viewer');
+      expect([noOrg.code, noOrg.stderr]).toEqual([1, expect.stringMatching(/no organisation named "no-such-org"/)]);
+      expect((await login('second-password')).status).toBe(200);
+      // Refused input changed nothing.
+      expect((await json('admin', 'user', 'list', '--org', 'acme')).users.find((u: { username: string }) => u.username === 'resetme').role).toBe('editor');
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+  });
+
   it('works against the store a running server uses, and revocation takes effect at once', async () => {
     const server = await spawnServer(ts.location);
     try {

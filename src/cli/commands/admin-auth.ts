@@ -1,12 +1,13 @@
 // sightline admin org|user|token …
 import {
-  createAccessToken, createOrganisation, createUser, deleteUser, findOrganisationByName, listAccessTokens, revokeAccessToken,
+  createAccessToken, createOrganisation, createUser, deleteUser, findOrganisationByName, listAccessTokens, listUsers, revokeAccessToken,
+  setUserPassword, setUserRole,
 } from '../../auth/queries.js';
-import { USER_ROLES, isUserRole } from '../../auth/roles.js';
+import { USER_ROLES, isUserRole, type UserRole } from '../../auth/roles.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { parseDuration } from '../../util/duration.js';
-import { UsageError, envSecret, nameFlag, numberFlag, stringFlag } from '../args.js';
+import { UsageError, envSecret, nameFlag, numberFlag, stringFlag, type ParsedArgs } from '../args.js';
 import type { CommandTable } from '../command.js';
 import { printResult } from '../output.js';
 
@@ -16,6 +17,23 @@ export async function requireOrganisation(db: Kysely<Database>, name: string) {
   const org = await findOrganisationByName(db, name);
   if (!org) throw new Error(`no organisation named "${name}" (create it with: sightline admin org create --name ${name})`);
   return org;
+}
+
+const PASSWORD_USAGE = '--password <p>   (or SIGHTLINE_USER_PASSWORD instead of --password, out of ps and shell history)';
+
+/** A user's password: --password, else SIGHTLINE_USER_PASSWORD; at least 8 characters, not all blank. */
+function passwordFlag(flags: ParsedArgs['flags']): string {
+  const fromEnv = flags.password === undefined ? envSecret('SIGHTLINE_USER_PASSWORD') : undefined;
+  const password = fromEnv ?? stringFlag(flags, 'password', true);
+  if (!/\S/.test(password)) throw new UsageError('--password must not be blank');
+  if (password.length < 8) throw new UsageError('--password must have at least 8 characters');
+  return password;
+}
+
+function roleFlag(flags: ParsedArgs['flags']): UserRole {
+  const role = stringFlag(flags, 'role', true);
+  if (!isUserRole(role)) throw new UsageError(`--role must be one of ${USER_ROLES.join(', ')}`);
+  return role;
 }
 
 export const authCommands: CommandTable = {
@@ -33,16 +51,12 @@ export const authCommands: CommandTable = {
     },
   },
   'admin user create': {
-    usage: `admin user create --org <name> --username <u> --password <p> --role <${USER_ROLES.join('|')}>   (or SIGHTLINE_USER_PASSWORD instead of --password, out of ps and shell history)`,
+    usage: `admin user create --org <name> --username <u> --role <${USER_ROLES.join('|')}> ${PASSWORD_USAGE}`,
     async run({ flags, json, withStore }) {
       const orgName = stringFlag(flags, 'org', true);
       const username = nameFlag(flags, 'username');
-      const fromEnv = flags.password === undefined ? envSecret('SIGHTLINE_USER_PASSWORD') : undefined;
-      const password = fromEnv ?? stringFlag(flags, 'password', true);
-      if (!/\S/.test(password)) throw new UsageError('--password must not be blank');
-      const role = stringFlag(flags, 'role', true);
-      if (!isUserRole(role)) throw new UsageError(`--role must be one of ${USER_ROLES.join(', ')}`);
-      if (password.length < 8) throw new UsageError('--password must have at least 8 characters');
+      const password = passwordFlag(flags);
+      const role = roleFlag(flags);
       const user = await withStore(async ({ db }) => {
         const org = await requireOrganisation(db, orgName);
         const taken = await db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
@@ -83,6 +97,45 @@ export const authCommands: CommandTable = {
         return deleted;
       });
       printResult(json, { id: user.id, username, deleted: true }, `user ${username} (id ${user.id}) deleted from ${orgName}; its sessions are over`);
+    },
+  },
+  'admin user list': {
+    usage: 'admin user list --org <name>   (usernames, roles and dates; never a password hash)',
+    async run({ flags, json, withStore }) {
+      const orgName = stringFlag(flags, 'org', true);
+      const users = await withStore(async ({ db }) => listUsers(db, (await requireOrganisation(db, orgName)).id));
+      printResult(json, { users }, users.length === 0 ? `no users in ${orgName}` : users.map((u) => `${u.id}  ${u.username}  ${u.role}  (created ${u.createdAt})`).join('\n'));
+    },
+  },
+  'admin user set-password': {
+    usage: `admin user set-password --org <name> --username <u> ${PASSWORD_USAGE}; its sessions end at once`,
+    async run({ flags, json, withStore }) {
+      const orgName = stringFlag(flags, 'org', true);
+      const username = stringFlag(flags, 'username', true);
+      const password = passwordFlag(flags);
+      const changed = await withStore(async ({ db }) => {
+        const org = await requireOrganisation(db, orgName);
+        const done = await setUserPassword(db, org.id, username, password);
+        if (!done) throw new Error(`no user named "${username}" in ${orgName}`);
+        return done;
+      });
+      printResult(json, { id: changed.id, username, sessionsEnded: changed.sessionsEnded },
+        `password of ${username} (id ${changed.id}) changed; ${changed.sessionsEnded} session${changed.sessionsEnded === 1 ? '' : 's'} ended`);
+    },
+  },
+  'admin user set-role': {
+    usage: `admin user set-role --org <name> --username <u> --role <${USER_ROLES.join('|')}>   (its sessions carry the new role at once)`,
+    async run({ flags, json, withStore }) {
+      const orgName = stringFlag(flags, 'org', true);
+      const username = stringFlag(flags, 'username', true);
+      const role = roleFlag(flags);
+      const changed = await withStore(async ({ db }) => {
+        const org = await requireOrganisation(db, orgName);
+        const done = await setUserRole(db, org.id, username, role);
+        if (!done) throw new Error(`no user named "${username}" in ${orgName}`);
+        return done;
+      });
+      printResult(json, { id: changed.id, username, role }, `${username} (id ${changed.id}) is now ${role} in ${orgName}`);
     },
   },
   'admin token list': {
