@@ -19,6 +19,14 @@ export async function requireOrganisation(db: Kysely<Database>, name: string) {
   return org;
 }
 
+/** `change` applied to the organisation's user; a missing organisation or user fails naming it (exit 1). */
+async function changeUser<T>(db: Kysely<Database>, orgName: string, username: string, change: (orgId: string) => Promise<T | undefined>): Promise<T> {
+  const org = await requireOrganisation(db, orgName);
+  const changed = await change(org.id);
+  if (!changed) throw new Error(`no user named "${username}" in ${orgName}`);
+  return changed;
+}
+
 const PASSWORD_USAGE = '--password <p>   (or SIGHTLINE_USER_PASSWORD instead of --password, out of ps and shell history)';
 
 /** A user's password: --password, else SIGHTLINE_USER_PASSWORD; at least 8 characters, not all blank. */
@@ -90,12 +98,7 @@ export const authCommands: CommandTable = {
     async run({ flags, json, withStore }) {
       const orgName = stringFlag(flags, 'org', true);
       const username = stringFlag(flags, 'username', true);
-      const user = await withStore(async ({ db }) => {
-        const org = await requireOrganisation(db, orgName);
-        const deleted = await deleteUser(db, org.id, username);
-        if (!deleted) throw new Error(`no user named "${username}" in ${orgName}`);
-        return deleted;
-      });
+      const user = await withStore(({ db }) => changeUser(db, orgName, username, (orgId) => deleteUser(db, orgId, username)));
       printResult(json, { id: user.id, username, deleted: true }, `user ${username} (id ${user.id}) deleted from ${orgName}; its sessions are over`);
     },
   },
@@ -113,12 +116,7 @@ export const authCommands: CommandTable = {
       const orgName = stringFlag(flags, 'org', true);
       const username = stringFlag(flags, 'username', true);
       const password = passwordFlag(flags);
-      const changed = await withStore(async ({ db }) => {
-        const org = await requireOrganisation(db, orgName);
-        const done = await setUserPassword(db, org.id, username, password);
-        if (!done) throw new Error(`no user named "${username}" in ${orgName}`);
-        return done;
-      });
+      const changed = await withStore(({ db }) => changeUser(db, orgName, username, (orgId) => setUserPassword(db, orgId, username, password)));
       printResult(json, { id: changed.id, username, sessionsEnded: changed.sessionsEnded },
         `password of ${username} (id ${changed.id}) changed; ${changed.sessionsEnded} session${changed.sessionsEnded === 1 ? '' : 's'} ended`);
     },
@@ -129,12 +127,7 @@ export const authCommands: CommandTable = {
       const orgName = stringFlag(flags, 'org', true);
       const username = stringFlag(flags, 'username', true);
       const role = roleFlag(flags);
-      const changed = await withStore(async ({ db }) => {
-        const org = await requireOrganisation(db, orgName);
-        const done = await setUserRole(db, org.id, username, role);
-        if (!done) throw new Error(`no user named "${username}" in ${orgName}`);
-        return done;
-      });
+      const changed = await withStore(({ db }) => changeUser(db, orgName, username, (orgId) => setUserRole(db, orgId, username, role)));
       printResult(json, { id: changed.id, username, role }, `${username} (id ${changed.id}) is now ${role} in ${orgName}`);
     },
   },
