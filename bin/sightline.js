@@ -1,5 +1,9 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/main.js';
+// First, before the application's modules load (see tick-shape.ts for why).
+import { pinTickObjectShape } from '../dist/http/tick-shape.js';
+
+pinTickObjectShape();
+const { main } = await import('../dist/cli/main.js');
 
 main(process.argv.slice(2)).then(
   (code) => { if (typeof code === 'number') process.exitCode = code; },

@@ -6,6 +6,7 @@ import { openStore, type Store } from '../db/store.js';
 import { startWalCheckpointer } from '../db/wal-checkpointer.js';
 import { buildApp, type AppOptions } from './app.js';
 import { tuneGarbageCollector } from './gc-tuning.js';
+import { pinTickObjectShape } from './tick-shape.js';
 import { retentionJob } from '../retention/job.js';
 
 export interface RunningServer { app: FastifyInstance; store: Store; url: string; close(): Promise<void> }
@@ -16,6 +17,8 @@ export const backgroundJobs: BackgroundJob[] = [retentionJob];
 
 export async function startServer(config: Config, logger?: AppOptions['logger']): Promise<RunningServer> {
   tuneGarbageCollector();
+  // Already done by the `sightline` binary before anything loaded; here for servers started from code.
+  pinTickObjectShape();
   const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...config.database });
   let migrated: string[];
   try {
