@@ -60,7 +60,18 @@ export function publicBaseUrl(request: FastifyRequest): string {
   return `${protocol}://${host}`;
 }
 
-export interface Issuer { (provider: StorageProvider, filename: string, seconds: number): string }
+export interface Issuer {
+  (provider: StorageProvider, filename: string, seconds: number): string;
+  /** Every URL issued so far is JSON-plain: printable ASCII without `"` or `\`, written into JSON as it is. */
+  readonly plain: boolean;
+}
+
+// Printable ASCII but `"` and `\`: text that JSON writes as it is, however many times it is encoded.
+export const JSON_PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+// Providers one of whose native URLs was JSON-plain: their varying parts are percent-encoded (StorageProvider.nativeUrl),
+// so all their URLs are. Scanning every 370-character URL cost ~0.36 µs, ~1.5 µs of a bulk call of four.
+const plainProviders = new WeakSet<StorageProvider>();
 
 /** One issuer per request: the signing key and base URL are resolved once for a whole bulk call. */
 export function issuerFor(app: FastifyInstance, account: Account, baseUrl: () => string): Issuer {
@@ -69,17 +80,29 @@ export function issuerFor(app: FastifyInstance, account: Account, baseUrl: () =>
   const nowSeconds = Math.floor(now / 1000);
   let key: string | undefined;
   let base: string | undefined;
-  return (provider, filename, seconds) => {
+  let plain = true;
+  const issue = (provider: StorageProvider, filename: string, seconds: number): string => {
     const expiresAt = nowSeconds + seconds;
     if (!config.storage.signing) {
       const native = provider.nativeUrl(filename, expiresAt, now);
-      if (native !== undefined) return native;
+      if (native !== undefined) {
+        if (plain && !plainProviders.has(provider)) {
+          if (JSON_PLAIN.test(native)) plainProviders.add(provider);
+          else plain = false;
+        }
+        return native;
+      }
     }
     key ??= signingKeys(config)[0];
     if (key === undefined) {
       throw new ApiError(502, 'provider_error', `Provider "${provider.name}" needs service-signed URLs but STORAGE_URL_SIGNING_KEY is not set`, { provider: provider.name });
     }
-    base ??= baseUrl();
+    if (base === undefined) {
+      base = baseUrl();
+      // The rest of a service-signed URL is percent-encoded or base64url (signedUrl).
+      if (!JSON_PLAIN.test(base)) plain = false;
+    }
     return signedUrl(base, key, { account: account.name, provider: provider.name, filename, expiresAt });
   };
+  return Object.defineProperty(issue, 'plain', { get: () => plain }) as Issuer;
 }

@@ -11,7 +11,7 @@ import { andThen } from '../util/maybe-promise.js';
 import { HEADER, authenticateAccount, requiredHeader } from './account-auth.js';
 import { BulkBody, BulkResult, StorageHeaders, UrlResult, storageSecurity } from './api-schemas.js';
 import { publicBaseUrl } from './issue.js';
-import { BULK_BODY_LIMIT, isJsonContentType, issueBulk, issueSingle, jsonString } from './url-requests.js';
+import { BULK_BODY_LIMIT, isJsonContentType, issueBulk, issueSingle } from './url-requests.js';
 
 /**
  * `{"data": …}` written by hand from the value's JSON: the schema serializer escapes a string with quotes character
@@ -41,7 +41,7 @@ export async function storageUrlRoutes(app: FastifyInstance): Promise<void> {
     const name = request.headers[FILENAME_HEADER];
     // Only a value with ", " can be several headers joined; headersDistinct is built on first use.
     const repeated = typeof name === 'string' && name.includes(', ') && (request.raw.headersDistinct[FILENAME_HEADER]?.length ?? 0) > 1;
-    return andThen(issueSingle(request.server, request.headers, () => publicBaseUrl(request), repeated), (url) => { sendData(reply, jsonString(url)); });
+    return andThen(issueSingle(request.server, request.headers, () => publicBaseUrl(request), repeated), (urlJson) => { sendData(reply, urlJson); });
   });
 
   app.post('/api/storage/bulk', {

@@ -25,7 +25,12 @@ export interface PutResult { etag: string | undefined }
 export interface StorageProvider {
   readonly name: string;
   readonly type: ProviderType;
-  /** The backend's own presigned GET URL, or undefined when it has none (fs: the service signs instead). */
+  /**
+   * The backend's own presigned GET URL, or undefined when it has none (fs: the service signs instead). Every part of
+   * it that varies from call to call (the filename, dates, lifetimes, the signature) is percent-encoded: only the
+   * provider's fixed parts (its endpoint) can hold a character that JSON escapes, so one URL that needs no escaping
+   * vouches for all of the provider's URLs (issue.ts relies on it).
+   */
   nativeUrl(filename: string, expiresAt: number, now: number): string | undefined;
   read(filename: string, request: ReadRequest): Promise<ReadResponse>;
   /** Uploads for tools and tests (`sightline storage put`); the public API never writes. */
