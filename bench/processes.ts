@@ -3,8 +3,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-export async function startBareServer(constant?: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'bare-server.ts'), '0', ...(constant ? [constant] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
+export function startBareServer(constant?: string): Promise<{ child: ChildProcess; url: string }> {
+  return startBenchServer('bare-server.ts', constant ? [constant] : []);
+}
+
+/** One of bench/'s own servers (a TypeScript file that listens on argv[2] and prints its port). */
+export async function startBenchServer(file: string, args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, file), '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.once('data', (c) => resolve(Number(String(c).trim())));
     child.once('exit', (code) => reject(new Error(`bare server exited ${code}`)));

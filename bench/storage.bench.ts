@@ -13,7 +13,7 @@ import { createAccount, createProvider } from '../src/storage/admin.js';
 import { freePort, spawnServer } from '../test/support/cli.js';
 import { fmt, median, ratio, timeIt, type Row, type Suite } from './harness.js';
 import { loadAgainst, request, type Comparison } from './http-client.js';
-import { startBareServer, stop } from './processes.js';
+import { startBareServer, startBenchServer, stop } from './processes.js';
 
 const GIB = 1 << 30;
 const ENV = { STORAGE_URL_SIGNING_KEY: 'bench-signing-key-0123456789abcdef0123', SIGHTLINE_MASTER_KEY: 'bench-master-key-0123456789' };
@@ -93,9 +93,12 @@ export const suite: Suite = {
     const native = await spawnServer(location, ENV);
     const signing = await spawnServer(location, { ...ENV, STORAGE_SIGNING: 'true', STORAGE_PUBLIC_URL: 'https://media.example.com' });
     const rows: Row[] = [];
+    // The ceiling of the URL routes' ratios on this machine: the least any implementation can do per request.
+    const least = await startBenchServer('least-storage-server.ts', [account.accessKey, account.secretAccessKey, 'bench-bucket', 'eu-west-1', 'AKIABENCH', 'bench-secret']);
     try {
-      // Each comparison: the bare route answers a constant exactly as long as the real answer.
-      const compare = async (operation: string, url: string, method: 'GET' | 'POST', headers: Record<string, string>, body: string | undefined, target: string) => {
+      // Each comparison: the bare route answers a constant exactly as long as the real answer; `leastPath`, the same
+      // comparison for the least possible implementation of the route.
+      const compare = async (operation: string, url: string, method: 'GET' | 'POST', headers: Record<string, string>, body: string | undefined, target: string, leastPath?: string) => {
         const sample = await request(url, method, headers, body ? Buffer.from(body) : undefined);
         if (sample.status !== 200) throw new Error(`${operation}: ${sample.status} ${sample.text}`);
         const bare = await startBareServer(sample.text!);
@@ -103,16 +106,22 @@ export const suite: Suite = {
           const options = { method, headers, body, connections: 32 };
           const compared = await loadAgainst({ url, options }, { url: `${bare.url}/constant`, options });
           rows.push(throughputRow(operation, compared, target));
+          if (leastPath) {
+            const leastSample = await request(`${least.url}${leastPath}`, method, headers, body ? Buffer.from(body) : undefined, true);
+            if (leastSample.status !== 200 || leastSample.bytes !== sample.bytes) throw new Error(`${leastPath}: ${leastSample.status}, ${leastSample.bytes} bytes against ${sample.bytes}`);
+            const ceiling = await loadAgainst({ url: `${least.url}${leastPath}`, options }, { url: `${bare.url}/constant`, options });
+            rows.push(throughputRow(`ceiling: the same, least possible (bench/least-storage-server.ts)`, ceiling, ''));
+          }
         } finally {
           await stop(bare.child);
         }
       };
       // Context: the shared app's own floor (request id, logger, global hooks, one `select 1`) on the same server.
       await compare('context: GET /api/health of the same app', `${native.url}/api/health`, 'GET', {}, undefined, '');
-      await compare('GET /api/storage, s3 (SigV4)', `${native.url}/api/storage`, 'GET', single, undefined, '≥ 0.7×');
+      await compare('GET /api/storage, s3 (SigV4)', `${native.url}/api/storage`, 'GET', single, undefined, '≥ 0.7×', '/api/storage');
       await compare('GET /api/storage, STORAGE_SIGNING=true', `${signing.url}/api/storage`, 'GET', single, undefined, '≥ 0.7×');
       const json = { ...auth, 'content-type': 'application/json' };
-      await compare('POST /api/storage/bulk, 4 assets (s3)', `${native.url}/api/storage/bulk`, 'POST', json, bulk4, '≥ 0.6×');
+      await compare('POST /api/storage/bulk, 4 assets (s3)', `${native.url}/api/storage/bulk`, 'POST', json, bulk4, '≥ 0.6×', '/api/storage/bulk');
 
       for (const [mode, server] of [['s3', native], ['STORAGE_SIGNING=true', signing]] as const) {
         const once = () => request(`${server.url}/api/storage/bulk`, 'POST', json, bulk1000);
@@ -160,6 +169,7 @@ export const suite: Suite = {
         fs.rmSync(nginxDir, { recursive: true, force: true });
       }
     } finally {
+      await stop(least.child);
       await stop(native.child);
       await stop(signing.child);
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -22,10 +22,10 @@ const signAssets: AssetSigner = async (app, input) => {
   const providers = await providersFor(app, account, names);
   assertDirectories(account, input.items.map((i) => i.filename));
   // Without STORAGE_PUBLIC_URL a relative URL is right: the editor is served by this same host.
-  const issue = issuerFor(app, account, () => app.config.storage.publicUrl ?? '');
+  const issuer = issuerFor(app, account, () => app.config.storage.publicUrl ?? '');
   const out: Record<string, string> = {};
   input.items.forEach((item, i) => {
-    Object.defineProperty(out, item.filename, { value: issue(providers.get(names[i]!)!, item.filename, item.uriExpiryTime), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, item.filename, { value: issuer.issue(providers.get(names[i]!)!, item.filename, item.uriExpiryTime), enumerable: true, writable: true, configurable: true });
   });
   return out;
 };

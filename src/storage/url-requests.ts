@@ -51,9 +51,9 @@ function urlFor(app: FastifyInstance, account: Account, provider: StorageProvide
     seconds = parsed;
   }
   assertDirectories(account, [filename!]);
-  const issue = issuerFor(app, account, baseUrl);
-  const url = issue(provider, filename!, seconds);
-  return issue.plain ? `"${url}"` : JSON.stringify(url);
+  const issuer = issuerFor(app, account, baseUrl);
+  const url = issuer.issue(provider, filename!, seconds);
+  return issuer.plain ? `"${url}"` : JSON.stringify(url);
 }
 
 /** Fastify also parses text/plain; only JSON is a bulk request. */
@@ -75,13 +75,13 @@ export function issueBulk(app: FastifyInstance, account: Account, body: unknown,
 function bulkMap(app: FastifyInstance, account: Account, items: BulkItem[], names: string[], providers: Map<string, StorageProvider>, baseUrl: () => string): string {
   assertDirectories(account, items.map((i) => i.filename));
   const defaultSeconds = app.config.storage.defaultUriExpirySeconds;
-  const issue = issuerFor(app, account, baseUrl);
+  const issuer = issuerFor(app, account, baseUrl);
   // A Map keeps a duplicate's first position and its last value, as an object would; "__proto__" stays an entry.
   const urls = new Map<string, string>();
   items.forEach((item, i) => {
-    urls.set(item.filename, issue(providers.get(names[i]!)!, item.filename, item.seconds ?? defaultSeconds));
+    urls.set(item.filename, issuer.issue(providers.get(names[i]!)!, item.filename, item.seconds ?? defaultSeconds));
   });
-  return doublyEncodedMap(urls, issue.plain);
+  return doublyEncodedMap(urls, issuer.plain);
 }
 
 /**

@@ -133,22 +133,22 @@ describe('issuerFor', () => {
   const fixed = (name: string, url: string) => ({ name, type: 's3', nativeUrl: () => url }) as unknown as StorageProvider;
 
   it('vouches for its URLs only while every one of them is plain', () => {
-    const issue = issuerFor(app, account, () => 'https://x');
-    expect(issue(fixed('plain', 'https://h/a?b=%22'), 'a', 60)).toBe('https://h/a?b=%22');
-    expect(issue.plain).toBe(true);
-    expect(issue(fixed('quoted', 'https://h/"a"'), 'a', 60)).toBe('https://h/"a"');
-    expect(issue.plain).toBe(false);
+    const issuer = issuerFor(app, account, () => 'https://x');
+    expect(issuer.issue(fixed('plain', 'https://h/a?b=%22'), 'a', 60)).toBe('https://h/a?b=%22');
+    expect(issuer.plain).toBe(true);
+    expect(issuer.issue(fixed('quoted', 'https://h/"a"'), 'a', 60)).toBe('https://h/"a"');
+    expect(issuer.plain).toBe(false);
     // A provider once seen plain does not make the issuer plain again.
-    issue(fixed('plain', 'https://h/a'), 'a', 60);
-    expect(issue.plain).toBe(false);
+    issuer.issue(fixed('plain', 'https://h/a'), 'a', 60);
+    expect(issuer.plain).toBe(false);
   });
 
   it('scans every URL of a provider until one of them was plain', () => {
     const provider = fixed('endpoint with a quote', 'https://h/"/a');
     for (let i = 0; i < 3; i++) {
-      const issue = issuerFor(app, account, () => 'https://x');
-      issue(provider, 'a', 60);
-      expect(issue.plain).toBe(false);
+      const issuer = issuerFor(app, account, () => 'https://x');
+      issuer.issue(provider, 'a', 60);
+      expect(issuer.plain).toBe(false);
     }
   });
 });
