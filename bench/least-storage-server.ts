@@ -3,9 +3,14 @@
 // no validation beyond the credentials, no hooks; only what any implementation must do per request: compare the
 // secret's digest, sign with SigV4 (the same signer as the service), and answer the spec's `data` with the headers
 // the spec puts on every answer. argv: port, access key, secret, then the provider's bucket, region, key id, secret.
-import Fastify from 'fastify';
-import { SigV4Signer, uriEncode } from '../src/storage/providers/sigv4.js';
-import { sameDigest, secretDigest } from '../src/storage/account-secret.js';
+import type { FastifyReply } from 'fastify';
+import { pinTickObjectShape } from '../src/http/tick-shape.js';
+
+// As the floor (bare-server.ts) and the service.
+pinTickObjectShape();
+const { default: Fastify } = await import('fastify');
+const { SigV4Signer, uriEncode } = await import('../src/storage/providers/sigv4.js');
+const { sameDigest, secretDigest } = await import('../src/storage/account-secret.js');
 
 const [port, accessKey, secret, bucket, region, keyId, keySecret] = process.argv.slice(2) as [string, string, string, string, string, string, string];
 const digest = secretDigest(secret);
@@ -18,7 +23,7 @@ app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body,
 });
 const authenticated = (headers: Record<string, string | string[] | undefined>) => headers['x-service-storage-accesskey'] === accessKey
   && sameDigest(secretDigest(String(headers['x-service-storage-secretaccesskey'])), digest);
-const answer = (reply: import('fastify').FastifyReply, id: string, data: string) => reply.header('x-request-id', id).header('api-version', '2026-01-01')
+const answer = (reply: FastifyReply, id: string, data: string) => reply.header('x-request-id', id).header('api-version', '2026-01-01')
   .header('cache-control', 'no-store').type('application/json; charset=utf-8').send(`{"data":${data}}`);
 
 app.get('/api/storage', (request, reply) => {
