@@ -12,7 +12,7 @@ export async function startBenchServer(file: string, args: string[]): Promise<{ 
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, file), '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.once('data', (c) => resolve(Number(String(c).trim())));
-    child.once('exit', (code) => reject(new Error(`bare server exited ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${file} exited ${code}`)));
   });
   return { child, url: `http://127.0.0.1:${port}` };
 }

@@ -10,7 +10,7 @@
 //
 // Measured (2 vCPU, 32 connections, `GET /api/storage`, CPU per request of the serving thread): 12 of 15 server
 // processes fell into that state, at 36–40 µs a request against 27–30 µs; with one tick object kept alive,
-// 15 of 15 stayed at 27–30 µs. This is what made a process "slow for good" at random (the same route measured
+// 25 of 25 stayed at 26.6–30 µs. This is what made a process "slow for good" at random (the same route measured
 // 0.41× or 0.59× of the bare route depending on the process).
 import { createHook } from 'node:async_hooks';
 

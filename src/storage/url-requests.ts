@@ -20,9 +20,9 @@ const EXPIRY_HEADER = HEADER.expiry.toLowerCase();
 
 /**
  * The JSON string literal of the URL for the single-file request these headers describe; throws the request's
- * ApiError. A string at once when
- * the row cache can answer for the account and the provider, else a promise. `filenameRepeated`: the filename
- * header came more than once (Node joins the copies with ", " into one value that names no file that was asked for).
+ * ApiError. A string at once when the row cache can answer for the account and the provider, else a promise.
+ * `filenameRepeated`: the filename header came more than once (Node joins the copies with ", " into one value that
+ * names no file that was asked for).
  */
 export function issueSingle(app: FastifyInstance, headers: IncomingHttpHeaders, baseUrl: () => string, filenameRepeated = false): MaybePromise<string> {
   const rawName = requiredHeader(headers, HEADER.fileName);
