@@ -12,7 +12,11 @@ const constant = process.argv[3] ?? '{"data":"x"}';
 const app = Fastify({ logger: false, bodyLimit: 64 * 1024 * 1024 });
 app.removeContentTypeParser('application/json');
 app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-  try { done(null, JSON.parse(body as string)); } catch (err) { done(err as Error, undefined); }
+  try {
+    done(null, JSON.parse(body as string));
+  } catch (err) {
+    done(err as Error, undefined);
+  }
 });
 app.post('/parse', async (request) => ({ ok: typeof request.body === 'object' }));
 app.get('/constant', async (_request, reply) => reply.type('application/json; charset=utf-8').send(constant));

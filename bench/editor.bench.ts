@@ -14,12 +14,14 @@ const PLAY_MS = 6000;
 
 function largeRun(mediaKey: string) {
   let seed = 42;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
   const labels = ['person', 'car', 'bicycle', 'dog', 'truck', 'bus'];
   const tracks = Array.from({ length: TRACKS }, (_, t) => {
     const first = Math.floor(rand() * (FRAMES - BOXES));
-    let x = rand() * 0.9; let y = rand() * 0.9;
-    const w = 0.02 + rand() * 0.06; const h = 0.03 + rand() * 0.08;
+    let x = rand() * 0.9;
+    let y = rand() * 0.9;
+    const w = 0.02 + rand() * 0.06;
+    const h = 0.03 + rand() * 0.08;
     const boxes = Array.from({ length: BOXES }, (_, k) => {
       x = Math.min(1 - w, Math.max(0, x + (rand() - 0.5) * 0.004));
       y = Math.min(1 - h, Math.max(0, y + (rand() - 0.5) * 0.004));
@@ -27,8 +29,14 @@ function largeRun(mediaKey: string) {
     });
     return { id: `t${t}`, label: labels[t % labels.length], boxes };
   });
-  return { mediaKey, schemaVersion: '1.0', coordinateSpace: 'normalized', media: { width: 1920, height: 1080, fps: FPS, frameCount: FRAMES },
-    source: { kind: 'model', name: 'large-bench', runId: 'large-1' }, tracks };
+  return {
+    mediaKey,
+    schemaVersion: '1.0',
+    coordinateSpace: 'normalized',
+    media: { width: 1920, height: 1080, fps: FPS, frameCount: FRAMES },
+    source: { kind: 'model', name: 'large-bench', runId: 'large-1' },
+    tracks,
+  };
 }
 
 export const suite: Suite = {
@@ -44,7 +52,8 @@ export const suite: Suite = {
       if (!validated.ok) throw new Error(validated.detail);
       await upsertRun(server.store, org.orgId, org.recording, validated);
       const login = await fetch(`${server.url}/login`, {
-        method: 'POST', headers: { 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ username: `viewer-${org.name.slice(4)}`, password: 'correct horse battery' }),
       }).then((r) => r.json() as Promise<{ data: unknown }>);
       const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
@@ -62,7 +71,9 @@ export const suite: Suite = {
         const timeline = (await page.locator('canvas.timeline').boundingBox())!;
         await page.mouse.click(timeline.x + 1, timeline.y + 5);
         await page.waitForFunction(() => window.__sightline?.frame === 0);
-        await page.evaluate(() => { window.__sightline!.drawTimes.length = 0; });
+        await page.evaluate(() => {
+          window.__sightline!.drawTimes.length = 0;
+        });
         await page.locator('button.play').click();
         await page.waitForTimeout(PLAY_MS);
         await page.locator('button.play').click();
@@ -80,9 +91,14 @@ export const suite: Suite = {
           return out;
         }, FRAMES);
         rows.push({
-          layer: `${TRACKS} tracks × ${BOXES} boxes`, trail: `${trail} frames`, 'boxes per frame (avg)': Math.round((TRACKS * BOXES) / FRAMES),
-          'draws': times.length, 'draw median ms': fmt(median(times), 2), 'draw p99 ms': fmt(percentile(times, 99), 2),
-          'draw + raster median ms': fmt(median(flushed), 2), 'draw + raster p99 ms': fmt(percentile(flushed, 99), 2),
+          layer: `${TRACKS} tracks × ${BOXES} boxes`,
+          trail: `${trail} frames`,
+          'boxes per frame (avg)': Math.round((TRACKS * BOXES) / FRAMES),
+          draws: times.length,
+          'draw median ms': fmt(median(times), 2),
+          'draw p99 ms': fmt(percentile(times, 99), 2),
+          'draw + raster median ms': fmt(median(flushed), 2),
+          'draw + raster p99 ms': fmt(percentile(flushed, 99), 2),
           [`frames drawn per second (clip is ${FPS} fps)`]: fmt((times.length * 1000) / PLAY_MS, 1),
           'open + index (ms)': loadMs,
         });

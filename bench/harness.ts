@@ -1,7 +1,12 @@
 // Shared bench plumbing: medians, tables, and a bare Fastify baseline measured in the same run.
 
-export interface Row { [column: string]: string | number }
-export interface Suite { name: string; run(): Promise<Row[]> }
+export interface Row {
+  [column: string]: string | number;
+}
+export interface Suite {
+  name: string;
+  run(): Promise<Row[]>;
+}
 
 export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);

@@ -9,7 +9,9 @@ export function startBareServer(constant?: string): Promise<{ child: ChildProces
 
 /** One of bench/'s own servers (a TypeScript file that listens on argv[2] and prints its port). */
 export async function startBenchServer(file: string, args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, file), '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, file), '0', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.once('data', (c) => resolve(Number(String(c).trim())));
     child.once('exit', (code) => reject(new Error(`${file} exited ${code}`)));

@@ -21,14 +21,20 @@ const RUNS = 5;
 const TRACKS = 20;
 const CENTROIDS = 10;
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
-const LABELS: Array<[string, number]> = [['person', 0.5], ['car', 0.25], ['bicycle', 0.1], ['dog', 0.095], ['scooter', 0.005]];
+const LABELS: Array<[string, number]> = [
+  ['person', 0.5],
+  ['car', 0.25],
+  ['bicycle', 0.1],
+  ['dog', 0.095],
+  ['scooter', 0.005],
+];
 const RARE_LABEL = 'scooter';
 const BASE = 1_690_000_000;
 const STEP = 300;
 
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 function pickLabel(r: number): string {
@@ -38,7 +44,10 @@ function pickLabel(r: number): string {
 }
 
 interface Chunk {
-  recordings: unknown[][]; runs: unknown[][]; centroids: unknown[][]; cells: unknown[][];
+  recordings: unknown[][];
+  runs: unknown[][];
+  centroids: unknown[][];
+  cells: unknown[][];
 }
 
 /** One chunk of recordings with their runs, centroid rows and search cells, as column tuples. */
@@ -48,7 +57,15 @@ function makeChunk(orgId: string, from: number, to: number, rand: () => number):
   for (let i = from; i < to; i++) {
     const recId = newId(now + i);
     const start = BASE + i * STEP;
-    chunk.recordings.push([recId, orgId, `bench/${start}_cam${i % 50}.mp4`, `analysis-${recId}`, start, `cam${i % 50}`, now]);
+    chunk.recordings.push([
+      recId,
+      orgId,
+      `bench/${start}_cam${i % 50}.mp4`,
+      `analysis-${recId}`,
+      start,
+      `cam${i % 50}`,
+      now,
+    ]);
     const perLabel = new Map<string, { mask: CellMask; n: number }>();
     for (let k = 0; k < RUNS; k++) {
       const runPk = newId(now + i);
@@ -58,8 +75,10 @@ function makeChunk(orgId: string, from: number, to: number, rand: () => number):
         const label = pickLabel(rand());
         headers.push({ id: `t${t}`, label, n: CENTROIDS });
         // An object crossing part of the frame: a straight path of up to 30 units.
-        const x0 = rand() * 100; const y0 = rand() * 100;
-        const dx = (rand() - 0.5) * 30; const dy = (rand() - 0.5) * 30;
+        const x0 = rand() * 100;
+        const y0 = rand() * 100;
+        const dx = (rand() - 0.5) * 30;
+        const dy = (rand() - 0.5) * 30;
         let pts = byLabel.get(label);
         if (!pts) byLabel.set(label, (pts = []));
         for (let c = 0; c < CENTROIDS; c++) {
@@ -67,11 +86,38 @@ function makeChunk(orgId: string, from: number, to: number, rand: () => number):
           pts.push(Math.min(100, Math.max(0, x0 + dx * f)), Math.min(100, Math.max(0, y0 + dy * f)));
         }
       }
-      chunk.runs.push([runPk, orgId, recId, `run-${k}`, 'detection', '1.0', '{"kind":"model","name":"bench"}', 'normalized', 'xywh', start, now, now, 1, TRACKS, TRACKS * CENTROIDS, JSON.stringify(headers)]);
+      chunk.runs.push([
+        runPk,
+        orgId,
+        recId,
+        `run-${k}`,
+        'detection',
+        '1.0',
+        '{"kind":"model","name":"bench"}',
+        'normalized',
+        'xywh',
+        start,
+        now,
+        now,
+        1,
+        TRACKS,
+        TRACKS * CENTROIDS,
+        JSON.stringify(headers),
+      ]);
       for (const [label, pts] of byLabel) {
         const mask = cellMasksOfPoints(pts);
         const { ordered, starts } = orderByRow(pts);
-        chunk.centroids.push([runPk, recId, orgId, label, pts.length / 2, encodePoints(ordered), mask.lo, mask.hi, ...ROW_START_COLUMNS.map((c) => starts[c])]);
+        chunk.centroids.push([
+          runPk,
+          recId,
+          orgId,
+          label,
+          pts.length / 2,
+          encodePoints(ordered),
+          mask.lo,
+          mask.hi,
+          ...ROW_START_COLUMNS.map((c) => starts[c]),
+        ]);
         for (const l of [ANY_LABEL, label]) {
           const a = perLabel.get(l) ?? { mask: EMPTY_MASK, n: 0 };
           perLabel.set(l, { mask: union(a.mask, mask), n: a.n + pts.length / 2 });
@@ -85,28 +131,94 @@ function makeChunk(orgId: string, from: number, to: number, rand: () => number):
 
 const COLUMNS = {
   recordings: ['id', 'org_id', 'media_key', 'analysis_id', 'start_timestamp', 'device_key', 'created_at'],
-  runs: ['id', 'org_id', 'recording_id', 'run_id', 'task', 'schema_version', 'source', 'original_coordinate_space', 'original_box_form',
-    'recording_timestamp', 'created_at', 'updated_at', 'version', 'tracks_stored', 'boxes_stored', 'tracks'],
-  run_centroids: ['run_pk', 'recording_id', 'org_id', 'label', 'count', 'points', 'cells_lo', 'cells_hi', ...ROW_START_COLUMNS],
-  recording_label_cells: ['recording_id', 'org_id', 'label', 'start_timestamp', 'cells_lo', 'cells_hi', 'centroid_count'],
+  runs: [
+    'id',
+    'org_id',
+    'recording_id',
+    'run_id',
+    'task',
+    'schema_version',
+    'source',
+    'original_coordinate_space',
+    'original_box_form',
+    'recording_timestamp',
+    'created_at',
+    'updated_at',
+    'version',
+    'tracks_stored',
+    'boxes_stored',
+    'tracks',
+  ],
+  run_centroids: [
+    'run_pk',
+    'recording_id',
+    'org_id',
+    'label',
+    'count',
+    'points',
+    'cells_lo',
+    'cells_hi',
+    ...ROW_START_COLUMNS,
+  ],
+  recording_label_cells: [
+    'recording_id',
+    'org_id',
+    'label',
+    'start_timestamp',
+    'cells_lo',
+    'cells_hi',
+    'centroid_count',
+  ],
 } as const;
 const PG_TYPES: Record<string, string[]> = {
   recordings: ['text', 'text', 'text', 'text', 'int8', 'text', 'int8'],
-  runs: ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'int8', 'int8', 'int8', 'int4', 'int4', 'int4', 'text'],
-  run_centroids: ['text', 'text', 'text', 'text', 'int4', 'bytea', 'int8', 'int8', ...ROW_START_COLUMNS.map(() => 'int4')],
+  runs: [
+    'text',
+    'text',
+    'text',
+    'text',
+    'text',
+    'text',
+    'text',
+    'text',
+    'text',
+    'int8',
+    'int8',
+    'int8',
+    'int4',
+    'int4',
+    'int4',
+    'text',
+  ],
+  run_centroids: [
+    'text',
+    'text',
+    'text',
+    'text',
+    'int4',
+    'bytea',
+    'int8',
+    'int8',
+    ...ROW_START_COLUMNS.map(() => 'int4'),
+  ],
   recording_label_cells: ['text', 'text', 'text', 'int8', 'int8', 'int8', 'int4'],
 };
 
 async function insertChunk(store: Store, client: pg.PoolClient | undefined, chunk: Chunk) {
   const tables: Array<[keyof typeof COLUMNS, unknown[][]]> = [
-    ['recordings', chunk.recordings], ['runs', chunk.runs], ['run_centroids', chunk.centroids], ['recording_label_cells', chunk.cells],
+    ['recordings', chunk.recordings],
+    ['runs', chunk.runs],
+    ['run_centroids', chunk.centroids],
+    ['recording_label_cells', chunk.cells],
   ];
   if (store.dialect === 'sqlite') {
     const db = store.sqlite!;
     db.transaction(() => {
       for (const [table, rows] of tables) {
         const cols = COLUMNS[table];
-        const stmt = db.prepare(`insert into ${table} (${cols.join(',')}${table === 'runs' ? ',boxes' : ''}) values (${cols.map(() => '?').join(',')}${table === 'runs' ? ",x''" : ''})`);
+        const stmt = db.prepare(
+          `insert into ${table} (${cols.join(',')}${table === 'runs' ? ',boxes' : ''}) values (${cols.map(() => '?').join(',')}${table === 'runs' ? ",x''" : ''})`,
+        );
         for (const row of rows) stmt.run(...(row as never[]));
       }
     })();
@@ -120,20 +232,25 @@ async function insertChunk(store: Store, client: pg.PoolClient | undefined, chun
       const slice = rows.slice(at, at + 20_000);
       const arrays = cols.map((_, c) => slice.map((r) => r[c]));
       const unnest = types.map((t, c) => `$${c + 1}::${t}[]`).join(', ');
-      await client!.query(`insert into ${table} (${cols.join(',')}${table === 'runs' ? ',boxes' : ''}) select *${table === 'runs' ? ", ''::bytea" : ''} from unnest(${unnest})`, arrays);
+      await client!.query(
+        `insert into ${table} (${cols.join(',')}${table === 'runs' ? ',boxes' : ''}) select *${table === 'runs' ? ", ''::bytea" : ''} from unnest(${unnest})`,
+        arrays,
+      );
     }
   }
   await client!.query('commit');
 }
 
 function rect(rand: () => number, side: number): number[] {
-  const x = rand() * (100 - side); const y = rand() * (100 - side);
+  const x = rand() * (100 - side);
+  const y = rand() * (100 - side);
   return [x, y, x + side, y, x + side, y + side, x, y + side];
 }
 
 /** A 12-point star (6 spikes): concave, about a fifth of the frame. */
 function star(rand: () => number): number[] {
-  const cx = 25 + rand() * 50; const cy = 25 + rand() * 50;
+  const cx = 25 + rand() * 50;
+  const cy = 25 + rand() * 50;
   const xy: number[] = [];
   for (let i = 0; i < 12; i++) {
     const r = i % 2 === 0 ? 28 : 10;
@@ -151,7 +268,10 @@ const SHAPES: Array<[string, (rand: () => number) => number[]]> = [
 ];
 
 async function benchDialect(dialect: DialectName): Promise<Row[]> {
-  const { store, destroy: cleanup } = await createTestStore(dialect, { pgUrl: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL, poolSize: 4 });
+  const { store, destroy: cleanup } = await createTestStore(dialect, {
+    pgUrl: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL,
+    poolSize: 4,
+  });
   try {
     const org = await createOrganisation(store.db, 'bench', 36_500);
     const rand = rng(42);
@@ -166,9 +286,14 @@ async function benchDialect(dialect: DialectName): Promise<Row[]> {
     const seedStart = Date.now();
     for (let at = 0; at < RECORDINGS; at += 2000) {
       await insertChunk(store, pgClient, makeChunk(org.id, at, Math.min(RECORDINGS, at + 2000), rand));
-      if (process.stderr.isTTY) process.stderr.write(`\r${dialect}: seeded ${Math.min(RECORDINGS, at + 2000)}/${RECORDINGS} recordings`);
+      if (process.stderr.isTTY)
+        process.stderr.write(`\r${dialect}: seeded ${Math.min(RECORDINGS, at + 2000)}/${RECORDINGS} recordings`);
     }
-    if (pgClient) { await pgClient.query('vacuum analyze'); pgClient.release(); await pool!.end(); } else store.sqlite!.exec('analyze');
+    if (pgClient) {
+      await pgClient.query('vacuum analyze');
+      pgClient.release();
+      await pool!.end();
+    } else store.sqlite!.exec('analyze');
     const seedSeconds = (Date.now() - seedStart) / 1000;
     if (process.stderr.isTTY) process.stderr.write('\n');
 
@@ -181,12 +306,23 @@ async function benchDialect(dialect: DialectName): Promise<Row[]> {
         for (let q = 0; q < QUERIES + 20; q++) {
           const polygon = polygonOf(shape(qr));
           let found = 0;
-          const ms = await timeIt(async () => { found = (await searchRecordings(store.db, org.id, { polygon, labels, limit: 50 })).recordings.length; });
-          if (q >= 20) { times.push(ms); hits += found; }
+          const ms = await timeIt(async () => {
+            found = (await searchRecordings(store.db, org.id, { polygon, labels, limit: 50 })).recordings.length;
+          });
+          if (q >= 20) {
+            times.push(ms);
+            hits += found;
+          }
         }
         rows.push({
-          dialect, region: name, labels: labels ? labels.join(',') : 'any', 'median ms': fmt(median(times), 2), 'p99 ms': fmt(percentile(times, 99), 2),
-          'avg hits/page': fmt(hits / times.length, 1), recordings: RECORDINGS, 'seed s': fmt(seedSeconds, 0),
+          dialect,
+          region: name,
+          labels: labels ? labels.join(',') : 'any',
+          'median ms': fmt(median(times), 2),
+          'p99 ms': fmt(percentile(times, 99), 2),
+          'avg hits/page': fmt(hits / times.length, 1),
+          recordings: RECORDINGS,
+          'seed s': fmt(seedSeconds, 0),
         });
       }
     }
@@ -200,8 +336,14 @@ async function benchDialect(dialect: DialectName): Promise<Row[]> {
     const swept = await sweepExpired(store);
     const seconds = (Date.now() - started) / 1000;
     rows.push({
-      dialect, region: 'retention sweep', labels: '', 'median ms': '', 'p99 ms': '',
-      'avg hits/page': `${swept.runsRemoved} runs / ${fmt(seconds, 1)} s = ${fmt(swept.runsRemoved / seconds, 0)} runs/s`, recordings: RECORDINGS, 'seed s': '',
+      dialect,
+      region: 'retention sweep',
+      labels: '',
+      'median ms': '',
+      'p99 ms': '',
+      'avg hits/page': `${swept.runsRemoved} runs / ${fmt(seconds, 1)} s = ${fmt(swept.runsRemoved / seconds, 0)} runs/s`,
+      recordings: RECORDINGS,
+      'seed s': '',
     });
     return rows;
   } finally {

@@ -16,24 +16,33 @@ import { loadAgainst, request, type Comparison } from './http-client.js';
 import { startBareServer, startBenchServer, stop } from './processes.js';
 
 const GIB = 1 << 30;
-const ENV = { STORAGE_URL_SIGNING_KEY: 'bench-signing-key-0123456789abcdef0123', SIGHTLINE_MASTER_KEY: 'bench-master-key-0123456789' };
+const ENV = {
+  STORAGE_URL_SIGNING_KEY: 'bench-signing-key-0123456789abcdef0123',
+  SIGHTLINE_MASTER_KEY: 'bench-master-key-0123456789',
+};
 
 /** GET a URL and discard the body; resolves with the byte count. */
 function drain(url: string, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers }, (res) => {
-      let n = 0;
-      res.on('data', (c: Buffer) => { n += c.length; });
-      res.on('end', () => resolve(n));
-      res.on('error', reject);
-    }).on('error', reject);
+    http
+      .get(url, { headers }, (res) => {
+        let n = 0;
+        res.on('data', (c: Buffer) => {
+          n += c.length;
+        });
+        res.on('end', () => resolve(n));
+        res.on('error', reject);
+      })
+      .on('error', reject);
   });
 }
 
 async function startNginx(root: string, dir: string): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   const conf = path.join(dir, 'nginx.conf');
-  fs.writeFileSync(conf, `worker_processes 1;
+  fs.writeFileSync(
+    conf,
+    `worker_processes 1;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
 events { worker_connections 256; }
@@ -43,21 +52,37 @@ http {
   client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fastcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
   server { listen 127.0.0.1:${port}; root ${root}; }
 }
-`);
+`,
+  );
   const found = ['/usr/sbin/nginx', '/usr/bin/nginx'].some((p) => fs.existsSync(p));
-  if (!found) throw new Error('the storage benchmark compares with nginx: install the Debian package first (apt-get install -y nginx-light)');
-  const child = spawn('nginx', ['-e', `${dir}/error.log`, '-p', dir, '-c', conf, '-g', 'daemon off;'], { stdio: 'inherit' });
+  if (!found)
+    throw new Error(
+      'the storage benchmark compares with nginx: install the Debian package first (apt-get install -y nginx-light)',
+    );
+  const child = spawn('nginx', ['-e', `${dir}/error.log`, '-p', dir, '-c', conf, '-g', 'daemon off;'], {
+    stdio: 'inherit',
+  });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
-    try { await drain(`${url}/`); return { child, url }; } catch { await new Promise((r) => setTimeout(r, 50)); }
+    try {
+      await drain(`${url}/`);
+      return { child, url };
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
   throw new Error('nginx did not start');
 }
 
 function throughputRow(operation: string, { service, floor, ratio }: Comparison, target: string): Row {
   return {
-    operation, 'req/s': fmt(service.rps, 0), 'bare req/s': fmt(floor.rps, 0), ratio: `${ratio.toFixed(2)}×`, target,
-    'p50 ms': fmt(service.p50, 1), errors: service.errors + service.non2xx,
+    operation,
+    'req/s': fmt(service.rps, 0),
+    'bare req/s': fmt(floor.rps, 0),
+    ratio: `${ratio.toFixed(2)}×`,
+    target,
+    'p50 ms': fmt(service.p50, 1),
+    errors: service.errors + service.non2xx,
   };
 }
 
@@ -80,25 +105,72 @@ export const suite: Suite = {
     for (const dir of [dataDir, root, path.join(root, 'cam')]) fs.chmodSync(dir, 0o755);
     fs.chmodSync(bigFile, 0o644);
     await createProvider(store, config, null, { name: 'disk', type: 'fs', config: { root } });
-    await createProvider(store, config, null, { name: 's3', type: 's3', config: { bucket: 'bench-bucket', region: 'eu-west-1', accessKeyId: 'AKIABENCH', secretAccessKey: 'bench-secret' } });
+    await createProvider(store, config, null, {
+      name: 's3',
+      type: 's3',
+      config: {
+        bucket: 'bench-bucket',
+        region: 'eu-west-1',
+        accessKeyId: 'AKIABENCH',
+        secretAccessKey: 'bench-secret',
+      },
+    });
     const account = await createAccount(store, null, { name: 'bench', defaultProvider: 's3', providers: ['disk'] });
     await store.close();
-    const auth = { 'x-service-storage-accesskey': account.accessKey, 'x-service-storage-secretaccesskey': account.secretAccessKey };
-    const single = { ...auth, 'x-service-storage-filename': 'cam/1700000000_cam1.mp4', 'x-service-storage-provider': 's3', 'x-service-storage-uriexpirytime': '1h' };
+    const auth = {
+      'x-service-storage-accesskey': account.accessKey,
+      'x-service-storage-secretaccesskey': account.secretAccessKey,
+    };
+    const single = {
+      ...auth,
+      'x-service-storage-filename': 'cam/1700000000_cam1.mp4',
+      'x-service-storage-provider': 's3',
+      'x-service-storage-uriexpirytime': '1h',
+    };
     const base = 'cam/1700000000_cam1';
-    const bulk4 = JSON.stringify([`${base}.mp4`, `${base}_thumbnail.jpg`, `${base}_sprite.jpg`, `${base}_redacted.mp4`].map((filename) => ({ filename })));
-    const bulk1000 = Buffer.from(JSON.stringify(Array.from({ length: 1000 }, (_, i) => ({ filename: `cam/1700000000_cam${i}_thumbnail.jpg`, uriExpiryTime: '1h' }))));
+    const bulk4 = JSON.stringify(
+      [`${base}.mp4`, `${base}_thumbnail.jpg`, `${base}_sprite.jpg`, `${base}_redacted.mp4`].map((filename) => ({
+        filename,
+      })),
+    );
+    const bulk1000 = Buffer.from(
+      JSON.stringify(
+        Array.from({ length: 1000 }, (_, i) => ({
+          filename: `cam/1700000000_cam${i}_thumbnail.jpg`,
+          uriExpiryTime: '1h',
+        })),
+      ),
+    );
 
     const location = { dataDir };
     const native = await spawnServer(location, ENV);
-    const signing = await spawnServer(location, { ...ENV, STORAGE_SIGNING: 'true', STORAGE_PUBLIC_URL: 'https://media.example.com' });
+    const signing = await spawnServer(location, {
+      ...ENV,
+      STORAGE_SIGNING: 'true',
+      STORAGE_PUBLIC_URL: 'https://media.example.com',
+    });
     const rows: Row[] = [];
     // The ceiling of the URL routes' ratios on this machine: the least any implementation can do per request.
-    const least = await startBenchServer('least-storage-server.ts', [account.accessKey, account.secretAccessKey, 'bench-bucket', 'eu-west-1', 'AKIABENCH', 'bench-secret']);
+    const least = await startBenchServer('least-storage-server.ts', [
+      account.accessKey,
+      account.secretAccessKey,
+      'bench-bucket',
+      'eu-west-1',
+      'AKIABENCH',
+      'bench-secret',
+    ]);
     try {
       // Each comparison: the bare route answers a constant exactly as long as the real answer; `leastPath`, the same
       // comparison for the least possible implementation of the route.
-      const compare = async (operation: string, url: string, method: 'GET' | 'POST', headers: Record<string, string>, body: string | undefined, target: string, leastPath?: string) => {
+      const compare = async (
+        operation: string,
+        url: string,
+        method: 'GET' | 'POST',
+        headers: Record<string, string>,
+        body: string | undefined,
+        target: string,
+        leastPath?: string,
+      ) => {
         const sample = await request(url, method, headers, body ? Buffer.from(body) : undefined);
         if (sample.status !== 200) throw new Error(`${operation}: ${sample.status} ${sample.text}`);
         const bare = await startBareServer(sample.text!);
@@ -107,9 +179,21 @@ export const suite: Suite = {
           const compared = await loadAgainst({ url, options }, { url: `${bare.url}/constant`, options });
           rows.push(throughputRow(operation, compared, target));
           if (leastPath) {
-            const leastSample = await request(`${least.url}${leastPath}`, method, headers, body ? Buffer.from(body) : undefined, true);
-            if (leastSample.status !== 200 || leastSample.bytes !== sample.bytes) throw new Error(`${leastPath}: ${leastSample.status}, ${leastSample.bytes} bytes against ${sample.bytes}`);
-            const ceiling = await loadAgainst({ url: `${least.url}${leastPath}`, options }, { url: `${bare.url}/constant`, options });
+            const leastSample = await request(
+              `${least.url}${leastPath}`,
+              method,
+              headers,
+              body ? Buffer.from(body) : undefined,
+              true,
+            );
+            if (leastSample.status !== 200 || leastSample.bytes !== sample.bytes)
+              throw new Error(
+                `${leastPath}: ${leastSample.status}, ${leastSample.bytes} bytes against ${sample.bytes}`,
+              );
+            const ceiling = await loadAgainst(
+              { url: `${least.url}${leastPath}`, options },
+              { url: `${bare.url}/constant`, options },
+            );
             rows.push(throughputRow(`ceiling: the same, least possible (bench/least-storage-server.ts)`, ceiling, ''));
           }
         } finally {
@@ -118,28 +202,70 @@ export const suite: Suite = {
       };
       // Context: the shared app's own floor (request id, logger, global hooks, one `select 1`) on the same server.
       await compare('context: GET /api/health of the same app', `${native.url}/api/health`, 'GET', {}, undefined, '');
-      await compare('GET /api/storage, s3 (SigV4)', `${native.url}/api/storage`, 'GET', single, undefined, '≥ 0.7×', '/api/storage');
-      await compare('GET /api/storage, STORAGE_SIGNING=true', `${signing.url}/api/storage`, 'GET', single, undefined, '≥ 0.7×');
+      await compare(
+        'GET /api/storage, s3 (SigV4)',
+        `${native.url}/api/storage`,
+        'GET',
+        single,
+        undefined,
+        '≥ 0.7×',
+        '/api/storage',
+      );
+      await compare(
+        'GET /api/storage, STORAGE_SIGNING=true',
+        `${signing.url}/api/storage`,
+        'GET',
+        single,
+        undefined,
+        '≥ 0.7×',
+      );
       const json = { ...auth, 'content-type': 'application/json' };
-      await compare('POST /api/storage/bulk, 4 assets (s3)', `${native.url}/api/storage/bulk`, 'POST', json, bulk4, '≥ 0.6×', '/api/storage/bulk');
+      await compare(
+        'POST /api/storage/bulk, 4 assets (s3)',
+        `${native.url}/api/storage/bulk`,
+        'POST',
+        json,
+        bulk4,
+        '≥ 0.6×',
+        '/api/storage/bulk',
+      );
 
-      for (const [mode, server] of [['s3', native], ['STORAGE_SIGNING=true', signing]] as const) {
+      for (const [mode, server] of [
+        ['s3', native],
+        ['STORAGE_SIGNING=true', signing],
+      ] as const) {
         const once = () => request(`${server.url}/api/storage/bulk`, 'POST', json, bulk1000);
         for (let i = 0; i < 20; i++) await once();
         const ms: number[] = [];
         for (let i = 0; i < 100; i++) ms.push(await timeIt(once));
-        rows.push({ operation: `POST /api/storage/bulk, 1000 elements, ${mode}`, 'median ms': fmt(median(ms), 2), target: '< 20 ms' });
+        rows.push({
+          operation: `POST /api/storage/bulk, 1000 elements, ${mode}`,
+          'median ms': fmt(median(ms), 2),
+          target: '< 20 ms',
+        });
       }
 
       // 1 GiB from fs through the service vs nginx serving the same file from disk.
-      const signedUrl: string = JSON.parse((await request(`${native.url}/api/storage`, 'GET', { ...single, 'x-service-storage-filename': 'cam/big.mp4', 'x-service-storage-provider': 'disk' }, undefined, true)).text!).data;
+      const signedUrl: string = JSON.parse(
+        (
+          await request(
+            `${native.url}/api/storage`,
+            'GET',
+            { ...single, 'x-service-storage-filename': 'cam/big.mp4', 'x-service-storage-provider': 'disk' },
+            undefined,
+            true,
+          )
+        ).text!,
+      ).data;
       const nginxDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-nginx-'));
       const nginx = await startNginx(root, nginxDir);
       try {
         // One full download of each in turn, three rounds after a warm-up of each: a noisy neighbour hits both alike.
         const once = async (url: string) => {
           let bytes = 0;
-          const ms = await timeIt(async () => { bytes = await drain(url); });
+          const ms = await timeIt(async () => {
+            bytes = await drain(url);
+          });
           if (bytes !== GIB) throw new Error(`${url}: got ${bytes} bytes`);
           return 1024 / (ms / 1000);
         };
@@ -151,7 +277,13 @@ export const suite: Suite = {
         const ours = median(rounds.map((r) => r.ours));
         const theirs = median(rounds.map((r) => r.theirs));
         const streamRatio = median(rounds.map((r) => r.ours / r.theirs));
-        rows.push({ operation: 'GET /api/storage/signed, 1 GiB from fs', 'MiB/s': fmt(ours, 0), 'nginx MiB/s': fmt(theirs, 0), ratio: `${streamRatio.toFixed(2)}×`, target: '≥ 0.5×' });
+        rows.push({
+          operation: 'GET /api/storage/signed, 1 GiB from fs',
+          'MiB/s': fmt(ours, 0),
+          'nginx MiB/s': fmt(theirs, 0),
+          ratio: `${streamRatio.toFixed(2)}×`,
+          target: '≥ 0.5×',
+        });
         const ranged = async (url: string) => {
           const ms: number[] = [];
           for (let i = 0; i < 220; i++) {
@@ -163,7 +295,11 @@ export const suite: Suite = {
         };
         const ourRange = await ranged(signedUrl);
         const nginxRange = await ranged(`${nginx.url}/cam/big.mp4`);
-        rows.push({ operation: 'GET /api/storage/signed, Range 64 KiB at random', 'median ms': fmt(ourRange, 2), 'nginx median ms': fmt(nginxRange, 2) });
+        rows.push({
+          operation: 'GET /api/storage/signed, Range 64 KiB at random',
+          'median ms': fmt(ourRange, 2),
+          'nginx median ms': fmt(nginxRange, 2),
+        });
       } finally {
         await stop(nginx.child);
         fs.rmSync(nginxDir, { recursive: true, force: true });

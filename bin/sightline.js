@@ -6,6 +6,11 @@ pinTickObjectShape();
 const { main } = await import('../dist/cli/main.js');
 
 main(process.argv.slice(2)).then(
-  (code) => { if (typeof code === 'number') process.exitCode = code; },
-  (err) => { console.error(err instanceof Error ? err.message : String(err)); process.exitCode = 1; },
+  (code) => {
+    if (typeof code === 'number') process.exitCode = code;
+  },
+  (err) => {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exitCode = 1;
+  },
 );

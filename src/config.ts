@@ -54,7 +54,14 @@ const YEAR_SECONDS = 365 * 86_400;
  * An integer setting within [min, max]. Each caller sets min: 0 only where it means something (off, any port);
  * elsewhere 0 would break the server silently, so it is refused at start, with why.
  */
-function int(value: string | boolean | undefined, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER, why = ''): number {
+function int(
+  value: string | boolean | undefined,
+  name: string,
+  fallback: number,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+  why = '',
+): number {
   if (value === undefined || value === '' || typeof value === 'boolean') return fallback;
   // Digits only: Number() would read " " as 0 and "0x10" or "1e3" as numbers nobody meant.
   const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
@@ -83,18 +90,36 @@ function publicBaseUrl(setting: string | undefined): string | undefined {
   const value = setting?.trim();
   if (value === undefined || value === '') return undefined;
   let url: URL | undefined;
-  try { url = new URL(value); } catch { /* refused below */ }
-  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password || /[?#\s\x00-\x1f\x7f]/.test(value)) {
+  try {
+    url = new URL(value);
+  } catch {
+    /* refused below */
+  }
+  if (
+    !url ||
+    !/^https?:$/.test(url.protocol) ||
+    url.search ||
+    url.hash ||
+    url.username ||
+    url.password ||
+    /[?#\s\x00-\x1f\x7f]/.test(value)
+  ) {
     // The value is echoed without what could be a credential: its user part, query and fragment.
-    const shown = value.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/is, (_m, scheme?: string) => `${scheme ?? ''}…@`).replace(/[?#].*$/s, '?…');
-    throw new Error(`STORAGE_PUBLIC_URL must be an http(s) URL with no query, fragment, credentials or spaces, such as https://media.example.com; got ${JSON.stringify(shown)}`);
+    const shown = value
+      .replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/is, (_m, scheme?: string) => `${scheme ?? ''}…@`)
+      .replace(/[?#].*$/s, '?…');
+    throw new Error(
+      `STORAGE_PUBLIC_URL must be an http(s) URL with no query, fragment, credentials or spaces, such as https://media.example.com; got ${JSON.stringify(shown)}`,
+    );
   }
   return value.replace(/\/+$/, '');
 }
 
 function databaseUrl(value: string | undefined): string | undefined {
   if (value !== undefined && !/^postgres(ql)?:\/\//.test(value)) {
-    throw new Error('the database URL (--database-url / DATABASE_URL) must start with postgres:// (or leave it unset for the embedded store)');
+    throw new Error(
+      'the database URL (--database-url / DATABASE_URL) must start with postgres:// (or leave it unset for the embedded store)',
+    );
   }
   return value;
 }
@@ -102,7 +127,8 @@ function databaseUrl(value: string | undefined): string | undefined {
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
 
 function logLevel(value: string): string {
-  if (!LOG_LEVELS.includes(value)) throw new Error(`the log level (--log-level / LOG_LEVEL) must be one of ${LOG_LEVELS.join(', ')}; got "${value}"`);
+  if (!LOG_LEVELS.includes(value))
+    throw new Error(`the log level (--log-level / LOG_LEVEL) must be one of ${LOG_LEVELS.join(', ')}; got "${value}"`);
   return value;
 }
 
@@ -116,18 +142,27 @@ function editorExpiry(value: string | undefined): number {
 }
 
 /** What a command sets apart from the service's defaults (the demo logs at warn); explicit settings still win. */
-export interface ConfigDefaults { logLevel?: string }
+export interface ConfigDefaults {
+  logLevel?: string;
+}
 
-export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.env, defaults: ConfigDefaults = {}): Config {
+export function loadConfig(
+  flags: Flags = {},
+  env: NodeJS.ProcessEnv = process.env,
+  defaults: ConfigDefaults = {},
+): Config {
   const expiry = env.DEFAULT_URI_EXPIRY_TIME?.trim();
   // The same forms and bounds as a request's uriExpiryTime: a default no request could ask for is refused at start.
   const defaultUriExpirySeconds = expiry === undefined || expiry === '' ? 86_400 : parseExpiry(expiry);
   if (defaultUriExpirySeconds === undefined) {
-    throw new Error(`DEFAULT_URI_EXPIRY_TIME must be 1 to 604800 seconds, as seconds or a duration such as 30m, 1h, 7d; got "${expiry}"`);
+    throw new Error(
+      `DEFAULT_URI_EXPIRY_TIME must be 1 to 604800 seconds, as seconds or a duration such as 30m, 1h, 7d; got "${expiry}"`,
+    );
   }
   const sessionTtl = parseDuration(env.SESSION_TTL?.trim() || '12h');
   // 0 would hand out sessions that are dead on arrival.
-  if (sessionTtl === undefined || sessionTtl <= 0) throw new Error(`SESSION_TTL must be a positive duration such as 12h, got "${env.SESSION_TTL}"`);
+  if (sessionTtl === undefined || sessionTtl <= 0)
+    throw new Error(`SESSION_TTL must be a positive duration such as 12h, got "${env.SESSION_TTL}"`);
   // Past a year a session is no session; far beyond, its expiry is no date at all (every login answered 500).
   if (sessionTtl > YEAR_SECONDS) throw new Error(`SESSION_TTL must be at most 365d, got "${env.SESSION_TTL}"`);
   return {
@@ -137,37 +172,108 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     dataDir: path.resolve(str(flags.data) ?? str(env.SIGHTLINE_DATA) ?? './data'),
     databaseUrl: databaseUrl(str(flags['database-url']) ?? str(env.DATABASE_URL)),
     database: {
-      connectTimeoutMs: int(env.DATABASE_CONNECT_TIMEOUT_MS, 'DATABASE_CONNECT_TIMEOUT_MS', 10_000, 1, MAX_TIMER_MS, '0 would fail every request'),
-      queryTimeoutMs: int(env.DATABASE_QUERY_TIMEOUT_MS, 'DATABASE_QUERY_TIMEOUT_MS', 30_000, 1, MAX_TIMER_MS, '0 would fail every request'),
+      connectTimeoutMs: int(
+        env.DATABASE_CONNECT_TIMEOUT_MS,
+        'DATABASE_CONNECT_TIMEOUT_MS',
+        10_000,
+        1,
+        MAX_TIMER_MS,
+        '0 would fail every request',
+      ),
+      queryTimeoutMs: int(
+        env.DATABASE_QUERY_TIMEOUT_MS,
+        'DATABASE_QUERY_TIMEOUT_MS',
+        30_000,
+        1,
+        MAX_TIMER_MS,
+        '0 would fail every request',
+      ),
     },
     logLevel: logLevel(str(flags['log-level']) ?? str(env.LOG_LEVEL) ?? defaults.logLevel ?? 'info'),
     trustProxy: bool(env.TRUST_PROXY, 'TRUST_PROXY', false),
     sessionTtlSeconds: sessionTtl,
     login: {
-      maxFailuresPerUser: int(env.LOGIN_MAX_FAILURES_PER_USER, 'LOGIN_MAX_FAILURES_PER_USER', 5, 1, undefined, '0 would refuse every login'),
-      maxFailuresPerAddress: int(env.LOGIN_MAX_FAILURES_PER_ADDRESS, 'LOGIN_MAX_FAILURES_PER_ADDRESS', 20, 1, undefined, '0 would refuse every login'),
-      windowSeconds: int(env.LOGIN_WINDOW_SECONDS, 'LOGIN_WINDOW_SECONDS', 900, 1, YEAR_SECONDS, '0 would turn login throttling off'),
+      maxFailuresPerUser: int(
+        env.LOGIN_MAX_FAILURES_PER_USER,
+        'LOGIN_MAX_FAILURES_PER_USER',
+        5,
+        1,
+        undefined,
+        '0 would refuse every login',
+      ),
+      maxFailuresPerAddress: int(
+        env.LOGIN_MAX_FAILURES_PER_ADDRESS,
+        'LOGIN_MAX_FAILURES_PER_ADDRESS',
+        20,
+        1,
+        undefined,
+        '0 would refuse every login',
+      ),
+      windowSeconds: int(
+        env.LOGIN_WINDOW_SECONDS,
+        'LOGIN_WINDOW_SECONDS',
+        900,
+        1,
+        YEAR_SECONDS,
+        '0 would turn login throttling off',
+      ),
     },
     storage: {
       signing: bool(env.STORAGE_SIGNING, 'STORAGE_SIGNING', false),
       publicUrl: publicBaseUrl(str(env.STORAGE_PUBLIC_URL)),
-      urlSigningKeys: (env.STORAGE_URL_SIGNING_KEY ?? '').split(',').map((k) => k.trim()).filter(Boolean),
+      urlSigningKeys: (env.STORAGE_URL_SIGNING_KEY ?? '')
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean),
       defaultUriExpirySeconds,
       masterKey: str(env.SIGHTLINE_MASTER_KEY),
-      providerTimeoutMs: int(env.STORAGE_PROVIDER_TIMEOUT_MS, 'STORAGE_PROVIDER_TIMEOUT_MS', 10_000, 1, MAX_TIMER_MS, '0 would time out every streamed download'),
+      providerTimeoutMs: int(
+        env.STORAGE_PROVIDER_TIMEOUT_MS,
+        'STORAGE_PROVIDER_TIMEOUT_MS',
+        10_000,
+        1,
+        MAX_TIMER_MS,
+        '0 would time out every streamed download',
+      ),
       // 0 turns the idle limit off (a socket timeout of 0 is none): a client may then hold a stream for ever.
       sendIdleTimeoutMs: int(env.STORAGE_SEND_IDLE_TIMEOUT_MS, 'STORAGE_SEND_IDLE_TIMEOUT_MS', 60_000, 0, MAX_TIMER_MS),
     },
     // 0 turns the sweeper off; the interval is a timer in ms.
-    sweepIntervalSeconds: int(env.SWEEP_INTERVAL_SECONDS, 'SWEEP_INTERVAL_SECONDS', 300, 0, Math.floor(MAX_TIMER_MS / 1000)),
-    shutdownGraceMs: int(env.SHUTDOWN_GRACE_MS, 'SHUTDOWN_GRACE_MS', 10_000, 1, MAX_TIMER_MS, '0 would exit at once with an error, draining nothing'),
+    sweepIntervalSeconds: int(
+      env.SWEEP_INTERVAL_SECONDS,
+      'SWEEP_INTERVAL_SECONDS',
+      300,
+      0,
+      Math.floor(MAX_TIMER_MS / 1000),
+    ),
+    shutdownGraceMs: int(
+      env.SHUTDOWN_GRACE_MS,
+      'SHUTDOWN_GRACE_MS',
+      10_000,
+      1,
+      MAX_TIMER_MS,
+      '0 would exit at once with an error, draining nothing',
+    ),
     largeUploadMinimumRate: {
       // 100 KiB/s: a 32 MiB run then takes at most about 5 minutes, the request timeout, anyway.
-      bytesPerSecond: int(env.LARGE_UPLOAD_MIN_BYTES_PER_SECOND, 'LARGE_UPLOAD_MIN_BYTES_PER_SECOND', 102_400, 0, 1024 ** 3),
+      bytesPerSecond: int(
+        env.LARGE_UPLOAD_MIN_BYTES_PER_SECOND,
+        'LARGE_UPLOAD_MIN_BYTES_PER_SECOND',
+        102_400,
+        0,
+        1024 ** 3,
+      ),
       windowMs: int(env.LARGE_UPLOAD_RATE_WINDOW_MS, 'LARGE_UPLOAD_RATE_WINDOW_MS', 10_000, 100, MAX_TIMER_MS),
     },
     editor: {
-      storageAccounts: [...new Set((str(env.EDITOR_STORAGE_ACCOUNT) ?? '').split(',').map((name) => name.trim()).filter(Boolean))],
+      storageAccounts: [
+        ...new Set(
+          (str(env.EDITOR_STORAGE_ACCOUNT) ?? '')
+            .split(',')
+            .map((name) => name.trim())
+            .filter(Boolean),
+        ),
+      ],
       assetUriExpirySeconds: editorExpiry(env.EDITOR_URI_EXPIRY_TIME),
       webDir: str(env.SIGHTLINE_WEB_DIR) === undefined ? undefined : path.resolve(env.SIGHTLINE_WEB_DIR!),
     },

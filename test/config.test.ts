@@ -13,17 +13,27 @@ import { createTestStore } from './support/store.js';
 const ENTRY = path.resolve(import.meta.dirname, 'support/cli-entry.ts');
 
 /** `sightline serve` with these settings: how it ended, or `started` once it answered (then it is stopped). */
-async function serve(dataDir: string, settings: Record<string, string>): Promise<{ started: boolean; code: number | null; stderr: string }> {
+async function serve(
+  dataDir: string,
+  settings: Record<string, string>,
+): Promise<{ started: boolean; code: number | null; stderr: string }> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', ...settings };
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, 'serve', '--port', String(port), '--data', dataDir], { env });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', ENTRY, 'serve', '--port', String(port), '--data', dataDir],
+    { env },
+  );
   let stderr = '';
   child.stderr.on('data', (c) => (stderr += c));
   // Started is what the child itself says: another test's server may take the port freePort() let go of.
   let stdout = '';
   const started = new Promise<boolean>((resolve) => {
-    child.stdout.on('data', (c) => { stdout += c; if (stdout.includes('Sightline listening on')) resolve(true); });
+    child.stdout.on('data', (c) => {
+      stdout += c;
+      if (stdout.includes('Sightline listening on')) resolve(true);
+    });
     child.once('exit', () => resolve(false));
   });
   const ended = exited(child);
@@ -47,19 +57,33 @@ describe('empty and padded settings', () => {
   });
 
   it('STORAGE_PUBLIC_URL loses the spaces around it, and is refused with spaces, tabs or newlines inside', () => {
-    expect(loadConfig({}, { STORAGE_PUBLIC_URL: ' https://m.example.com/media/\n' }).storage.publicUrl).toBe('https://m.example.com/media');
+    expect(loadConfig({}, { STORAGE_PUBLIC_URL: ' https://m.example.com/media/\n' }).storage.publicUrl).toBe(
+      'https://m.example.com/media',
+    );
     for (const bad of ['https://ex\tample.com', 'https://x.com/a b', 'https://x.com/a\nb']) {
-      expect(() => loadConfig({}, { STORAGE_PUBLIC_URL: bad }), JSON.stringify(bad)).toThrow(/STORAGE_PUBLIC_URL must be/);
+      expect(() => loadConfig({}, { STORAGE_PUBLIC_URL: bad }), JSON.stringify(bad)).toThrow(
+        /STORAGE_PUBLIC_URL must be/,
+      );
     }
   });
 });
 
 describe('integer settings', () => {
-  const positive = ['LOGIN_MAX_FAILURES_PER_USER', 'LOGIN_MAX_FAILURES_PER_ADDRESS', 'LOGIN_WINDOW_SECONDS', 'STORAGE_PROVIDER_TIMEOUT_MS', 'SHUTDOWN_GRACE_MS', 'DATABASE_CONNECT_TIMEOUT_MS', 'DATABASE_QUERY_TIMEOUT_MS'];
+  const positive = [
+    'LOGIN_MAX_FAILURES_PER_USER',
+    'LOGIN_MAX_FAILURES_PER_ADDRESS',
+    'LOGIN_WINDOW_SECONDS',
+    'STORAGE_PROVIDER_TIMEOUT_MS',
+    'SHUTDOWN_GRACE_MS',
+    'DATABASE_CONNECT_TIMEOUT_MS',
+    'DATABASE_QUERY_TIMEOUT_MS',
+  ];
 
   it.each(positive)('%s takes an integer of at least 1 and refuses 0 and what is not one', (name) => {
     for (const bad of ['0', '-1', '1.5', ' ', 'abc', '0x10', '1e3']) {
-      expect(() => loadConfig({}, { [name]: bad }), bad).toThrow(new RegExp(`^${name} must be an integer (of at least 1|from 1 to \\d+), got "${bad}"`));
+      expect(() => loadConfig({}, { [name]: bad }), bad).toThrow(
+        new RegExp(`^${name} must be an integer (of at least 1|from 1 to \\d+), got "${bad}"`),
+      );
     }
     expect(() => loadConfig({}, { [name]: '1' })).not.toThrow();
     expect(() => loadConfig({}, { [name]: ' 30 ' })).not.toThrow();
@@ -68,32 +92,45 @@ describe('integer settings', () => {
   it('keeps 0 where it means something: any free port, no idle limit on a stream, no sweeper', () => {
     const config = loadConfig({ port: '0' }, { STORAGE_SEND_IDLE_TIMEOUT_MS: '0', SWEEP_INTERVAL_SECONDS: '0' });
     expect([config.port, config.storage.sendIdleTimeoutMs, config.sweepIntervalSeconds]).toEqual([0, 0, 0]);
-    expect(() => loadConfig({ port: '65536' }, {})).toThrow(/the port \(--port \/ PORT\) must be an integer from 0 to 65535/);
+    expect(() => loadConfig({ port: '65536' }, {})).toThrow(
+      /the port \(--port \/ PORT\) must be an integer from 0 to 65535/,
+    );
   });
 
   it('refuses timers past what Node can wait for (a longer one fires after 1 ms)', () => {
     for (const name of ['STORAGE_PROVIDER_TIMEOUT_MS', 'STORAGE_SEND_IDLE_TIMEOUT_MS', 'SHUTDOWN_GRACE_MS']) {
-      expect(() => loadConfig({}, { [name]: '2147483648' }), name).toThrow(new RegExp(`${name} must be an integer from \\d to 2147483647`));
+      expect(() => loadConfig({}, { [name]: '2147483648' }), name).toThrow(
+        new RegExp(`${name} must be an integer from \\d to 2147483647`),
+      );
       expect(() => loadConfig({}, { [name]: '2147483647' }), name).not.toThrow();
     }
-    expect(() => loadConfig({}, { SWEEP_INTERVAL_SECONDS: '2147484' })).toThrow(/SWEEP_INTERVAL_SECONDS must be an integer from 0 to 2147483/);
+    expect(() => loadConfig({}, { SWEEP_INTERVAL_SECONDS: '2147484' })).toThrow(
+      /SWEEP_INTERVAL_SECONDS must be an integer from 0 to 2147483/,
+    );
     expect(loadConfig({}, { SWEEP_INTERVAL_SECONDS: '2147483' }).sweepIntervalSeconds).toBe(2_147_483);
   });
 });
 
 describe('TRUST_PROXY', () => {
   it('reads the same words as STORAGE_SIGNING', () => {
-    for (const on of ['true', 'TRUE', '1', 'yes', 'on']) expect(loadConfig({}, { TRUST_PROXY: on }).trustProxy, on).toBe(true);
-    for (const off of ['false', '0', 'No', 'off', '']) expect(loadConfig({}, { TRUST_PROXY: off }).trustProxy, off).toBe(false);
+    for (const on of ['true', 'TRUE', '1', 'yes', 'on'])
+      expect(loadConfig({}, { TRUST_PROXY: on }).trustProxy, on).toBe(true);
+    for (const off of ['false', '0', 'No', 'off', ''])
+      expect(loadConfig({}, { TRUST_PROXY: off }).trustProxy, off).toBe(false);
     expect(loadConfig({}, {}).trustProxy).toBe(false);
     expect(() => loadConfig({}, { TRUST_PROXY: 'maybe' })).toThrow(/TRUST_PROXY must be true or false/);
   });
 
   it('TRUST_PROXY=1 makes a real server take the client address from X-Forwarded-For', async () => {
     const ts = await createTestStore('sqlite');
-    const server = await spawnServer(ts.location, { TRUST_PROXY: '1', LOGIN_MAX_FAILURES_PER_ADDRESS: '1', LOGIN_MAX_FAILURES_PER_USER: '100' });
+    const server = await spawnServer(ts.location, {
+      TRUST_PROXY: '1',
+      LOGIN_MAX_FAILURES_PER_ADDRESS: '1',
+      LOGIN_MAX_FAILURES_PER_USER: '100',
+    });
     try {
-      const login = (user: string, address: string) => postJson(`${server.url}/login`, { username: user, password: 'wrong password' }, { 'x-forwarded-for': address });
+      const login = (user: string, address: string) =>
+        postJson(`${server.url}/login`, { username: user, password: 'wrong password' }, { 'x-forwarded-for': address });
       expect((await login('nobody-1', '203.0.113.1')).status).toBe(401);
       // Another client behind the same proxy has its own counter; the first one is now throttled.
       expect((await login('nobody-2', '203.0.113.2')).status).toBe(401);
@@ -106,9 +143,13 @@ describe('TRUST_PROXY', () => {
   });
 
   it('without it, X-Forwarded-For is ignored: every client is the proxy', async () => {
-    const server = await startTestServer('sqlite', { LOGIN_MAX_FAILURES_PER_ADDRESS: '1', LOGIN_MAX_FAILURES_PER_USER: '100' });
+    const server = await startTestServer('sqlite', {
+      LOGIN_MAX_FAILURES_PER_ADDRESS: '1',
+      LOGIN_MAX_FAILURES_PER_USER: '100',
+    });
     try {
-      const login = (user: string, address: string) => postJson(`${server.url}/login`, { username: user, password: 'wrong password' }, { 'x-forwarded-for': address });
+      const login = (user: string, address: string) =>
+        postJson(`${server.url}/login`, { username: user, password: 'wrong password' }, { 'x-forwarded-for': address });
       expect((await login('nobody-1', '203.0.113.1')).status).toBe(401);
       expect((await login('nobody-2', '203.0.113.2')).status).toBe(429);
     } finally {
@@ -119,16 +160,35 @@ describe('TRUST_PROXY', () => {
 
 describe('serve refuses at start, naming the setting', () => {
   let dataDir: string;
-  beforeAll(() => { dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-config-')); });
-  afterAll(() => { fs.rmSync(dataDir, { recursive: true, force: true }); });
+  beforeAll(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-config-'));
+  });
+  afterAll(() => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it.each([
-    [{ LOGIN_MAX_FAILURES_PER_USER: '0' }, /LOGIN_MAX_FAILURES_PER_USER must be an integer of at least 1, got "0" \(0 would refuse every login\)/],
-    [{ LOGIN_MAX_FAILURES_PER_ADDRESS: '0' }, /LOGIN_MAX_FAILURES_PER_ADDRESS must be an integer of at least 1, got "0"/],
-    [{ LOGIN_WINDOW_SECONDS: '0' }, /LOGIN_WINDOW_SECONDS must be an integer from 1 to 31536000, got "0" \(0 would turn login throttling off\)/],
-    [{ STORAGE_PROVIDER_TIMEOUT_MS: '0' }, /STORAGE_PROVIDER_TIMEOUT_MS must be an integer from 1 to 2147483647, got "0"/],
+    [
+      { LOGIN_MAX_FAILURES_PER_USER: '0' },
+      /LOGIN_MAX_FAILURES_PER_USER must be an integer of at least 1, got "0" \(0 would refuse every login\)/,
+    ],
+    [
+      { LOGIN_MAX_FAILURES_PER_ADDRESS: '0' },
+      /LOGIN_MAX_FAILURES_PER_ADDRESS must be an integer of at least 1, got "0"/,
+    ],
+    [
+      { LOGIN_WINDOW_SECONDS: '0' },
+      /LOGIN_WINDOW_SECONDS must be an integer from 1 to 31536000, got "0" \(0 would turn login throttling off\)/,
+    ],
+    [
+      { STORAGE_PROVIDER_TIMEOUT_MS: '0' },
+      /STORAGE_PROVIDER_TIMEOUT_MS must be an integer from 1 to 2147483647, got "0"/,
+    ],
     [{ SHUTDOWN_GRACE_MS: '0' }, /SHUTDOWN_GRACE_MS must be an integer from 1 to 2147483647, got "0"/],
-    [{ STORAGE_SEND_IDLE_TIMEOUT_MS: '3000000000' }, /STORAGE_SEND_IDLE_TIMEOUT_MS must be an integer from 0 to 2147483647/],
+    [
+      { STORAGE_SEND_IDLE_TIMEOUT_MS: '3000000000' },
+      /STORAGE_SEND_IDLE_TIMEOUT_MS must be an integer from 0 to 2147483647/,
+    ],
     [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY must be true or false/],
   ])('%j', async (settings, message) => {
     const r = await serve(dataDir, settings);
@@ -136,5 +196,4 @@ describe('serve refuses at start, naming the setting', () => {
     expect(r.stderr).toMatch(message);
     expect(r.code).toBe(1);
   });
-
 });

@@ -22,7 +22,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [, n, r, p, saltText, keyText] = parts as [string, string, string, string, string, string];
   const expected = Buffer.from(keyText, 'base64url');
   const actual = await scrypt(password, Buffer.from(saltText, 'base64url'), expected.length, {
-    N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024,
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: 64 * 1024 * 1024,
   });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }

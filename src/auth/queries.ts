@@ -13,7 +13,12 @@ import { byCodePoint } from '../db/code-point-order.js';
 
 type Db = Kysely<Database>;
 
-export interface Organisation { id: string; name: string; retentionDays: number; keepRecordings: boolean }
+export interface Organisation {
+  id: string;
+  name: string;
+  retentionDays: number;
+  keepRecordings: boolean;
+}
 
 export interface Principal {
   orgId: string;
@@ -23,40 +28,79 @@ export interface Principal {
   tokenId?: string;
 }
 
-export async function createOrganisation(db: Db, name: string, retentionDays = 30, keepRecordings = false): Promise<Organisation> {
-  const org = { id: newId(), name, retention_days: retentionDays, keep_recordings: keepRecordings ? 1 : 0, created_at: Date.now() };
+export async function createOrganisation(
+  db: Db,
+  name: string,
+  retentionDays = 30,
+  keepRecordings = false,
+): Promise<Organisation> {
+  const org = {
+    id: newId(),
+    name,
+    retention_days: retentionDays,
+    keep_recordings: keepRecordings ? 1 : 0,
+    created_at: Date.now(),
+  };
   await db.insertInto('organisations').values(org).execute();
   return { id: org.id, name, retentionDays, keepRecordings };
 }
 
 export async function findOrganisationByName(db: Db, name: string): Promise<Organisation | undefined> {
   const row = await db.selectFrom('organisations').selectAll().where('name', '=', name).executeTakeFirst();
-  return row && { id: row.id, name: row.name, retentionDays: row.retention_days, keepRecordings: row.keep_recordings === 1 };
+  return (
+    row && { id: row.id, name: row.name, retentionDays: row.retention_days, keepRecordings: row.keep_recordings === 1 }
+  );
 }
 
 export async function createUser(db: Db, orgId: string, username: string, password: string, role: UserRole) {
-  const user = { id: newId(), org_id: orgId, username, password_hash: await hashPassword(password), role, created_at: Date.now() };
+  const user = {
+    id: newId(),
+    org_id: orgId,
+    username,
+    password_hash: await hashPassword(password),
+    role,
+    created_at: Date.now(),
+  };
   await db.insertInto('users').values(user).execute();
   return { id: user.id, username, role };
 }
 
 /** The organisation's users by username (code point order): never a password hash. */
 export async function listUsers(db: Db, orgId: string) {
-  const rows = await db.selectFrom('users').select(['id', 'username', 'role', 'created_at'])
-    .where('org_id', '=', orgId).orderBy(byCodePoint(db, 'username')).execute();
-  return rows.map((r) => ({ id: r.id, username: r.username, role: r.role, createdAt: new Date(Number(r.created_at)).toISOString() }));
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'username', 'role', 'created_at'])
+    .where('org_id', '=', orgId)
+    .orderBy(byCodePoint(db, 'username'))
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    username: r.username,
+    role: r.role,
+    createdAt: new Date(Number(r.created_at)).toISOString(),
+  }));
 }
 
 /**
  * A new password for a user of the organisation: its sessions end (a reset usually follows a leak) and the username's
  * failed logins are forgotten, so the user can log in at once. Undefined when the organisation has no such user.
  */
-export async function setUserPassword(db: Db, orgId: string, username: string, password: string): Promise<{ id: string; sessionsEnded: number } | undefined> {
+export async function setUserPassword(
+  db: Db,
+  orgId: string,
+  username: string,
+  password: string,
+): Promise<{ id: string; sessionsEnded: number } | undefined> {
   // Hashed before the transaction: scrypt takes tens of milliseconds, and SQLite's one writer would wait that long.
   const passwordHash = await hashPassword(password);
   return db.transaction().execute(async (trx) => {
-    const user = await trx.updateTable('users').set({ password_hash: passwordHash })
-      .where('org_id', '=', orgId).where('username', '=', username).returning('id').executeTakeFirst();
+    const user = await trx
+      .updateTable('users')
+      .set({ password_hash: passwordHash })
+      .where('org_id', '=', orgId)
+      .where('username', '=', username)
+      .returning('id')
+      .executeTakeFirst();
     if (!user) return undefined;
     const ended = await trx.deleteFrom('sessions').where('user_id', '=', user.id).executeTakeFirst();
     await trx.deleteFrom('login_failures').where('key', '=', userFailureKey(username)).execute();
@@ -65,15 +109,34 @@ export async function setUserPassword(db: Db, orgId: string, username: string, p
 }
 
 /** Another role for a user of the organisation; its sessions carry it from their next request (roles are read per request). */
-export async function setUserRole(db: Db, orgId: string, username: string, role: UserRole): Promise<{ id: string } | undefined> {
-  return db.updateTable('users').set({ role }).where('org_id', '=', orgId).where('username', '=', username).returning('id').executeTakeFirst();
+export async function setUserRole(
+  db: Db,
+  orgId: string,
+  username: string,
+  role: UserRole,
+): Promise<{ id: string } | undefined> {
+  return db
+    .updateTable('users')
+    .set({ role })
+    .where('org_id', '=', orgId)
+    .where('username', '=', username)
+    .returning('id')
+    .executeTakeFirst();
 }
 
 export async function findUserForLogin(db: Db, username: string) {
   if (holdsNul(username)) return undefined;
-  return db.selectFrom('users')
+  return db
+    .selectFrom('users')
     .innerJoin('organisations', 'organisations.id', 'users.org_id')
-    .select(['users.id', 'users.username', 'users.password_hash', 'users.role', 'users.org_id', 'organisations.name as org_name'])
+    .select([
+      'users.id',
+      'users.username',
+      'users.password_hash',
+      'users.role',
+      'users.org_id',
+      'organisations.name as org_name',
+    ])
     .where('users.username', '=', username)
     .executeTakeFirst();
 }
@@ -82,23 +145,44 @@ export async function createSession(db: Db, userId: string, orgId: string, ttlSe
   const token = newSecret(SESSION_PREFIX);
   const now = Date.now();
   const expiresAt = now + ttlSeconds * 1000;
-  await db.insertInto('sessions')
-    .values({ id: newId(now), token_hash: hashSecret(token), user_id: userId, org_id: orgId, expires_at: expiresAt, created_at: now })
+  await db
+    .insertInto('sessions')
+    .values({
+      id: newId(now),
+      token_hash: hashSecret(token),
+      user_id: userId,
+      org_id: orgId,
+      expires_at: expiresAt,
+      created_at: now,
+    })
     .execute();
   return { token, expiresAt };
 }
 
 export async function createAccessToken(db: Db, orgId: string, name: string, expiresAt: number | null) {
   const token = newSecret(ACCESS_TOKEN_PREFIX);
-  const row = { id: newId(), org_id: orgId, name, token_hash: hashSecret(token), role: TOKEN_ROLE, expires_at: expiresAt, revoked_at: null, created_at: Date.now() };
+  const row = {
+    id: newId(),
+    org_id: orgId,
+    name,
+    token_hash: hashSecret(token),
+    role: TOKEN_ROLE,
+    expires_at: expiresAt,
+    revoked_at: null,
+    created_at: Date.now(),
+  };
   await db.insertInto('access_tokens').values(row).execute();
   return { id: row.id, name, token, expiresAt };
 }
 
 /** True when a token of that organisation was revoked now (false when unknown or already revoked). */
 export async function revokeAccessToken(db: Db, orgId: string, id: string): Promise<boolean> {
-  const result = await db.updateTable('access_tokens').set({ revoked_at: Date.now() })
-    .where('id', '=', id).where('org_id', '=', orgId).where('revoked_at', 'is', null)
+  const result = await db
+    .updateTable('access_tokens')
+    .set({ revoked_at: Date.now() })
+    .where('id', '=', id)
+    .where('org_id', '=', orgId)
+    .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
@@ -106,7 +190,12 @@ export async function revokeAccessToken(db: Db, orgId: string, id: string): Prom
 /** Deletes a user of the organisation with its sessions (each at once refused on every instance); false when unknown. */
 export async function deleteUser(db: Db, orgId: string, username: string): Promise<{ id: string } | undefined> {
   return db.transaction().execute(async (trx) => {
-    const user = await trx.selectFrom('users').select('id').where('org_id', '=', orgId).where('username', '=', username).executeTakeFirst();
+    const user = await trx
+      .selectFrom('users')
+      .select('id')
+      .where('org_id', '=', orgId)
+      .where('username', '=', username)
+      .executeTakeFirst();
     if (!user) return undefined;
     await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('users').where('id', '=', user.id).execute();
@@ -116,10 +205,21 @@ export async function deleteUser(db: Db, orgId: string, username: string): Promi
 
 /** The organisation's access tokens, newest first: never a secret (only its hash is stored). */
 export async function listAccessTokens(db: Db, orgId: string) {
-  const rows = await db.selectFrom('access_tokens').select(['id', 'name', 'expires_at', 'revoked_at', 'created_at'])
-    .where('org_id', '=', orgId).orderBy('created_at', 'desc').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('access_tokens')
+    .select(['id', 'name', 'expires_at', 'revoked_at', 'created_at'])
+    .where('org_id', '=', orgId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .execute();
   const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
-  return rows.map((r) => ({ id: r.id, name: r.name, createdAt: iso(r.created_at)!, expiresAt: iso(r.expires_at), revokedAt: iso(r.revoked_at) }));
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    createdAt: iso(r.created_at)!,
+    expiresAt: iso(r.expires_at),
+    revokedAt: iso(r.revoked_at),
+  }));
 }
 
 /** The principal behind a Bearer token, or undefined when unknown, expired or revoked. */
@@ -141,16 +241,33 @@ export async function findPrincipal(db: Db, token: string, now = Date.now()): Pr
 
 // Every authenticated request runs one of these: compiled once, not built per request; on PostgreSQL the
 // lookups of concurrent requests share a query (lookup-batcher.ts).
-const SESSION_COLUMNS = ['sessions.token_hash', 'sessions.expires_at', 'sessions.org_id', 'users.id as user_id', 'users.role'] as const;
-const sessionsFrom = (db: Db) => db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.user_id').select(SESSION_COLUMNS);
+const SESSION_COLUMNS = [
+  'sessions.token_hash',
+  'sessions.expires_at',
+  'sessions.org_id',
+  'users.id as user_id',
+  'users.role',
+] as const;
+const sessionsFrom = (db: Db) =>
+  db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.user_id').select(SESSION_COLUMNS);
 const sessionByHash = batchedLookup(
-  byKey(preparedQuery((db: Db) => sessionsFrom(db).where(sql<boolean>`sessions.token_hash = any(${[]}::text[])`)), (r) => r.token_hash),
+  byKey(
+    preparedQuery((db: Db) => sessionsFrom(db).where(sql<boolean>`sessions.token_hash = any(${[]}::text[])`)),
+    (r) => r.token_hash,
+  ),
   firstRow(preparedQuery((db: Db) => sessionsFrom(db).where('sessions.token_hash', '=', ''))),
 );
 const TOKEN_COLUMNS = ['id', 'token_hash', 'org_id', 'role', 'expires_at', 'revoked_at'] as const;
 const accessTokenByHash = batchedLookup(
-  byKey(preparedQuery((db: Db) => db.selectFrom('access_tokens').select(TOKEN_COLUMNS).where(sql<boolean>`token_hash = any(${[]}::text[])`)), (r) => r.token_hash),
-  firstRow(preparedQuery((db: Db) => db.selectFrom('access_tokens').select(TOKEN_COLUMNS).where('token_hash', '=', ''))),
+  byKey(
+    preparedQuery((db: Db) =>
+      db.selectFrom('access_tokens').select(TOKEN_COLUMNS).where(sql<boolean>`token_hash = any(${[]}::text[])`),
+    ),
+    (r) => r.token_hash,
+  ),
+  firstRow(
+    preparedQuery((db: Db) => db.selectFrom('access_tokens').select(TOKEN_COLUMNS).where('token_hash', '=', '')),
+  ),
 );
 
 export async function deleteSession(db: Db, token: string): Promise<void> {
@@ -167,7 +284,12 @@ export async function deleteSession(db: Db, token: string): Promise<void> {
  * first: starting afresh then would wipe the burst it belongs to.
  * Keys are claimed in sorted order, as every statement on these rows takes them, so that two claims cannot deadlock.
  */
-export async function claimAttempt(db: Db, keys: string[], windowSeconds: number, now = Date.now()): Promise<Map<string, ClaimedCounter>> {
+export async function claimAttempt(
+  db: Db,
+  keys: string[],
+  windowSeconds: number,
+  now = Date.now(),
+): Promise<Map<string, ClaimedCounter>> {
   const w = windowSeconds * 1000;
   // Every SET expression reads the row as it was before this statement (both dialects). A counter rolls by the
   // window it was counted with; a new LOGIN_WINDOW_SECONDS (a restart, an instance set otherwise) takes over only
@@ -175,20 +297,33 @@ export async function claimAttempt(db: Db, keys: string[], windowSeconds: number
   const own = sql`login_failures.window_ms`;
   const fresh = sql`login_failures.window_start > ${now} + ${own} or login_failures.window_start <= ${now} - 2 * ${own}`;
   const next = sql`login_failures.window_start <= ${now} - ${own}`;
-  const rows = await db.insertInto('login_failures')
-    .values([...keys].sort().map((key) => ({ key, failures: 1, previous_failures: 0, window_start: now, window_ms: w })))
-    .onConflict((oc) => oc.column('key').doUpdateSet({
-      failures: sql`case when ${fresh} then 1 when ${next} then 1 else login_failures.failures + 1 end`,
-      previous_failures: sql`case when ${fresh} then 0 when ${next} then login_failures.failures else login_failures.previous_failures end`,
-      // The next window follows this one; under a new length it starts now (following, it could be over already).
-      window_start: sql`case when ${fresh} then ${now} when ${next} and ${own} = ${w} then login_failures.window_start + ${own} when ${next} then ${now} else login_failures.window_start end`,
-      window_ms: sql`case when ${fresh} or ${next} then ${w} else ${own} end`,
-    }))
+  const rows = await db
+    .insertInto('login_failures')
+    .values(
+      [...keys].sort().map((key) => ({ key, failures: 1, previous_failures: 0, window_start: now, window_ms: w })),
+    )
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({
+        failures: sql`case when ${fresh} then 1 when ${next} then 1 else login_failures.failures + 1 end`,
+        previous_failures: sql`case when ${fresh} then 0 when ${next} then login_failures.failures else login_failures.previous_failures end`,
+        // The next window follows this one; under a new length it starts now (following, it could be over already).
+        window_start: sql`case when ${fresh} then ${now} when ${next} and ${own} = ${w} then login_failures.window_start + ${own} when ${next} then ${now} else login_failures.window_start end`,
+        window_ms: sql`case when ${fresh} or ${next} then ${w} else ${own} end`,
+      }),
+    )
     .returning(['key', 'failures', 'previous_failures', 'window_start', 'window_ms'])
     .execute();
-  return new Map(rows.map((r) => [r.key, {
-    failures: r.failures - 1, previous: r.previous_failures, windowStart: Number(r.window_start), windowSeconds: Number(r.window_ms) / 1000,
-  }]));
+  return new Map(
+    rows.map((r) => [
+      r.key,
+      {
+        failures: r.failures - 1,
+        previous: r.previous_failures,
+        windowStart: Number(r.window_start),
+        windowSeconds: Number(r.window_ms) / 1000,
+      },
+    ]),
+  );
 }
 
 /** A counter as a claim found it, with the window it is counted in (which is not always the configured one). */
@@ -202,9 +337,18 @@ export async function unclaimAttempt(db: Db, keys: string[]): Promise<void> {
   // One row per statement: a statement holding one row's lock cannot deadlock with a claim holding the other's.
   for (const key of [...keys].sort()) {
     // Only this claim in it (a concurrent claim would make it 2): nothing is left to count.
-    const gone = await db.deleteFrom('login_failures').where('key', '=', key).where('failures', '<=', 1).where('previous_failures', '=', 0).executeTakeFirst();
+    const gone = await db
+      .deleteFrom('login_failures')
+      .where('key', '=', key)
+      .where('failures', '<=', 1)
+      .where('previous_failures', '=', 0)
+      .executeTakeFirst();
     if (Number(gone.numDeletedRows) > 0) continue;
-    await db.updateTable('login_failures').set({ failures: sql`case when failures > 0 then failures - 1 else 0 end` }).where('key', '=', key).execute();
+    await db
+      .updateTable('login_failures')
+      .set({ failures: sql`case when failures > 0 then failures - 1 else 0 end` })
+      .where('key', '=', key)
+      .execute();
   }
 }
 
@@ -218,7 +362,10 @@ export async function clearFailures(db: Db, key: string): Promise<void> {
  * window decides, not the sweeping process's setting.
  */
 export async function deleteStaleLoginCounters(db: Db, now = Date.now()): Promise<number> {
-  const r = await db.deleteFrom('login_failures').where(sql<boolean>`window_start + 2 * window_ms <= ${now}`).executeTakeFirst();
+  const r = await db
+    .deleteFrom('login_failures')
+    .where(sql<boolean>`window_start + 2 * window_ms <= ${now}`)
+    .executeTakeFirst();
   return Number(r.numDeletedRows);
 }
 

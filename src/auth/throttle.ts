@@ -38,7 +38,12 @@ export function recentFailures(counter: FailureCounter, windowMs: number, now: n
 }
 
 /** Seconds until another attempt is allowed (when nothing else fails meanwhile), or 0 when the key may try now. */
-export function retryAfterSeconds(counter: FailureCounter | undefined, max: number, windowSeconds: number, now: number): number {
+export function retryAfterSeconds(
+  counter: FailureCounter | undefined,
+  max: number,
+  windowSeconds: number,
+  now: number,
+): number {
   const windowMs = windowSeconds * 1000;
   if (!counter || recentFailures(counter, windowMs, now) < max) return 0;
   // Claims of concurrent attempts that are about to be refused (and uncounted) may be in `failures` too; the real
@@ -47,8 +52,9 @@ export function retryAfterSeconds(counter: FailureCounter | undefined, max: numb
   const failures = Math.min(counter.failures, max);
   // The moment the estimate falls below max: within this window while the previous one fades, else within the next
   // one while this one fades. A millisecond later, so that the estimate is below, not at, the limit.
-  const reopens = failures < max
-    ? windowStart + windowMs * (1 - (max - failures) / previous)
-    : windowStart + windowMs + windowMs * (1 - max / failures);
+  const reopens =
+    failures < max
+      ? windowStart + windowMs * (1 - (max - failures) / previous)
+      : windowStart + windowMs + windowMs * (1 - max / failures);
   return Math.max(1, Math.ceil((reopens + 1 - now) / 1000));
 }

@@ -2,7 +2,14 @@
 
 export const DEMO_MEDIA = { width: 640, height: 360, fps: 25, frameCount: 250 } as const;
 
-interface Mover { id: string; label: string; from: [number, number]; to: [number, number]; size: [number, number]; frames: [number, number] }
+interface Mover {
+  id: string;
+  label: string;
+  from: [number, number];
+  to: [number, number];
+  size: [number, number];
+  frames: [number, number];
+}
 
 const DETECTOR: Mover[] = [
   { id: 'p1', label: 'person', from: [40, 150], to: [520, 170], size: [60, 150], frames: [0, 249] },
@@ -33,7 +40,15 @@ function tracks(movers: Mover[], seed: number) {
 export function demoRuns(mediaKey: string) {
   const common = { mediaKey, schemaVersion: '1.0', coordinateSpace: 'pixel', media: DEMO_MEDIA };
   return [
-    { ...common, source: { kind: 'model', name: 'yolov8-demo', version: '8.1.0', runId: 'demo-detector-1' }, tracks: tracks(DETECTOR, 0) },
-    { ...common, source: { kind: 'model', name: 'bytetrack-demo', version: '2.0.0', runId: 'demo-tracker-1' }, tracks: tracks(TRACKER, 17) },
+    {
+      ...common,
+      source: { kind: 'model', name: 'yolov8-demo', version: '8.1.0', runId: 'demo-detector-1' },
+      tracks: tracks(DETECTOR, 0),
+    },
+    {
+      ...common,
+      source: { kind: 'model', name: 'bytetrack-demo', version: '2.0.0', runId: 'demo-tracker-1' },
+      tracks: tracks(TRACKER, 17),
+    },
   ];
 }

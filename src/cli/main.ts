@@ -14,12 +14,22 @@ const GLOBAL_FLAGS = ['json', 'help', 'data', 'database-url', 'log-level'];
  * What a command refuses before it runs: a flag it does not take (a typo such as `--expire-in 90d` must not
  * silently make a token that never expires) and words after the command's name.
  */
-function strayInput(command: Command, name: string, words: string[], flags: Record<string, unknown>): string | undefined {
-  const allowed = new Set([...GLOBAL_FLAGS, ...(command.flags ?? [...command.usage.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]!))]);
+function strayInput(
+  command: Command,
+  name: string,
+  words: string[],
+  flags: Record<string, unknown>,
+): string | undefined {
+  const allowed = new Set([
+    ...GLOBAL_FLAGS,
+    ...(command.flags ?? [...command.usage.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]!)),
+  ]);
   const unknown = Object.keys(flags).filter((f) => !allowed.has(f));
-  if (unknown.length > 0) return `unknown flag${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `--${f}`).join(', ')}`;
+  if (unknown.length > 0)
+    return `unknown flag${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `--${f}`).join(', ')}`;
   const extra = words.slice(name.split(' ').length);
-  if (extra.length > 0) return `unexpected argument${extra.length > 1 ? 's' : ''} ${extra.map((w) => `"${w}"`).join(' ')} (values follow their flag: --name value)`;
+  if (extra.length > 0)
+    return `unexpected argument${extra.length > 1 ? 's' : ''} ${extra.map((w) => `"${w}"`).join(' ')} (values follow their flag: --name value)`;
   return undefined;
 }
 
@@ -28,17 +38,24 @@ function strayInput(command: Command, name: string, words: string[], flags: Reco
  * can still reach the database's unique constraint first. Its message says so instead of quoting the database.
  */
 function messageOf(err: unknown): string {
-  if (isUniqueViolation(err)) return 'it already exists: another command created the same name at the same moment; nothing was changed';
+  if (isUniqueViolation(err))
+    return 'it already exists: another command created the same name at the same moment; nothing was changed';
   return (err as Error)?.message ?? String(err);
 }
 
 /** The flags every command takes, for --help: they work everywhere but no command's usage line repeats them all. */
-const GLOBAL_USAGE = 'every command also takes: [--data ./data] [--database-url postgres://…] [--log-level <level>] [--json]'
-  + '   (or SIGHTLINE_DATA, DATABASE_URL, LOG_LEVEL)';
+const GLOBAL_USAGE =
+  'every command also takes: [--data ./data] [--database-url postgres://…] [--log-level <level>] [--json]' +
+  '   (or SIGHTLINE_DATA, DATABASE_URL, LOG_LEVEL)';
 
 function usage(): string {
-  return ['usage: sightline <command> [flags]   (add --json for machine-readable output)', '',
-    ...Object.values(commands).map((c) => `  sightline ${c.usage}`), '', GLOBAL_USAGE].join('\n');
+  return [
+    'usage: sightline <command> [flags]   (add --json for machine-readable output)',
+    '',
+    ...Object.values(commands).map((c) => `  sightline ${c.usage}`),
+    '',
+    GLOBAL_USAGE,
+  ].join('\n');
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -69,7 +86,9 @@ export async function main(argv: string[]): Promise<number> {
   try {
     // Given once, and not empty: `--database-url "$PROD_URL"` with the variable unset must not quietly fall back to
     // a local store. A wrong value here is the command line's (exit 2), one in the environment is not.
-    const given = Object.fromEntries(['port', 'host', 'data', 'database-url', 'log-level'].map((f) => [f, stringFlag(flags, f)]));
+    const given = Object.fromEntries(
+      ['port', 'host', 'data', 'database-url', 'log-level'].map((f) => [f, stringFlag(flags, f)]),
+    );
     try {
       loadConfig(given, {});
     } catch (err) {
@@ -77,15 +96,19 @@ export async function main(argv: string[]): Promise<number> {
     }
     const config = loadConfig(given, process.env, { logLevel: command.defaultLogLevel });
     const ctx: CommandContext = {
-      flags, json: flags.json === true, config,
+      flags,
+      json: flags.json === true,
+      config,
       async withStore(fn) {
         const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
         try {
           // A new store is set up; an existing one behind this version is left to `sightline migrate`.
           const { applied, pending } = await migrationStatus(store);
           if (applied.length > 0 && pending.length > 0) {
-            throw new Error(`this store needs the migration${pending.length > 1 ? 's' : ''} ${pending.join(', ')} of this newer Sightline: `
-              + 'run `sightline migrate` first (see "Upgrading" in the README)');
+            throw new Error(
+              `this store needs the migration${pending.length > 1 ? 's' : ''} ${pending.join(', ')} of this newer Sightline: ` +
+                'run `sightline migrate` first (see "Upgrading" in the README)',
+            );
           }
           await migrateToLatest(store);
           return await fn(store);

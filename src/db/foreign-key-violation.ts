@@ -4,5 +4,9 @@
  */
 export function isForeignKeyViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string } | undefined;
-  return e?.code === '23503' || e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || /FOREIGN KEY constraint failed/i.test(e?.message ?? '');
+  return (
+    e?.code === '23503' ||
+    e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' ||
+    /FOREIGN KEY constraint failed/i.test(e?.message ?? '')
+  );
 }

@@ -18,14 +18,20 @@ export interface LookupBatcherOptions {
   maxKeys: number;
 }
 
-interface Waiter<V> { resolve(value: V | undefined): void; reject(error: unknown): void }
+interface Waiter<V> {
+  resolve(value: V | undefined): void;
+  reject(error: unknown): void;
+}
 
 export class LookupBatcher<V> {
   /** Keys waiting for a query, in arrival order, each with everyone waiting for it. */
   private waiting = new Map<string, Waiter<V>[]>();
   private inFlight = 0;
 
-  constructor(private readonly fetchMany: FetchMany<V>, private readonly options: LookupBatcherOptions) {}
+  constructor(
+    private readonly fetchMany: FetchMany<V>,
+    private readonly options: LookupBatcherOptions,
+  ) {}
 
   load(key: string): Promise<V | undefined> {
     return new Promise((resolve, reject) => {

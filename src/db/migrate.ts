@@ -51,8 +51,11 @@ async function recordedMigrations(store: Store): Promise<string[]> {
   }
 }
 
-const newerStore = (migration: string) => new Error(`this store was migrated by a newer Sightline (it has migration ${migration}, `
-  + 'which this version does not know): run that version, or restore the backup taken before the upgrade');
+const newerStore = (migration: string) =>
+  new Error(
+    `this store was migrated by a newer Sightline (it has migration ${migration}, ` +
+      'which this version does not know): run that version, or restore the backup taken before the upgrade',
+  );
 
 /**
  * SQLite opens a file it cannot write read-only without a word (a data directory or files without write permission,
@@ -60,7 +63,9 @@ const newerStore = (migration: string) => new Error(`this store was migrated by 
  * user_version, written back unchanged, inside the migration transaction) finds out at start instead.
  */
 async function refuseReadOnly(conn: Kysely<any>): Promise<void> {
-  const version = Number((await sql<{ user_version: number }>`pragma user_version`.execute(conn)).rows[0]?.user_version ?? 0);
+  const version = Number(
+    (await sql<{ user_version: number }>`pragma user_version`.execute(conn)).rows[0]?.user_version ?? 0,
+  );
   await writable(sql.raw(`pragma user_version = ${version}`).execute(conn));
 }
 
@@ -70,7 +75,9 @@ async function writable<T>(write: Promise<T>): Promise<T> {
   } catch (err) {
     const e = err as { code?: string; message?: string };
     if (!e.code?.startsWith('SQLITE_READONLY')) throw err;
-    throw new Error(`the embedded store cannot be written (${e.message}): the data directory and its sightline.db* files must be writable by this user`);
+    throw new Error(
+      `the embedded store cannot be written (${e.message}): the data directory and its sightline.db* files must be writable by this user`,
+    );
   }
 }
 

@@ -19,7 +19,8 @@ type Client = Pick<pg.PoolClient, 'query' | 'release'>;
  * type", on every call until the connection closes, which a busy pool never does.
  */
 // By the routine that raises it, not its message: messages follow the server's lc_messages.
-const isStalePlan = (err: unknown) => (err as { code?: string }).code === '0A000' && (err as { routine?: string }).routine === 'RevalidateCachedQuery';
+const isStalePlan = (err: unknown) =>
+  (err as { code?: string }).code === '0A000' && (err as { routine?: string }).routine === 'RevalidateCachedQuery';
 
 /**
  * The pool as Kysely's PostgreSQL dialect sees it: its clients send a marked statement's SQL with that
@@ -73,7 +74,8 @@ export function namingPool(pool: pg.Pool, deadlineMs: () => number = () => 0) {
  */
 function withDeadline<T>(sent: Promise<T>, client: pg.PoolClient, ms: number): Promise<T> {
   return withinMs(sent, ms, 'The database').catch((err: unknown) => {
-    if (err instanceof DeadlineError) (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    if (err instanceof DeadlineError)
+      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
     throw err;
   });
 }

@@ -21,7 +21,10 @@ export function parseBinaryCopy(data: Buffer): Array<Array<Buffer | null>> {
     for (let i = 0; i < fields; i++) {
       const length = data.readInt32BE(at);
       at += 4;
-      if (length === -1) { row.push(null); continue; }
+      if (length === -1) {
+        row.push(null);
+        continue;
+      }
       row.push(data.subarray(at, at + length));
       at += length;
     }
@@ -33,7 +36,10 @@ export function parseBinaryCopy(data: Buffer): Array<Array<Buffer | null>> {
  * The first row of `select`, a query whose literals the caller built with `literal` (COPY takes no bind
  * parameters), as raw column bytes; undefined when it returns no row.
  */
-export async function copyOutFirstRow(pool: pg.Pool, select: (literal: (value: string) => string) => string): Promise<Array<Buffer | null> | undefined> {
+export async function copyOutFirstRow(
+  pool: pg.Pool,
+  select: (literal: (value: string) => string) => string,
+): Promise<Array<Buffer | null> | undefined> {
   const client = await pool.connect();
   try {
     const stream = client.query(copyTo(`COPY (${select((v) => client.escapeLiteral(v))}) TO STDOUT (FORMAT binary)`));

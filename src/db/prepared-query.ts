@@ -26,7 +26,8 @@ export function preparedQuery<DB, Row>(build: (db: Kysely<DB>) => { compile(): C
 
 /** A prepared query of many keys (one array parameter) as rows by key, for batchedLookup. */
 export function byKey<Db, Row>(query: (db: Db, keys: string[]) => Promise<Row[]>, keyOf: (row: Row) => string) {
-  return async (db: Db, keys: string[]): Promise<Map<string, Row>> => new Map((await query(db, keys)).map((row) => [keyOf(row), row]));
+  return async (db: Db, keys: string[]): Promise<Map<string, Row>> =>
+    new Map((await query(db, keys)).map((row) => [keyOf(row), row]));
 }
 
 /** A prepared query of one key as its first row, for batchedLookup. */

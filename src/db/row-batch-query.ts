@@ -6,7 +6,10 @@
 import type { CompiledQuery, Kysely } from 'kysely';
 
 class Slot {
-  constructor(readonly row: number, readonly column: string) {}
+  constructor(
+    readonly row: number,
+    readonly column: string,
+  ) {}
 }
 
 /**
@@ -21,17 +24,23 @@ export function rowBatchQuery<DB, Row extends object, Result>(
   const byDialect = new Map<unknown, Map<number, CompiledQuery<Result>>>();
   return async (db: Kysely<DB>, rows: Row[]): Promise<Result[]> => {
     if (rows.length > maxRows) return (await db.executeQuery(build(db, rows).compile())).rows;
-    if (Object.keys(rows[0] ?? {}).length !== columns.length) throw new Error(`rowBatchQuery: rows must hold exactly ${columns.join(', ')}`);
+    if (Object.keys(rows[0] ?? {}).length !== columns.length)
+      throw new Error(`rowBatchQuery: rows must hold exactly ${columns.join(', ')}`);
     const dialect = db.getExecutor().adapter.constructor;
     let compiled = byDialect.get(dialect);
-    if (!compiled) byDialect.set(dialect, compiled = new Map());
+    if (!compiled) byDialect.set(dialect, (compiled = new Map()));
     let query = compiled.get(rows.length);
     if (!query) {
-      const placeholders = Array.from({ length: rows.length }, (_, row) => Object.fromEntries(columns.map((c) => [c, new Slot(row, c)])) as Row);
+      const placeholders = Array.from(
+        { length: rows.length },
+        (_, row) => Object.fromEntries(columns.map((c) => [c, new Slot(row, c)])) as Row,
+      );
       query = build(db, placeholders).compile();
       compiled.set(rows.length, query);
     }
-    const parameters = query.parameters.map((p) => (p instanceof Slot ? (rows[p.row] as Record<string, unknown>)[p.column] : p));
+    const parameters = query.parameters.map((p) =>
+      p instanceof Slot ? (rows[p.row] as Record<string, unknown>)[p.column] : p,
+    );
     return (await db.executeQuery<Result>({ ...query, parameters })).rows;
   };
 }

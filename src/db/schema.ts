@@ -1,51 +1,138 @@
 // Row types of every table, as Kysely sees them. Times are Unix milliseconds unless named *_timestamp.
 import type { Generated } from 'kysely';
 
-export interface OrganisationsTable { id: string; name: string; retention_days: number; keep_recordings: number; created_at: number }
-export interface UsersTable { id: string; org_id: string; username: string; password_hash: string; role: string; created_at: number }
-export interface SessionsTable { id: string; token_hash: string; user_id: string; org_id: string; expires_at: number; created_at: number }
-export interface AccessTokensTable {
-  id: string; org_id: string; name: string; token_hash: string; role: string;
-  expires_at: number | null; revoked_at: number | null; created_at: number;
+export interface OrganisationsTable {
+  id: string;
+  name: string;
+  retention_days: number;
+  keep_recordings: number;
+  created_at: number;
 }
-export interface LoginFailuresTable { key: string; failures: number; previous_failures: number; window_start: number; window_ms: number }
+export interface UsersTable {
+  id: string;
+  org_id: string;
+  username: string;
+  password_hash: string;
+  role: string;
+  created_at: number;
+}
+export interface SessionsTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  org_id: string;
+  expires_at: number;
+  created_at: number;
+}
+export interface AccessTokensTable {
+  id: string;
+  org_id: string;
+  name: string;
+  token_hash: string;
+  role: string;
+  expires_at: number | null;
+  revoked_at: number | null;
+  created_at: number;
+}
+export interface LoginFailuresTable {
+  key: string;
+  failures: number;
+  previous_failures: number;
+  window_start: number;
+  window_ms: number;
+}
 export interface RecordingsTable {
-  id: string; org_id: string; media_key: string; analysis_id: string; start_timestamp: number;
-  device_key: string | null; provider: string | null; width: number | null; height: number | null;
-  fps: number | null; frame_count: number | null; duration_ms: number | null; created_at: number;
+  id: string;
+  org_id: string;
+  media_key: string;
+  analysis_id: string;
+  start_timestamp: number;
+  device_key: string | null;
+  provider: string | null;
+  width: number | null;
+  height: number | null;
+  fps: number | null;
+  frame_count: number | null;
+  duration_ms: number | null;
+  created_at: number;
 }
 export interface RunsTable {
-  id: string; org_id: string; recording_id: string; run_id: string; name: string | null; task: string;
-  schema_version: string; source: string; original_coordinate_space: string; original_box_form: string;
-  media: string | null; categories: string | null; recording_timestamp: number;
-  created_at: number; updated_at: number; version: number; tracks_stored: number; boxes_stored: number;
+  id: string;
+  org_id: string;
+  recording_id: string;
+  run_id: string;
+  name: string | null;
+  task: string;
+  schema_version: string;
+  source: string;
+  original_coordinate_space: string;
+  original_box_form: string;
+  media: string | null;
+  categories: string | null;
+  recording_timestamp: number;
+  created_at: number;
+  updated_at: number;
+  version: number;
+  tracks_stored: number;
+  boxes_stored: number;
   /** JSON array of track headers (id, label, classId, confidence, color, box count, sparse box extras). */
   tracks: string;
   /** Columnar binary of every box, see detections/run-codec.ts. */
   boxes: Buffer;
 }
 export interface RunCentroidsTable {
-  run_pk: string; recording_id: string; org_id: string; label: string;
+  run_pk: string;
+  recording_id: string;
+  org_id: string;
+  label: string;
   count: number;
   /** float64 pairs ordered by grid row; rowK_start = index of the first point in grid row K (search/point-rows.ts). */
   points: Buffer;
   /** Grid cells (8×8, see search/grid.ts) holding the points: rows 0–3 and rows 4–7 as 32-bit masks. */
-  cells_lo: Generated<number>; cells_hi: Generated<number>;
-  row1_start: Generated<number>; row2_start: Generated<number>; row3_start: Generated<number>; row4_start: Generated<number>;
-  row5_start: Generated<number>; row6_start: Generated<number>; row7_start: Generated<number>;
+  cells_lo: Generated<number>;
+  cells_hi: Generated<number>;
+  row1_start: Generated<number>;
+  row2_start: Generated<number>;
+  row3_start: Generated<number>;
+  row4_start: Generated<number>;
+  row5_start: Generated<number>;
+  row6_start: Generated<number>;
+  row7_start: Generated<number>;
 }
 /** Per recording and label ('' = every label): the union of its runs' cell masks, for region search. */
 export interface RecordingLabelCellsTable {
-  recording_id: string; org_id: string; label: string; start_timestamp: number;
-  cells_lo: number; cells_hi: number; centroid_count: number;
+  recording_id: string;
+  org_id: string;
+  label: string;
+  start_timestamp: number;
+  cells_lo: number;
+  cells_hi: number;
+  centroid_count: number;
 }
 export interface StorageProvidersTable {
-  id: string; org_id: string | null; name: string; type: string; settings: string; secret: string | null;
-  enabled: number; created_at: number; updated_at: number;
+  id: string;
+  org_id: string | null;
+  name: string;
+  type: string;
+  settings: string;
+  secret: string | null;
+  enabled: number;
+  created_at: number;
+  updated_at: number;
 }
 export interface StorageAccountsTable {
-  id: string; org_id: string | null; name: string; access_key: string; secret_hash: string; secret_salt: string;
-  default_provider: string; providers: string; directories: string; enabled: number; created_at: number; updated_at: number;
+  id: string;
+  org_id: string | null;
+  name: string;
+  access_key: string;
+  secret_hash: string;
+  secret_salt: string;
+  default_provider: string;
+  providers: string;
+  directories: string;
+  enabled: number;
+  created_at: number;
+  updated_at: number;
 }
 
 export interface Database {

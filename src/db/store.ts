@@ -74,15 +74,27 @@ export function openStore(options: StoreOptions): Store {
     // Nor one that loses it while checked out: pg-pool takes its own listener off a client it hands out, and an
     // 'error' event with no listener (a terminated backend, a cut network) would end the whole process. The query in
     // flight fails on its own; the dead client leaves the pool when it is released.
-    pool.on('connect', (client) => { client.on('error', () => {}); });
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+    });
     const deadline = { ms: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS };
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool, () => deadline.ms) as never }) });
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: namingPool(pool, () => deadline.ms) as never }),
+    });
     return {
-      db, dialect: 'pg', pgPool: pool, schema: options.pgSchema ?? searchPathOf(options.databaseUrl) ?? 'public', close: () => db.destroy(),
+      db,
+      dialect: 'pg',
+      pgPool: pool,
+      schema: options.pgSchema ?? searchPathOf(options.databaseUrl) ?? 'public',
+      close: () => db.destroy(),
       async withoutQueryDeadline(fn) {
         const saved = deadline.ms;
         deadline.ms = 0;
-        try { return await fn(); } finally { deadline.ms = saved; }
+        try {
+          return await fn();
+        } finally {
+          deadline.ms = saved;
+        }
       },
     };
   }

@@ -67,7 +67,9 @@ parentPort.on('message', () => {
 });
 `;
 
-export interface WalCheckpointer { stop(): Promise<void> }
+export interface WalCheckpointer {
+  stop(): Promise<void>;
+}
 
 /** What the checkpointer has to say: a failure that started (`failure`) or ended (`failure` empty, `previous` set). */
 export type CheckpointReport = { failure: string; previous: string };
@@ -79,10 +81,23 @@ export interface WalCheckpointerOptions {
   driver?: string;
 }
 
-export function startWalCheckpointer(sqlite: SqliteDatabase.Database, options: WalCheckpointerOptions = {}): WalCheckpointer {
+export function startWalCheckpointer(
+  sqlite: SqliteDatabase.Database,
+  options: WalCheckpointerOptions = {},
+): WalCheckpointer {
   const { onReport = () => {}, intervalMs = 500 } = options;
   const driver = options.driver ?? createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file: sqlite.name, intervalMs, restartFrames: RESTART_FRAMES, smallFrames: SMALL_FRAMES, maxPasses: MAX_PASSES } });
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: {
+      driver,
+      file: sqlite.name,
+      intervalMs,
+      restartFrames: RESTART_FRAMES,
+      smallFrames: SMALL_FRAMES,
+      maxPasses: MAX_PASSES,
+    },
+  });
   sqlite.pragma('wal_autocheckpoint = 0');
   let stopping = false;
   // Should the worker ever die, the connection goes back to checkpointing itself: the WAL must not grow unbounded.
@@ -90,11 +105,19 @@ export function startWalCheckpointer(sqlite: SqliteDatabase.Database, options: W
     if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
   };
   const exited = new Promise<void>((resolve) => {
-    worker.once('exit', () => { restore(); resolve(); });
+    worker.once('exit', () => {
+      restore();
+      resolve();
+    });
   });
   worker.on('message', (report: CheckpointReport) => onReport(report));
   // An error is always followed by 'exit', which restores; without a listener it would be thrown here instead.
-  worker.on('error', (err) => onReport({ failure: `the checkpoint worker stopped (${err.message}); the store checkpoints on commit from now on`, previous: '' }));
+  worker.on('error', (err) =>
+    onReport({
+      failure: `the checkpoint worker stopped (${err.message}); the store checkpoints on commit from now on`,
+      previous: '',
+    }),
+  );
   // The timer must not keep a process alive that has nothing else to do.
   worker.unref();
   return {

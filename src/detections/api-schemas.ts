@@ -1,56 +1,121 @@
 // OpenAPI descriptions of the detections routes. The POST body is documented here but validated by
 // validate-run.ts (box-level rejections and stable codes need more than a JSON schema can say).
 import { Type, type TSchema } from 'typebox';
-import { MAX_BOXES_PER_TRACK, MAX_NAME_BYTES, MAX_RUN_ID_BYTES, MAX_SOURCE_BYTES, MAX_TRACKS, MAX_TRACK_ID_BYTES } from './limits.js';
+import {
+  MAX_BOXES_PER_TRACK,
+  MAX_NAME_BYTES,
+  MAX_RUN_ID_BYTES,
+  MAX_SOURCE_BYTES,
+  MAX_TRACKS,
+  MAX_TRACK_ID_BYTES,
+} from './limits.js';
 
 // JSON Schema's maxLength counts characters; the limits are in UTF-8 bytes, so each description says which.
 const bytes = (n: number, more = '') => `At most ${n} bytes (UTF-8)${more}`;
 
 const Box = Type.Object({
-  frame: Type.Number({ description: 'An integer ≥ 0 (and < media.frameCount when given). Any other value rejects this box only (box_invalid_frame), not the run' }),
-  x: Type.Optional(Type.Number()), y: Type.Optional(Type.Number()), w: Type.Optional(Type.Number()), h: Type.Optional(Type.Number()),
-  x1: Type.Optional(Type.Number()), y1: Type.Optional(Type.Number()), x2: Type.Optional(Type.Number()), y2: Type.Optional(Type.Number()),
-  confidence: Type.Optional(Type.Number()), timestampMs: Type.Optional(Type.Number()),
-  label: Type.Optional(Type.String()), classId: Type.Optional(Type.Union([Type.String(), Type.Number()])),
+  frame: Type.Number({
+    description:
+      'An integer ≥ 0 (and < media.frameCount when given). Any other value rejects this box only (box_invalid_frame), not the run',
+  }),
+  x: Type.Optional(Type.Number()),
+  y: Type.Optional(Type.Number()),
+  w: Type.Optional(Type.Number()),
+  h: Type.Optional(Type.Number()),
+  x1: Type.Optional(Type.Number()),
+  y1: Type.Optional(Type.Number()),
+  x2: Type.Optional(Type.Number()),
+  y2: Type.Optional(Type.Number()),
+  confidence: Type.Optional(Type.Number()),
+  timestampMs: Type.Optional(Type.Number()),
+  label: Type.Optional(Type.String()),
+  classId: Type.Optional(Type.Union([Type.String(), Type.Number()])),
 });
 
 const ScalarMember = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
 
-export const DetectionRunBody = Type.Object({
-  mediaKey: Type.Optional(Type.String({ minLength: 1, description: 'The recording key; wins over analysisId when both are sent. One of the two is required' })),
-  analysisId: Type.Optional(Type.String({ minLength: 1 })),
-  schemaVersion: Type.String({ examples: ['1.0'], pattern: '^\\d+(\\.\\d+){0,2}$', description: 'MAJOR[.MINOR[.PATCH]]; major 1 is supported' }),
-  task: Type.Optional(Type.Union([Type.Literal('detection'), Type.Literal('pose')])),
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_NAME_BYTES, description: bytes(MAX_NAME_BYTES) })),
-  source: Type.Object({
-    kind: Type.Optional(Type.String({ maxLength: MAX_SOURCE_BYTES.kind, description: bytes(MAX_SOURCE_BYTES.kind) })),
-    name: Type.Optional(Type.String({ maxLength: MAX_SOURCE_BYTES.name, description: bytes(MAX_SOURCE_BYTES.name) })),
-    version: Type.Optional(Type.String({ maxLength: MAX_SOURCE_BYTES.version, description: bytes(MAX_SOURCE_BYTES.version) })),
-    runId: Type.Optional(Type.String({
-      minLength: 1, maxLength: MAX_RUN_ID_BYTES, pattern: '^[^/\\u0000-\\u001f\\u007f]+$',
-      description: bytes(MAX_RUN_ID_BYTES, ', no `/` and no control character. The idempotency key; generated when absent'),
-    })),
-  }, { additionalProperties: ScalarMember, description: 'Other members are kept as sent when they are scalars; others are dropped' }),
-  coordinateSpace: Type.Union([Type.Literal('pixel'), Type.Literal('normalized')]),
-  media: Type.Optional(Type.Object({
-    width: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
-    height: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
-    fps: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
-    frameCount: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
-  }, { description: 'Required (with width and height) for pixel runs' })),
-  categories: Type.Optional(Type.Array(Type.Unknown())),
-  tracks: Type.Array(Type.Object({
-    id: Type.Union([Type.String({ minLength: 1, maxLength: MAX_TRACK_ID_BYTES, description: bytes(MAX_TRACK_ID_BYTES) }), Type.Number()], { description: 'Unique in the run' }),
-    label: Type.Optional(Type.String()),
-    boxes: Type.Array(Box, { minItems: 1, maxItems: MAX_BOXES_PER_TRACK }),
-  }), { minItems: 1, maxItems: MAX_TRACKS }),
-}, { additionalProperties: true, anyOf: [{ required: ['mediaKey'] }, { required: ['analysisId'] }] });
+export const DetectionRunBody = Type.Object(
+  {
+    mediaKey: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'The recording key; wins over analysisId when both are sent. One of the two is required',
+      }),
+    ),
+    analysisId: Type.Optional(Type.String({ minLength: 1 })),
+    schemaVersion: Type.String({
+      examples: ['1.0'],
+      pattern: '^\\d+(\\.\\d+){0,2}$',
+      description: 'MAJOR[.MINOR[.PATCH]]; major 1 is supported',
+    }),
+    task: Type.Optional(Type.Union([Type.Literal('detection'), Type.Literal('pose')])),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_NAME_BYTES, description: bytes(MAX_NAME_BYTES) })),
+    source: Type.Object(
+      {
+        kind: Type.Optional(
+          Type.String({ maxLength: MAX_SOURCE_BYTES.kind, description: bytes(MAX_SOURCE_BYTES.kind) }),
+        ),
+        name: Type.Optional(
+          Type.String({ maxLength: MAX_SOURCE_BYTES.name, description: bytes(MAX_SOURCE_BYTES.name) }),
+        ),
+        version: Type.Optional(
+          Type.String({ maxLength: MAX_SOURCE_BYTES.version, description: bytes(MAX_SOURCE_BYTES.version) }),
+        ),
+        runId: Type.Optional(
+          Type.String({
+            minLength: 1,
+            maxLength: MAX_RUN_ID_BYTES,
+            pattern: '^[^/\\u0000-\\u001f\\u007f]+$',
+            description: bytes(
+              MAX_RUN_ID_BYTES,
+              ', no `/` and no control character. The idempotency key; generated when absent',
+            ),
+          }),
+        ),
+      },
+      {
+        additionalProperties: ScalarMember,
+        description: 'Other members are kept as sent when they are scalars; others are dropped',
+      },
+    ),
+    coordinateSpace: Type.Union([Type.Literal('pixel'), Type.Literal('normalized')]),
+    media: Type.Optional(
+      Type.Object(
+        {
+          width: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
+          height: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
+          fps: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
+          frameCount: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+        },
+        { description: 'Required (with width and height) for pixel runs' },
+      ),
+    ),
+    categories: Type.Optional(Type.Array(Type.Unknown())),
+    tracks: Type.Array(
+      Type.Object({
+        id: Type.Union(
+          [
+            Type.String({ minLength: 1, maxLength: MAX_TRACK_ID_BYTES, description: bytes(MAX_TRACK_ID_BYTES) }),
+            Type.Number(),
+          ],
+          { description: 'Unique in the run' },
+        ),
+        label: Type.Optional(Type.String()),
+        boxes: Type.Array(Box, { minItems: 1, maxItems: MAX_BOXES_PER_TRACK }),
+      }),
+      { minItems: 1, maxItems: MAX_TRACKS },
+    ),
+  },
+  { additionalProperties: true, anyOf: [{ required: ['mediaKey'] }, { required: ['analysisId'] }] },
+);
 
 export const PostResult = Type.Object({
   runId: Type.String(),
   tracksStored: Type.Integer(),
   boxesStored: Type.Integer(),
-  rejected: Type.Array(Type.Object({ trackId: Type.String(), frame: Type.Union([Type.Integer(), Type.Null()]), reason: Type.String() })),
+  rejected: Type.Array(
+    Type.Object({ trackId: Type.String(), frame: Type.Union([Type.Integer(), Type.Null()]), reason: Type.String() }),
+  ),
   warnings: Type.Array(Type.Object({ code: Type.String(), count: Type.Integer(), message: Type.String() })),
 });
 
@@ -62,45 +127,76 @@ export const ListQuery = Type.Object({
 /** What /docs shows: the route checks mediaKey itself, so that a missing one answers media_key_missing. */
 export const DocumentedListQuery = Type.Object({
   mediaKey: Type.String({ minLength: 1, description: "The recording's key; missing or empty → 400 media_key_missing" }),
-  include: Type.Optional(Type.Literal('tracks', { description: 'Full runs (with tracks) instead of summaries; any other value → 400 invalid_field' })),
+  include: Type.Optional(
+    Type.Literal('tracks', {
+      description: 'Full runs (with tracks) instead of summaries; any other value → 400 invalid_field',
+    }),
+  ),
 });
-export const ByIdQuery = Type.Object({ mediaKey: Type.Optional(Type.String({ description: 'Narrow to one recording' })) });
+export const ByIdQuery = Type.Object({
+  mediaKey: Type.Optional(Type.String({ description: 'Narrow to one recording' })),
+});
 
 // The answers of the read and delete routes (documentation only: the handlers write their JSON by hand).
 const Scalar = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const ClassId = Type.Union([Type.String(), Type.Number()]);
 
-const StoredBox = Type.Object({
-  frame: Type.Integer({ minimum: 0 }),
-  x: Type.Number(), y: Type.Number(), w: Type.Number(), h: Type.Number(),
-  confidence: Type.Optional(Type.Number()), timestampMs: Type.Optional(Type.Number()),
-  label: Type.Optional(Type.String()), classId: Type.Optional(ClassId),
-}, { description: 'Normalised x, y, w, h (0–1), whatever the run was posted in' });
+const StoredBox = Type.Object(
+  {
+    frame: Type.Integer({ minimum: 0 }),
+    x: Type.Number(),
+    y: Type.Number(),
+    w: Type.Number(),
+    h: Type.Number(),
+    confidence: Type.Optional(Type.Number()),
+    timestampMs: Type.Optional(Type.Number()),
+    label: Type.Optional(Type.String()),
+    classId: Type.Optional(ClassId),
+  },
+  { description: 'Normalised x, y, w, h (0–1), whatever the run was posted in' },
+);
 
 const StoredTrack = Type.Object({
   id: Type.String({ description: 'A numeric id comes back as its decimal text' }),
-  label: Type.Optional(Type.String()), classId: Type.Optional(ClassId), confidence: Type.Optional(Type.Number()), color: Type.Optional(Type.String()),
+  label: Type.Optional(Type.String()),
+  classId: Type.Optional(ClassId),
+  confidence: Type.Optional(Type.Number()),
+  color: Type.Optional(Type.String()),
   boxes: Type.Array(StoredBox, { description: 'Sorted by frame' }),
 });
 
 /** Spec §4.7 without `tracks`. */
 export const RunSummary = Type.Object({
-  runId: Type.String(), mediaKey: Type.String(), analysisId: Type.String(),
+  runId: Type.String(),
+  mediaKey: Type.String(),
+  analysisId: Type.String(),
   name: Type.Optional(Type.String({ description: 'Only when the run was posted with one' })),
   task: Type.Union([Type.Literal('detection'), Type.Literal('pose')]),
   schemaVersion: Type.String(),
-  source: Type.Object({
-    kind: Type.Optional(Nullable(Type.String())), name: Type.Optional(Nullable(Type.String())), version: Type.Optional(Nullable(Type.String())),
-    runId: Type.String({ description: 'Also when the server generated it' }),
-  }, { additionalProperties: Scalar, description: "As posted: the source's scalar members" }),
+  source: Type.Object(
+    {
+      kind: Type.Optional(Nullable(Type.String())),
+      name: Type.Optional(Nullable(Type.String())),
+      version: Type.Optional(Nullable(Type.String())),
+      runId: Type.String({ description: 'Also when the server generated it' }),
+    },
+    { additionalProperties: Scalar, description: "As posted: the source's scalar members" },
+  ),
   coordinateSpace: Type.Literal('normalized'),
   originalCoordinateSpace: Type.Union([Type.Literal('pixel'), Type.Literal('normalized')]),
   originalBoxForm: Type.Union([Type.Literal('xywh'), Type.Literal('xyxy'), Type.Literal('mixed')]),
-  media: Nullable(Type.Object({
-    width: Type.Optional(Nullable(Type.Number())), height: Type.Optional(Nullable(Type.Number())),
-    fps: Type.Optional(Nullable(Type.Number())), frameCount: Type.Optional(Nullable(Type.Integer())),
-  }, { additionalProperties: Scalar, description: "As posted: media's scalar members; null when none was sent" })),
+  media: Nullable(
+    Type.Object(
+      {
+        width: Type.Optional(Nullable(Type.Number())),
+        height: Type.Optional(Nullable(Type.Number())),
+        fps: Type.Optional(Nullable(Type.Number())),
+        frameCount: Type.Optional(Nullable(Type.Integer())),
+      },
+      { additionalProperties: Scalar, description: "As posted: media's scalar members; null when none was sent" },
+    ),
+  ),
   categories: Type.Array(Type.Unknown(), { description: 'As posted; [] when none was sent' }),
   recordingTimestamp: Type.Integer({ description: "The recording's start, Unix seconds" }),
   createdAt: Type.String({ format: 'date-time' }),
@@ -116,7 +212,11 @@ export const RunResult = Type.Object({ data: StoredRun });
 export const RunListResult = Type.Object({
   data: Type.Object({
     mediaKey: Type.String(),
-    runs: Type.Union([Type.Array(RunSummary), Type.Array(StoredRun)], { description: 'Oldest first: summaries (no tracks), or full runs with include=tracks' }),
+    runs: Type.Union([Type.Array(RunSummary), Type.Array(StoredRun)], {
+      description: 'Oldest first: summaries (no tracks), or full runs with include=tracks',
+    }),
   }),
 });
-export const RunDeleteResult = Type.Object({ data: Type.Object({ runId: Type.String(), mediaKey: Type.String(), deleted: Type.Literal(true) }) });
+export const RunDeleteResult = Type.Object({
+  data: Type.Object({ runId: Type.String(), mediaKey: Type.String(), deleted: Type.Literal(true) }),
+});

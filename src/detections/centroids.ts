@@ -4,7 +4,10 @@ import { BOX_STRIDE, type RunBoxes } from './run-types.js';
 
 export const DEFAULT_CENTROID_LABEL = 'object';
 
-export interface LabelCentroids { label: string; points: number[] /* x0, y0, x1, y1, … */ }
+export interface LabelCentroids {
+  label: string;
+  points: number[] /* x0, y0, x1, y1, … */;
+}
 
 /** Indices 0..n-1 picked evenly, first and last included, at most `max` of them. */
 export function evenPicks(n: number, max = MAX_CENTROIDS_PER_TRACK): number[] {
@@ -21,7 +24,10 @@ export function computeCentroids(run: RunBoxes): LabelCentroids[] {
     if (!points) byLabel.set(label, (points = []));
     for (const pick of evenPicks(header.n)) {
       const o = (start + pick) * BOX_STRIDE;
-      points.push((run.columns[o + 1]! + run.columns[o + 3]! / 2) * 100, (run.columns[o + 2]! + run.columns[o + 4]! / 2) * 100);
+      points.push(
+        (run.columns[o + 1]! + run.columns[o + 3]! / 2) * 100,
+        (run.columns[o + 2]! + run.columns[o + 4]! / 2) * 100,
+      );
     }
     start += header.n;
   }

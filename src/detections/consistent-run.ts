@@ -10,16 +10,24 @@ import type { RunBody } from './run-body-reader.js';
  * Undefined when the run is gone meanwhile.
  */
 export async function readConsistentRun(
-  readBody: (runPk: string) => Promise<RunBody | undefined>, row: SummaryRow, again: () => Promise<SummaryRow | undefined>,
+  readBody: (runPk: string) => Promise<RunBody | undefined>,
+  row: SummaryRow,
+  again: () => Promise<SummaryRow | undefined>,
 ): Promise<{ row: SummaryRow; body: RunBody } | undefined> {
   let summary: SummaryRow | undefined = row;
   for (let attempt = 0; summary; attempt++) {
     const body = await readBody(summary.id);
     if (!body) return undefined;
     if (body.version === summary.version) return { row: summary, body };
-    if (attempt === 4) throw new ApiError(503, 'service_unavailable', 'The run kept changing while it was read; send the request again', {}, { 'Retry-After': '1' });
+    if (attempt === 4)
+      throw new ApiError(
+        503,
+        'service_unavailable',
+        'The run kept changing while it was read; send the request again',
+        {},
+        { 'Retry-After': '1' },
+      );
     summary = await again();
   }
   return undefined;
 }
-

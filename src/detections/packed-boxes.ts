@@ -2,24 +2,54 @@
 // per box. A large run is 250 000 boxes; as objects they were most of JSON.parse's time and of the GC after it.
 
 /** The box fields the parser packs, in slot order. A box with any other key is not packed. */
-export const PACKED_FIELDS = ['frame', 'x', 'y', 'w', 'h', 'x1', 'y1', 'x2', 'y2', 'confidence', 'timestampMs'] as const;
+export const PACKED_FIELDS = [
+  'frame',
+  'x',
+  'y',
+  'w',
+  'h',
+  'x1',
+  'y1',
+  'x2',
+  'y2',
+  'confidence',
+  'timestampMs',
+] as const;
 export const PACKED_STRIDE = PACKED_FIELDS.length;
 
 /** The parser's growing buffer; every PackedBoxes of one body reads the final one. */
-export interface PackedValues { values: Float64Array }
+export interface PackedValues {
+  values: Float64Array;
+}
 
 /** What a box looks like to the validator: a field a box did not have is undefined, as on a parsed object. */
 export type BoxView = { -readonly [K in (typeof PACKED_FIELDS)[number]]: number | undefined };
 
 export function newBoxView(): BoxView {
-  return { frame: undefined, x: undefined, y: undefined, w: undefined, h: undefined, x1: undefined, y1: undefined, x2: undefined, y2: undefined, confidence: undefined, timestampMs: undefined };
+  return {
+    frame: undefined,
+    x: undefined,
+    y: undefined,
+    w: undefined,
+    h: undefined,
+    x1: undefined,
+    y1: undefined,
+    x2: undefined,
+    y2: undefined,
+    confidence: undefined,
+    timestampMs: undefined,
+  };
 }
 
 // JSON has no NaN, so NaN marks a field the box did not have.
 const field = (v: number): number | undefined => (v === v ? v : undefined);
 
 export class PackedBoxes {
-  constructor(private readonly store: PackedValues, private readonly start: number, readonly length: number) {}
+  constructor(
+    private readonly store: PackedValues,
+    private readonly start: number,
+    readonly length: number,
+  ) {}
 
   /** Box `index` written into `view` (one object reused for every box), which is returned. */
   load(index: number, view: BoxView): BoxView {

@@ -14,23 +14,63 @@ import type { ValidatedRun } from './validate-run.js';
 
 // The two multi-row statements of every batch, compiled once per row count (row-batch-query.ts).
 const RUN_COLUMNS = [
-  'id', 'org_id', 'recording_id', 'run_id', 'name', 'task', 'schema_version', 'source', 'original_coordinate_space',
-  'original_box_form', 'media', 'categories', 'recording_timestamp', 'created_at', 'updated_at', 'version',
-  'tracks_stored', 'boxes_stored', 'tracks', 'boxes',
+  'id',
+  'org_id',
+  'recording_id',
+  'run_id',
+  'name',
+  'task',
+  'schema_version',
+  'source',
+  'original_coordinate_space',
+  'original_box_form',
+  'media',
+  'categories',
+  'recording_timestamp',
+  'created_at',
+  'updated_at',
+  'version',
+  'tracks_stored',
+  'boxes_stored',
+  'tracks',
+  'boxes',
 ] as const satisfies ReadonlyArray<keyof RunsTable>;
-const upsertRuns = rowBatchQuery(RUN_COLUMNS, (db: Kysely<Database>, rows: RunsTable[]) => db.insertInto('runs').values(rows)
-  .onConflict((oc) => oc.columns(['recording_id', 'run_id']).doUpdateSet((eb) => ({
-    ...Object.fromEntries(REPLACED_RUN_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)])),
-    version: eb('runs.version', '+', 1),
-  })))
-  .returning(['id', 'version', 'recording_id', 'run_id']));
+const upsertRuns = rowBatchQuery(RUN_COLUMNS, (db: Kysely<Database>, rows: RunsTable[]) =>
+  db
+    .insertInto('runs')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['recording_id', 'run_id']).doUpdateSet((eb) => ({
+        ...Object.fromEntries(REPLACED_RUN_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)])),
+        version: eb('runs.version', '+', 1),
+      })),
+    )
+    .returning(['id', 'version', 'recording_id', 'run_id']),
+);
 
 type CentroidInsert = CentroidRow & { run_pk: string };
 const CENTROID_COLUMNS = [
-  'run_pk', 'recording_id', 'org_id', 'label', 'count', 'points', 'cells_lo', 'cells_hi',
-  'row1_start', 'row2_start', 'row3_start', 'row4_start', 'row5_start', 'row6_start', 'row7_start',
+  'run_pk',
+  'recording_id',
+  'org_id',
+  'label',
+  'count',
+  'points',
+  'cells_lo',
+  'cells_hi',
+  'row1_start',
+  'row2_start',
+  'row3_start',
+  'row4_start',
+  'row5_start',
+  'row6_start',
+  'row7_start',
 ] as const satisfies ReadonlyArray<keyof CentroidInsert>;
-const insertCentroids = rowBatchQuery(CENTROID_COLUMNS, (db: Kysely<Database>, rows: CentroidInsert[]) => db.insertInto('run_centroids').values(rows), 256);
+const insertCentroids = rowBatchQuery(
+  CENTROID_COLUMNS,
+  (db: Kysely<Database>, rows: CentroidInsert[]) => db.insertInto('run_centroids').values(rows),
+  256,
+);
 
 /**
  * Stores the last write of each group. Runs go in key order, so that two instances writing overlapping
@@ -58,17 +98,30 @@ export async function writePgRuns(db: Kysely<Database>, groups: RunWrite[][]): P
     await new Promise<void>((resolve) => setImmediate(resolve));
     const centroids = writes.map((w) => centroidRowsOf(w.recording, w.run));
     await locked;
-    const stored = new Map((await upsert).map((r) => [runKey(r.recording_id, r.run_id), { runPk: r.id, created: r.version === 1 }]));
+    const stored = new Map(
+      (await upsert).map((r) => [runKey(r.recording_id, r.run_id), { runPk: r.id, created: r.version === 1 }]),
+    );
     const results = writes.map((w) => stored.get(w.key)!);
 
     // A run just created has no centroid rows yet.
     const replaced = results.filter((r) => !r.created).map((r) => r.runPk);
-    const previous = replaced.length === 0 ? [] : await trx.deleteFrom('run_centroids').where('run_pk', 'in', replaced)
-      .returning(['recording_id', 'label', 'cells_lo', 'cells_hi', 'count']).execute();
+    const previous =
+      replaced.length === 0
+        ? []
+        : await trx
+            .deleteFrom('run_centroids')
+            .where('run_pk', 'in', replaced)
+            .returning(['recording_id', 'label', 'cells_lo', 'cells_hi', 'count'])
+            .execute();
     const newRows = writes.flatMap((_, i) => centroids[i]!.map((c) => ({ ...c, run_pk: results[i]!.runPk })));
     if (newRows.length > 0) await insertCentroids(trx, newRows);
 
-    await updateRecordingCells(trx, writes.map((w) => w.recording), centroids, previous);
+    await updateRecordingCells(
+      trx,
+      writes.map((w) => w.recording),
+      centroids,
+      previous,
+    );
     return stored;
   });
   return groups.map((g) => byKey.get(g[g.length - 1]!.key)!);
@@ -76,7 +129,9 @@ export async function writePgRuns(db: Kysely<Database>, groups: RunWrite[][]): P
 
 /** Each touched recording's aggregate follows its runs' centroids: OR-merged where no cell is gone, else recomputed. */
 async function updateRecordingCells(
-  trx: Kysely<Database>, recordings: Recording[], centroids: CentroidRow[][],
+  trx: Kysely<Database>,
+  recordings: Recording[],
+  centroids: CentroidRow[][],
   previous: Array<{ recording_id: string; label: string; cells_lo: number; cells_hi: number; count: number }>,
 ): Promise<void> {
   const touched = new Map<string, { recording: Recording; removed: LabelCells[]; added: LabelCells[] }>();

@@ -20,14 +20,45 @@ import { holdsNul } from '../db/unstorable-text.js';
 type Db = Kysely<Database>;
 
 export const SUMMARY_COLUMNS = [
-  'runs.id', 'runs.run_id', 'runs.name', 'runs.task', 'runs.schema_version', 'runs.source', 'runs.original_coordinate_space',
-  'runs.original_box_form', 'runs.media', 'runs.categories', 'runs.recording_timestamp', 'runs.created_at', 'runs.updated_at',
-  'runs.tracks_stored', 'runs.boxes_stored', 'runs.recording_id', 'runs.version',
+  'runs.id',
+  'runs.run_id',
+  'runs.name',
+  'runs.task',
+  'runs.schema_version',
+  'runs.source',
+  'runs.original_coordinate_space',
+  'runs.original_box_form',
+  'runs.media',
+  'runs.categories',
+  'runs.recording_timestamp',
+  'runs.created_at',
+  'runs.updated_at',
+  'runs.tracks_stored',
+  'runs.boxes_stored',
+  'runs.recording_id',
+  'runs.version',
 ] as const;
 
-export type SummaryRow = Pick<RunsTable, 'id' | 'run_id' | 'name' | 'task' | 'schema_version' | 'source' | 'original_coordinate_space'
-  | 'original_box_form' | 'media' | 'categories' | 'recording_timestamp' | 'created_at' | 'updated_at' | 'tracks_stored'
-  | 'boxes_stored' | 'recording_id' | 'version'> & { media_key: string; analysis_id: string };
+export type SummaryRow = Pick<
+  RunsTable,
+  | 'id'
+  | 'run_id'
+  | 'name'
+  | 'task'
+  | 'schema_version'
+  | 'source'
+  | 'original_coordinate_space'
+  | 'original_box_form'
+  | 'media'
+  | 'categories'
+  | 'recording_timestamp'
+  | 'created_at'
+  | 'updated_at'
+  | 'tracks_stored'
+  | 'boxes_stored'
+  | 'recording_id'
+  | 'version'
+> & { media_key: string; analysis_id: string };
 
 export type UpsertResult = StoredRun;
 
@@ -44,16 +75,24 @@ const queues = new WeakMap<Store, RunWriteQueue<RunWrite>>();
  * one transaction: on SQLite through prepared statements, on PostgreSQL through Kysely. Small runs share that
  * transaction with the other small runs waiting at the same time (run-write-queue.ts).
  */
-export async function upsertRun(store: Store, orgId: string, recording: Recording, run: ValidatedRun): Promise<UpsertResult> {
+export async function upsertRun(
+  store: Store,
+  orgId: string,
+  recording: Recording,
+  run: ValidatedRun,
+): Promise<UpsertResult> {
   const write: RunWrite = { key: runKey(recording.id, run.meta.runId), orgId, recording, run };
   if (run.boxes.count > QUEUED_UP_TO_BOXES) return (await writeRuns(store, [[write]]))[0]!;
   let queue = queues.get(store);
   if (!queue) {
     // SQLite writes block the event loop, so its batches collect until the loop's check phase. A PostgreSQL
     // batch leaves the pool's other connections to the reads that run meanwhile.
-    queue = new RunWriteQueue((groups) => writeRuns(store, groups), store.sqlite
-      ? { maxInFlight: 1, maxKeys: 64, deferToCheckPhase: true }
-      : { maxInFlight: 2, maxKeys: 64, deferToCheckPhase: false });
+    queue = new RunWriteQueue(
+      (groups) => writeRuns(store, groups),
+      store.sqlite
+        ? { maxInFlight: 1, maxKeys: 64, deferToCheckPhase: true }
+        : { maxInFlight: 2, maxKeys: 64, deferToCheckPhase: false },
+    );
     queues.set(store, queue);
   }
   return queue.write(write);
@@ -65,7 +104,11 @@ async function writeRuns(store: Store, groups: RunWrite[][]): Promise<StoredRun[
   const now = Date.now();
   const runs = groups.map((group) => {
     const { orgId, recording, run } = group[group.length - 1]!;
-    return { row: runRowOf(orgId, recording, run, now, 'doubles'), recording, centroids: centroidRowsOf(recording, run) };
+    return {
+      row: runRowOf(orgId, recording, run, now, 'doubles'),
+      recording,
+      centroids: centroidRowsOf(recording, run),
+    };
   });
   const write = sqliteRunWriter(store.sqlite);
   // Holding Kysely's connection first: a Kysely transaction awaiting between its statements must not see ours.
@@ -73,14 +116,19 @@ async function writeRuns(store: Store, groups: RunWrite[][]): Promise<StoredRun[
 }
 
 function summaryQuery(db: Db, orgId: string) {
-  return db.selectFrom('runs').innerJoin('recordings', 'recordings.id', 'runs.recording_id')
+  return db
+    .selectFrom('runs')
+    .innerJoin('recordings', 'recordings.id', 'runs.recording_id')
     .select([...SUMMARY_COLUMNS, 'recordings.media_key', 'recordings.analysis_id'])
     .where('runs.org_id', '=', orgId);
 }
 
 export async function listRunSummaries(db: Db, orgId: string, recordingId: string): Promise<SummaryRow[]> {
-  return summaryQuery(db, orgId).where('runs.recording_id', '=', recordingId)
-    .orderBy('runs.created_at', 'asc').orderBy(byCodePoint(db, 'runs.run_id'), 'asc').execute();
+  return summaryQuery(db, orgId)
+    .where('runs.recording_id', '=', recordingId)
+    .orderBy('runs.created_at', 'asc')
+    .orderBy(byCodePoint(db, 'runs.run_id'), 'asc')
+    .execute();
 }
 
 /** Every run of the organisation with that runId, optionally on one recording (by mediaKey). */
@@ -89,7 +137,11 @@ export async function findRunsByRunId(db: Db, orgId: string, runId: string, medi
   let query = summaryQuery(db, orgId).where('runs.run_id', '=', runId);
   if (mediaKey !== undefined) query = query.where('recordings.media_key', '=', mediaKey);
   // A runId on several recordings: their mediaKeys in a stable order (a batch stamps its runs with one time).
-  return query.orderBy('runs.created_at', 'asc').orderBy(byCodePoint(db, 'recordings.media_key'), 'asc').limit(50).execute();
+  return query
+    .orderBy('runs.created_at', 'asc')
+    .orderBy(byCodePoint(db, 'recordings.media_key'), 'asc')
+    .limit(50)
+    .execute();
 }
 
 export async function deleteRun(db: Db, orgId: string, runPk: string, recordingId: string): Promise<boolean> {
@@ -99,8 +151,12 @@ export async function deleteRun(db: Db, orgId: string, runPk: string, recordingI
     // delete that held its run row first and then needed the recording (the search aggregate's foreign key)
     // deadlocked with them (half of the races of a recording delete against its run deletes answered 500).
     if (isPostgres(trx)) await lockRecordingsForWrite([recordingId]).execute(trx);
-    const gone = await trx.deleteFrom('runs').where('id', '=', runPk).where('org_id', '=', orgId)
-      .returning('recording_id').executeTakeFirst();
+    const gone = await trx
+      .deleteFrom('runs')
+      .where('id', '=', runPk)
+      .where('org_id', '=', orgId)
+      .returning('recording_id')
+      .executeTakeFirst();
     await trx.deleteFrom('run_centroids').where('run_pk', '=', runPk).where('org_id', '=', orgId).execute();
     if (!gone) return false;
     await refreshRecordingCells(trx, gone.recording_id);

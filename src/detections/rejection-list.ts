@@ -6,7 +6,12 @@ import type { Rejection } from './run-types.js';
 import type { JsonChunks } from '../http/json-chunks.js';
 
 export type RejectionReason = 'box_invalid_frame' | GeometryRejection;
-const REASONS: RejectionReason[] = ['box_invalid_frame', 'box_missing_geometry', 'box_non_positive_dimensions', 'box_out_of_frame'];
+const REASONS: RejectionReason[] = [
+  'box_invalid_frame',
+  'box_missing_geometry',
+  'box_non_positive_dimensions',
+  'box_out_of_frame',
+];
 const REASON_CODE = new Map(REASONS.map((reason, i) => [reason, i]));
 
 /** Lists this long are written as a stream: below it, one JSON.stringify is quicker and small. */
@@ -33,7 +38,11 @@ export class RejectionList implements JsonChunks {
 
   at(i: number): Rejection {
     const frame = this.frames[i]!;
-    return { trackId: this.trackIds[this.trackOf[i]!]!, frame: Number.isNaN(frame) ? null : frame, reason: REASONS[this.reasons[i]!]! };
+    return {
+      trackId: this.trackIds[this.trackOf[i]!]!,
+      frame: Number.isNaN(frame) ? null : frame,
+      reason: REASONS[this.reasons[i]!]!,
+    };
   }
 
   toJSON(): Rejection[] {
@@ -66,8 +75,14 @@ export class RejectionList implements JsonChunks {
 
   private grow(): void {
     const size = Math.max(16, this.frames.length * 2);
-    const trackOf = new Uint32Array(size); trackOf.set(this.trackOf); this.trackOf = trackOf;
-    const frames = new Float64Array(size); frames.set(this.frames); this.frames = frames;
-    const reasons = new Uint8Array(size); reasons.set(this.reasons); this.reasons = reasons;
+    const trackOf = new Uint32Array(size);
+    trackOf.set(this.trackOf);
+    this.trackOf = trackOf;
+    const frames = new Float64Array(size);
+    frames.set(this.frames);
+    this.frames = frames;
+    const reasons = new Uint8Array(size);
+    reasons.set(this.reasons);
+    this.reasons = reasons;
   }
 }

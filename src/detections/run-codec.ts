@@ -16,15 +16,25 @@ const HEADER_BYTES = 8;
 const DESCRIPTOR_BYTES = 16;
 const COLUMNS_START = HEADER_BYTES + BOX_STRIDE * DESCRIPTOR_BYTES;
 
-const enum Kind { F64 = 0, I8 = 1, I16 = 2, I32 = 3 }
+const enum Kind {
+  F64 = 0,
+  I8 = 1,
+  I16 = 2,
+  I32 = 3,
+}
 const BYTES_PER_VALUE = [8, 1, 2, 4];
 const DIVISORS = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9];
 /** Boxes looked at to pick a column's divisor; the full pass then proves it on every value. */
 const SAMPLE_BOXES = 64;
 
-interface ColumnPlan { kind: Kind; divisor: number; ints?: Int32Array }
+interface ColumnPlan {
+  kind: Kind;
+  divisor: number;
+  ints?: Int32Array;
+}
 
-const exact = (v: number, d: number, n: number) => n / d === v && n <= 0x7fffffff && n >= -0x80000000 && (v !== 0 || 1 / v > 0);
+const exact = (v: number, d: number, n: number) =>
+  n / d === v && n <= 0x7fffffff && n >= -0x80000000 && (v !== 0 || 1 / v > 0);
 
 /** The smallest divisor that makes every value of column `c` among boxes [from, to) an exact integer, or 0. */
 function divisorOf(columns: Float64Array, c: number, from: number, to: number, after = 0): number {
@@ -56,8 +66,13 @@ function planColumn(columns: Float64Array, count: number, c: number): ColumnPlan
   while (d !== 0) {
     const ints = scaled(columns, count, c, d);
     if (ints) {
-      let min = 0, max = 0;
-      for (let i = 0; i < count; i++) { const n = ints[i]!; if (n < min) min = n; else if (n > max) max = n; }
+      let min = 0,
+        max = 0;
+      for (let i = 0; i < count; i++) {
+        const n = ints[i]!;
+        if (n < min) min = n;
+        else if (n > max) max = n;
+      }
       const kind = min >= -0x80 && max <= 0x7f ? Kind.I8 : min >= -0x8000 && max <= 0x7fff ? Kind.I16 : Kind.I32;
       return { kind, divisor: d, ints };
     }
@@ -142,7 +157,12 @@ function decodeDoubles(buf: Buffer): Float64Array {
 }
 
 /** A typed array over bytes [at, at + count·width) of buf, viewing them in place when aligned, else copied. */
-function blockOf(buf: Buffer, at: number, count: number, kind: Kind): Float64Array | Int8Array | Int16Array | Int32Array {
+function blockOf(
+  buf: Buffer,
+  at: number,
+  count: number,
+  kind: Kind,
+): Float64Array | Int8Array | Int16Array | Int32Array {
   const width = BYTES_PER_VALUE[kind]!;
   let bytes = buf.subarray(at, at + count * width);
   if (bytes.byteOffset % width !== 0) bytes = Buffer.from(bytes);
@@ -174,8 +194,25 @@ function decodeColumns(buf: Buffer): Float64Array {
   return out;
 }
 
-export interface ApiBox { frame: number; x: number; y: number; w: number; h: number; confidence?: number; timestampMs?: number; label?: unknown; classId?: unknown }
-export interface ApiTrack { id: string; label?: string; classId?: string | number; confidence?: number; color?: string; boxes: ApiBox[] }
+export interface ApiBox {
+  frame: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  confidence?: number;
+  timestampMs?: number;
+  label?: unknown;
+  classId?: unknown;
+}
+export interface ApiTrack {
+  id: string;
+  label?: string;
+  classId?: string | number;
+  confidence?: number;
+  color?: string;
+  boxes: ApiBox[];
+}
 
 /**
  * The tracks as the API shows them. Boxes are built as object literals of one fixed shape per set of
@@ -193,11 +230,33 @@ export function tracksForApi(headers: TrackHeader[], columns: Float64Array): Api
       const ts = columns[o + 6]!;
       let box: ApiBox;
       if (confidence === confidence && ts === ts) {
-        box = { frame: columns[o]!, x: columns[o + 1]!, y: columns[o + 2]!, w: columns[o + 3]!, h: columns[o + 4]!, confidence, timestampMs: ts };
+        box = {
+          frame: columns[o]!,
+          x: columns[o + 1]!,
+          y: columns[o + 2]!,
+          w: columns[o + 3]!,
+          h: columns[o + 4]!,
+          confidence,
+          timestampMs: ts,
+        };
       } else if (confidence === confidence) {
-        box = { frame: columns[o]!, x: columns[o + 1]!, y: columns[o + 2]!, w: columns[o + 3]!, h: columns[o + 4]!, confidence };
+        box = {
+          frame: columns[o]!,
+          x: columns[o + 1]!,
+          y: columns[o + 2]!,
+          w: columns[o + 3]!,
+          h: columns[o + 4]!,
+          confidence,
+        };
       } else if (ts === ts) {
-        box = { frame: columns[o]!, x: columns[o + 1]!, y: columns[o + 2]!, w: columns[o + 3]!, h: columns[o + 4]!, timestampMs: ts };
+        box = {
+          frame: columns[o]!,
+          x: columns[o + 1]!,
+          y: columns[o + 2]!,
+          w: columns[o + 3]!,
+          h: columns[o + 4]!,
+          timestampMs: ts,
+        };
       } else {
         box = { frame: columns[o]!, x: columns[o + 1]!, y: columns[o + 2]!, w: columns[o + 3]!, h: columns[o + 4]! };
       }

@@ -17,9 +17,21 @@ import { textNestedDeeperThan } from '../util/json-shape.js';
 class GiveUp {}
 const GIVE_UP = new GiveUp();
 
-const QUOTE = 0x22, BACKSLASH = 0x5c, COMMA = 0x2c, COLON = 0x3a, MINUS = 0x2d, PLUS = 0x2b, DOT = 0x2e;
-const ZERO = 0x30, NINE = 0x39, OPEN_OBJECT = 0x7b, CLOSE_OBJECT = 0x7d, OPEN_ARRAY = 0x5b, CLOSE_ARRAY = 0x5d;
-const LOWER_E = 0x65, UPPER_E = 0x45;
+const QUOTE = 0x22,
+  BACKSLASH = 0x5c,
+  COMMA = 0x2c,
+  COLON = 0x3a,
+  MINUS = 0x2d,
+  PLUS = 0x2b,
+  DOT = 0x2e;
+const ZERO = 0x30,
+  NINE = 0x39,
+  OPEN_OBJECT = 0x7b,
+  CLOSE_OBJECT = 0x7d,
+  OPEN_ARRAY = 0x5b,
+  CLOSE_ARRAY = 0x5d;
+const LOWER_E = 0x65,
+  UPPER_E = 0x45;
 
 /**
  * 88 bytes a box: a body of 32 MiB of `{}` boxes would otherwise take a GiB. A million boxes of real output is about
@@ -82,7 +94,10 @@ class Parser {
     const out: Record<string, unknown> = {};
     this.i++;
     this.skipSpace();
-    if (this.b[this.i] === CLOSE_OBJECT) { this.i++; return out; }
+    if (this.b[this.i] === CLOSE_OBJECT) {
+      this.i++;
+      return out;
+    }
     for (;;) {
       this.skipSpace();
       if (this.b[this.i] !== QUOTE) throw GIVE_UP;
@@ -103,7 +118,10 @@ class Parser {
     const out: unknown[] = [];
     this.i++;
     this.skipSpace();
-    if (this.b[this.i] === CLOSE_ARRAY) { this.i++; return out; }
+    if (this.b[this.i] === CLOSE_ARRAY) {
+      this.i++;
+      return out;
+    }
     for (;;) {
       out.push(this.value(elementAt));
       this.skipSpace();
@@ -121,7 +139,11 @@ class Parser {
       const c = b[this.i];
       if (c === undefined) throw GIVE_UP;
       if (c === QUOTE) break;
-      if (c === BACKSLASH) { plain = false; this.i += 2; continue; }
+      if (c === BACKSLASH) {
+        plain = false;
+        this.i += 2;
+        continue;
+      }
       if (c < 0x20) throw GIVE_UP;
       if (c >= 0x80) plain = false;
       this.i++;
@@ -153,7 +175,10 @@ class Parser {
     let i = this.i + 1;
     let c = b[i];
     while (c! <= 0x20 && isSpace(c!)) c = b[++i];
-    if (c === CLOSE_ARRAY) { this.i = i + 1; return new PackedBoxes(this.packed, first, 0); }
+    if (c === CLOSE_ARRAY) {
+      this.i = i + 1;
+      return new PackedBoxes(this.packed, first, 0);
+    }
     for (;;) {
       if (c !== OPEN_OBJECT) throw GIVE_UP;
       const o = this.newSlot();
@@ -189,14 +214,20 @@ class Parser {
           i = numberEnd;
           c = b[i];
           while (c! <= 0x20 && isSpace(c!)) c = b[++i];
-          if (c === CLOSE_OBJECT) { c = b[++i]; break; }
+          if (c === CLOSE_OBJECT) {
+            c = b[++i];
+            break;
+          }
           if (c !== COMMA) throw GIVE_UP;
           c = b[++i];
           while (c! <= 0x20 && isSpace(c!)) c = b[++i];
         }
       }
       while (c! <= 0x20 && isSpace(c!)) c = b[++i];
-      if (c === CLOSE_ARRAY) { this.i = i + 1; return new PackedBoxes(this.packed, first, this.boxCount - first); }
+      if (c === CLOSE_ARRAY) {
+        this.i = i + 1;
+        return new PackedBoxes(this.packed, first, this.boxCount - first);
+      }
       if (c !== COMMA) throw GIVE_UP;
       c = b[++i];
       while (c! <= 0x20 && isSpace(c!)) c = b[++i];
@@ -210,7 +241,9 @@ class Parser {
     const o = this.boxCount++ * PACKED_STRIDE;
     if (o + PACKED_STRIDE > values.length) {
       // First a guess from the body's size (a box is some 40 to 100 bytes of JSON), then doubling.
-      const grown = new Float64Array(values.length > 0 ? values.length * 2 : Math.ceil(this.b.length / 64) * PACKED_STRIDE);
+      const grown = new Float64Array(
+        values.length > 0 ? values.length * 2 : Math.ceil(this.b.length / 64) * PACKED_STRIDE,
+      );
       grown.set(values);
       this.packed.values = values = grown;
     }
@@ -231,7 +264,8 @@ function longKeySlot(b: Buffer, i: number): number {
         b[i + 4] === 109 /* m */ &&
         b[i + 5] === 101 /* e */ &&
         b[i + 6] === QUOTE
-        ? 0 : -1;
+        ? 0
+        : -1;
     case 99: // confidence
       return b[i + 2] === 111 /* o */ &&
         b[i + 3] === 110 /* n */ &&
@@ -243,7 +277,8 @@ function longKeySlot(b: Buffer, i: number): number {
         b[i + 9] === 99 /* c */ &&
         b[i + 10] === 101 /* e */ &&
         b[i + 11] === QUOTE
-        ? 9 : -1;
+        ? 9
+        : -1;
     case 116: // timestampMs
       return b[i + 2] === 105 /* i */ &&
         b[i + 3] === 109 /* m */ &&
@@ -256,7 +291,8 @@ function longKeySlot(b: Buffer, i: number): number {
         b[i + 10] === 77 /* M */ &&
         b[i + 11] === 115 /* s */ &&
         b[i + 12] === QUOTE
-        ? 10 : -1;
+        ? 10
+        : -1;
     default:
       return -1;
   }
@@ -275,18 +311,29 @@ function readNumber(b: Buffer, start: number): number {
   let c = b[i];
   const negative = c === MINUS;
   if (negative) c = b[++i];
-  let mantissa = 0, digits = 0, exponent = 0;
+  let mantissa = 0,
+    digits = 0,
+    exponent = 0;
   if (c === ZERO) {
     c = b[++i]; // a digit after a leading zero is left for the caller to refuse, as it refuses any stray byte
   } else if (isDigit(c!)) {
-    do { mantissa = mantissa * 10 + (c! - ZERO); digits++; c = b[++i]; } while (isDigit(c!));
+    do {
+      mantissa = mantissa * 10 + (c! - ZERO);
+      digits++;
+      c = b[++i];
+    } while (isDigit(c!));
   } else {
     throw GIVE_UP;
   }
   if (c === DOT) {
     c = b[++i];
     if (!isDigit(c!)) throw GIVE_UP;
-    do { mantissa = mantissa * 10 + (c! - ZERO); digits++; exponent--; c = b[++i]; } while (isDigit(c!));
+    do {
+      mantissa = mantissa * 10 + (c! - ZERO);
+      digits++;
+      exponent--;
+      c = b[++i];
+    } while (isDigit(c!));
   }
   if (c === LOWER_E || c === UPPER_E) {
     c = b[++i];
@@ -294,14 +341,18 @@ function readNumber(b: Buffer, start: number): number {
     if (c === MINUS || c === PLUS) c = b[++i];
     if (!isDigit(c!)) throw GIVE_UP;
     let e = 0;
-    do { if (e < 1e6) e = e * 10 + (c! - ZERO); c = b[++i]; } while (isDigit(c!));
+    do {
+      if (e < 1e6) e = e * 10 + (c! - ZERO);
+      c = b[++i];
+    } while (isDigit(c!));
     exponent += negativeExponent ? -e : e;
   }
   numberEnd = i;
   if (digits <= 15) {
     if (mantissa === 0) return negative ? -0 : 0;
     if (exponent >= 0 && exponent <= 22) return negative ? -(mantissa * POW10[exponent]!) : mantissa * POW10[exponent]!;
-    if (exponent < 0 && exponent >= -22) return negative ? -(mantissa / POW10[-exponent]!) : mantissa / POW10[-exponent]!;
+    if (exponent < 0 && exponent >= -22)
+      return negative ? -(mantissa / POW10[-exponent]!) : mantissa / POW10[-exponent]!;
   }
   return Number(b.toString('latin1', start, i));
 }
@@ -320,7 +371,11 @@ export function parseRunJson(body: Buffer): unknown {
   } catch {
     // GIVE_UP, or a RangeError from nesting deeper than the stack: JSON.parse decides, unless the nesting is absurd.
     if (textNestedDeeperThan(body, MAX_BODY_DEPTH)) {
-      throw new ApiError(400, 'invalid_body', `The body nests arrays or objects more than ${MAX_BODY_DEPTH} levels deep; no run does`);
+      throw new ApiError(
+        400,
+        'invalid_body',
+        `The body nests arrays or objects more than ${MAX_BODY_DEPTH} levels deep; no run does`,
+      );
     }
     return undefined;
   }

@@ -23,11 +23,13 @@ function runJsonParts(summary: Record<string, unknown>, body: StoredBody): Itera
 /** `{"data":{…summary, "tracks":[…]}}` as a stream; everything that can fail is done before the first byte. */
 export function runJsonStream(summary: Record<string, unknown>, body: StoredBody): Readable {
   const run = runJsonParts(summary, body);
-  return Readable.from((function* parts() {
-    yield '{"data":';
-    yield* run;
-    yield '}';
-  })());
+  return Readable.from(
+    (function* parts() {
+      yield '{"data":';
+      yield* run;
+      yield '}';
+    })(),
+  );
 }
 
 /**
@@ -35,17 +37,22 @@ export function runJsonStream(summary: Record<string, unknown>, body: StoredBody
  * 303 MB string built in memory (seconds of a blocked event loop, gigabytes for a few such requests at once).
  * A run deleted between the list and its turn is left out, as if listed a moment later.
  */
-export function runListJsonStream(mediaKey: string, runs: Array<() => Promise<{ summary: Record<string, unknown>; body: StoredBody } | undefined>>): Readable {
-  return Readable.from((async function* parts() {
-    yield `{"data":{"mediaKey":${JSON.stringify(mediaKey)},"runs":[`;
-    let first = true;
-    for (const read of runs) {
-      const run = await read();
-      if (!run) continue;
-      if (!first) yield ',';
-      first = false;
-      yield* runJsonParts(run.summary, run.body);
-    }
-    yield ']}}';
-  })());
+export function runListJsonStream(
+  mediaKey: string,
+  runs: Array<() => Promise<{ summary: Record<string, unknown>; body: StoredBody } | undefined>>,
+): Readable {
+  return Readable.from(
+    (async function* parts() {
+      yield `{"data":{"mediaKey":${JSON.stringify(mediaKey)},"runs":[`;
+      let first = true;
+      for (const read of runs) {
+        const run = await read();
+        if (!run) continue;
+        if (!first) yield ',';
+        first = false;
+        yield* runJsonParts(run.summary, run.body);
+      }
+      yield ']}}';
+    })(),
+  );
 }

@@ -13,10 +13,17 @@ const BOX_ROOM = 7 * 24 + 96;
 
 const ascii = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
 const BOX_OPEN = ascii('{"frame":');
-const KEY_X = ascii(',"x":'), KEY_Y = ascii(',"y":'), KEY_W = ascii(',"w":'), KEY_H = ascii(',"h":');
-const KEY_CONFIDENCE = ascii(',"confidence":'), KEY_TIMESTAMP = ascii(',"timestampMs":');
-const KEY_LABEL = ascii(',"label":'), KEY_CLASS_ID = ascii(',"classId":'), KEY_COLOR = ascii(',"color":');
-const TRACK_OPEN = ascii('{"id":'), KEY_BOXES = ascii(',"boxes":[');
+const KEY_X = ascii(',"x":'),
+  KEY_Y = ascii(',"y":'),
+  KEY_W = ascii(',"w":'),
+  KEY_H = ascii(',"h":');
+const KEY_CONFIDENCE = ascii(',"confidence":'),
+  KEY_TIMESTAMP = ascii(',"timestampMs":');
+const KEY_LABEL = ascii(',"label":'),
+  KEY_CLASS_ID = ascii(',"classId":'),
+  KEY_COLOR = ascii(',"color":');
+const TRACK_OPEN = ascii('{"id":'),
+  KEY_BOXES = ascii(',"boxes":[');
 const NULL = ascii('null');
 
 /** 9 decimals: short decimals are tried at this scale (see writeNumber). */
@@ -57,9 +64,15 @@ class ChunkWriter {
     const buf = this.buf;
     let end = this.pos;
     let m = n;
-    do { end++; m = (m / 10) | 0; } while (m > 0);
+    do {
+      end++;
+      m = (m / 10) | 0;
+    } while (m > 0);
     this.pos = end;
-    do { buf[--end] = 0x30 + (n % 10); n = (n / 10) | 0; } while (n > 0);
+    do {
+      buf[--end] = 0x30 + (n % 10);
+      n = (n / 10) | 0;
+    } while (n > 0);
   }
 
   /**
@@ -69,7 +82,10 @@ class ChunkWriter {
    * JSON.stringify prints. Below 10^-6 it prints an exponent, so those go through String() as the rest do.
    */
   number(v: number): void {
-    if (v === 0) { this.byte(0x30); return; } // also -0, which JSON.stringify prints as 0
+    if (v === 0) {
+      this.byte(0x30);
+      return;
+    } // also -0, which JSON.stringify prints as 0
     const magnitude = v < 0 ? -v : v;
     if (magnitude < 0x80000000 && (magnitude | 0) === magnitude) {
       if (v < 0) this.byte(0x2d);
@@ -85,17 +101,26 @@ class ChunkWriter {
         this.digits(whole);
         if (fraction !== 0) {
           let width = 9;
-          while (fraction % 10 === 0) { fraction = (fraction / 10) | 0; width--; }
+          while (fraction % 10 === 0) {
+            fraction = (fraction / 10) | 0;
+            width--;
+          }
           this.byte(0x2e);
           const buf = this.buf;
           const end = this.pos + width;
-          for (let p = end - 1; p >= this.pos; p--) { buf[p] = 0x30 + (fraction % 10); fraction = (fraction / 10) | 0; }
+          for (let p = end - 1; p >= this.pos; p--) {
+            buf[p] = 0x30 + (fraction % 10);
+            fraction = (fraction / 10) | 0;
+          }
           this.pos = end;
         }
         return;
       }
     }
-    if (!Number.isFinite(v)) { this.bytes(NULL); return; }
+    if (!Number.isFinite(v)) {
+      this.bytes(NULL);
+      return;
+    }
     const text = String(v);
     const buf = this.buf;
     let p = this.pos;
@@ -116,33 +141,71 @@ export function* tracksJsonChunks(headers: TrackHeader[], columns: Float64Array)
   let i = 0;
   for (let t = 0; t < headers.length; t++) {
     const h = headers[t]!;
-    if (t > 0) { w.ensure(1); w.byte(0x2c); }
+    if (t > 0) {
+      w.ensure(1);
+      w.byte(0x2c);
+    }
     w.ensure(TRACK_OPEN.length);
     w.bytes(TRACK_OPEN);
     w.json(h.id);
-    if (h.label !== undefined) { w.ensure(KEY_LABEL.length); w.bytes(KEY_LABEL); w.json(h.label); }
-    if (h.classId !== undefined) { w.ensure(KEY_CLASS_ID.length); w.bytes(KEY_CLASS_ID); w.json(h.classId); }
-    if (h.confidence !== undefined) { w.ensure(KEY_CONFIDENCE.length + 24); w.bytes(KEY_CONFIDENCE); w.number(h.confidence); }
-    if (h.color !== undefined) { w.ensure(KEY_COLOR.length); w.bytes(KEY_COLOR); w.json(h.color); }
+    if (h.label !== undefined) {
+      w.ensure(KEY_LABEL.length);
+      w.bytes(KEY_LABEL);
+      w.json(h.label);
+    }
+    if (h.classId !== undefined) {
+      w.ensure(KEY_CLASS_ID.length);
+      w.bytes(KEY_CLASS_ID);
+      w.json(h.classId);
+    }
+    if (h.confidence !== undefined) {
+      w.ensure(KEY_CONFIDENCE.length + 24);
+      w.bytes(KEY_CONFIDENCE);
+      w.number(h.confidence);
+    }
+    if (h.color !== undefined) {
+      w.ensure(KEY_COLOR.length);
+      w.bytes(KEY_COLOR);
+      w.json(h.color);
+    }
     w.ensure(KEY_BOXES.length);
     w.bytes(KEY_BOXES);
     for (let j = 0; j < h.n; j++, i++) {
       const o = i * BOX_STRIDE;
       w.ensure(BOX_ROOM);
       if (j > 0) w.byte(0x2c);
-      w.bytes(BOX_OPEN); w.number(columns[o]!);
-      w.bytes(KEY_X); w.number(columns[o + 1]!);
-      w.bytes(KEY_Y); w.number(columns[o + 2]!);
-      w.bytes(KEY_W); w.number(columns[o + 3]!);
-      w.bytes(KEY_H); w.number(columns[o + 4]!);
+      w.bytes(BOX_OPEN);
+      w.number(columns[o]!);
+      w.bytes(KEY_X);
+      w.number(columns[o + 1]!);
+      w.bytes(KEY_Y);
+      w.number(columns[o + 2]!);
+      w.bytes(KEY_W);
+      w.number(columns[o + 3]!);
+      w.bytes(KEY_H);
+      w.number(columns[o + 4]!);
       const confidence = columns[o + 5]!;
-      if (confidence === confidence) { w.bytes(KEY_CONFIDENCE); w.number(confidence); }
+      if (confidence === confidence) {
+        w.bytes(KEY_CONFIDENCE);
+        w.number(confidence);
+      }
       const ts = columns[o + 6]!;
-      if (ts === ts) { w.bytes(KEY_TIMESTAMP); w.number(ts); }
+      if (ts === ts) {
+        w.bytes(KEY_TIMESTAMP);
+        w.number(ts);
+      }
       const extra = h.extras?.[j];
       if (extra) {
-        if (extra.label !== undefined) { w.ensure(KEY_LABEL.length); w.bytes(KEY_LABEL); w.json(extra.label); }
-        if (extra.classId !== undefined) { w.ensure(KEY_CLASS_ID.length); w.bytes(KEY_CLASS_ID); w.json(extra.classId); }
+        if (extra.label !== undefined) {
+          w.ensure(KEY_LABEL.length);
+          w.bytes(KEY_LABEL);
+          w.json(extra.label);
+        }
+        if (extra.classId !== undefined) {
+          w.ensure(KEY_CLASS_ID.length);
+          w.bytes(KEY_CLASS_ID);
+          w.json(extra.classId);
+        }
       }
       w.ensure(1);
       w.byte(0x7d);

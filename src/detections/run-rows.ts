@@ -11,24 +11,57 @@ import type { ValidatedRun } from './validate-run.js';
 
 /** What a re-post of the same (recording, runId) replaces: everything but the identity and created_at. */
 export const REPLACED_RUN_COLUMNS = [
-  'name', 'task', 'schema_version', 'source', 'original_coordinate_space', 'original_box_form', 'media', 'categories',
-  'recording_timestamp', 'updated_at', 'tracks_stored', 'boxes_stored', 'tracks', 'boxes',
+  'name',
+  'task',
+  'schema_version',
+  'source',
+  'original_coordinate_space',
+  'original_box_form',
+  'media',
+  'categories',
+  'recording_timestamp',
+  'updated_at',
+  'tracks_stored',
+  'boxes_stored',
+  'tracks',
+  'boxes',
 ] as const satisfies ReadonlyArray<keyof RunsTable>;
 
 /** `version` counts writes: 1 after the insert, so concurrent posts still learn which one created the run. */
-export function runRowOf(orgId: string, recording: Recording, run: ValidatedRun, now: number, format: BoxFormat): RunsTable {
+export function runRowOf(
+  orgId: string,
+  recording: Recording,
+  run: ValidatedRun,
+  now: number,
+  format: BoxFormat,
+): RunsTable {
   const { meta, boxes } = run;
   return {
-    id: newId(now), org_id: orgId, recording_id: recording.id, run_id: meta.runId, name: meta.name ?? null, task: meta.task,
-    schema_version: meta.schemaVersion, source: JSON.stringify(meta.source), original_coordinate_space: meta.originalCoordinateSpace,
-    original_box_form: meta.originalBoxForm, media: meta.media ? JSON.stringify(meta.media) : null,
-    categories: meta.categories ? JSON.stringify(meta.categories) : null, recording_timestamp: recording.startTimestamp,
-    created_at: now, updated_at: now, version: 1, tracks_stored: boxes.headers.length, boxes_stored: boxes.count,
-    tracks: JSON.stringify(boxes.headers), boxes: encodeBoxes(boxes, format),
+    id: newId(now),
+    org_id: orgId,
+    recording_id: recording.id,
+    run_id: meta.runId,
+    name: meta.name ?? null,
+    task: meta.task,
+    schema_version: meta.schemaVersion,
+    source: JSON.stringify(meta.source),
+    original_coordinate_space: meta.originalCoordinateSpace,
+    original_box_form: meta.originalBoxForm,
+    media: meta.media ? JSON.stringify(meta.media) : null,
+    categories: meta.categories ? JSON.stringify(meta.categories) : null,
+    recording_timestamp: recording.startTimestamp,
+    created_at: now,
+    updated_at: now,
+    version: 1,
+    tracks_stored: boxes.headers.length,
+    boxes_stored: boxes.count,
+    tracks: JSON.stringify(boxes.headers),
+    boxes: encodeBoxes(boxes, format),
   };
 }
 
-export type CentroidRow = Omit<RunCentroidsTable, 'run_pk' | 'cells_lo' | 'cells_hi' | keyof RowStarts> & RowStarts & { cells_lo: number; cells_hi: number };
+export type CentroidRow = Omit<RunCentroidsTable, 'run_pk' | 'cells_lo' | 'cells_hi' | keyof RowStarts> &
+  RowStarts & { cells_lo: number; cells_hi: number };
 
 /** One row per label (without its run's key, known only once the run row is written). */
 export function centroidRowsOf(recording: Recording, run: ValidatedRun): CentroidRow[] {
@@ -37,14 +70,25 @@ export function centroidRowsOf(recording: Recording, run: ValidatedRun): Centroi
     // Points ordered by grid row, with each row's start, so a search reads only the rows it covers.
     const { ordered, starts } = orderByRow(c.points);
     return {
-      recording_id: recording.id, org_id: recording.orgId, label: c.label,
-      count: c.points.length / 2, points: encodePoints(ordered), ...starts, cells_lo: cells.lo, cells_hi: cells.hi,
+      recording_id: recording.id,
+      org_id: recording.orgId,
+      label: c.label,
+      count: c.points.length / 2,
+      points: encodePoints(ordered),
+      ...starts,
+      cells_lo: cells.lo,
+      cells_hi: cells.hi,
     };
   });
 }
 
 /** One request's run to store, under the key by which writes of the same run queue and coalesce. */
-export interface RunWrite { key: string; orgId: string; recording: Recording; run: ValidatedRun }
+export interface RunWrite {
+  key: string;
+  orgId: string;
+  recording: Recording;
+  run: ValidatedRun;
+}
 
 export function runKey(recordingId: string, runId: string): string {
   return `${recordingId}\u0000${runId}`;

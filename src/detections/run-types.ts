@@ -1,6 +1,9 @@
 // The normalised run, in the columnar form it is validated into, stored as and read back from.
 
-export interface BoxExtras { label?: unknown; classId?: unknown }
+export interface BoxExtras {
+  label?: unknown;
+  classId?: unknown;
+}
 
 export interface TrackHeader {
   id: string;
@@ -24,8 +27,16 @@ export interface RunBoxes {
   count: number;
 }
 
-export interface Rejection { trackId: string; frame: number | null; reason: string }
-export interface Warning { code: string; count: number; message: string }
+export interface Rejection {
+  trackId: string;
+  frame: number | null;
+  reason: string;
+}
+export interface Warning {
+  code: string;
+  count: number;
+  message: string;
+}
 
 export interface RunMetadata {
   runId: string;

@@ -6,7 +6,9 @@
 // could read it, so the store ends the same, and each request still gets its own answer (the first one learns
 // whether it created the run, the rest replaced it).
 
-export interface Keyed { key: string }
+export interface Keyed {
+  key: string;
+}
 
 export interface BatchPick<T extends Keyed> {
   /** One group per key, in the order their first write arrived; within a group, arrival order. */
@@ -19,7 +21,11 @@ export interface BatchPick<T extends Keyed> {
  * Up to `maxKeys` groups from the waiting writes, oldest key first. A key that is being written (`busy`)
  * waits for that write to finish, so writes of one key are stored in arrival order.
  */
-export function pickBatch<T extends Keyed>(waiting: readonly T[], busy: ReadonlySet<string>, maxKeys: number): BatchPick<T> {
+export function pickBatch<T extends Keyed>(
+  waiting: readonly T[],
+  busy: ReadonlySet<string>,
+  maxKeys: number,
+): BatchPick<T> {
   const byKey = new Map<string, T[]>();
   const rest: T[] = [];
   for (const write of waiting) {
@@ -31,7 +37,10 @@ export function pickBatch<T extends Keyed>(waiting: readonly T[], busy: Readonly
   return { groups: [...byKey.values()], rest };
 }
 
-export interface StoredRun { created: boolean; runPk: string }
+export interface StoredRun {
+  created: boolean;
+  runPk: string;
+}
 
 /** Each write's answer once its group's last write is stored: only the first can have created the run. */
 export function answersOf(groupSize: number, stored: StoredRun): StoredRun[] {

@@ -19,7 +19,12 @@ export interface RunWriteQueueOptions {
   deferToCheckPhase: boolean;
 }
 
-interface Waiting<T extends Keyed> { write: T; key: string; resolve(value: StoredRun): void; reject(error: unknown): void }
+interface Waiting<T extends Keyed> {
+  write: T;
+  key: string;
+  resolve(value: StoredRun): void;
+  reject(error: unknown): void;
+}
 
 export class RunWriteQueue<T extends Keyed> {
   private waiting: Waiting<T>[] = [];
@@ -27,7 +32,10 @@ export class RunWriteQueue<T extends Keyed> {
   private inFlight = 0;
   private scheduled = false;
 
-  constructor(private readonly writeBatch: BatchWriter<T>, private readonly options: RunWriteQueueOptions) {}
+  constructor(
+    private readonly writeBatch: BatchWriter<T>,
+    private readonly options: RunWriteQueueOptions,
+  ) {}
 
   write(write: T): Promise<StoredRun> {
     return new Promise((resolve, reject) => {
@@ -35,7 +43,10 @@ export class RunWriteQueue<T extends Keyed> {
       if (!this.options.deferToCheckPhase) this.pump();
       else if (!this.scheduled) {
         this.scheduled = true;
-        setImmediate(() => { this.scheduled = false; this.pump(); });
+        setImmediate(() => {
+          this.scheduled = false;
+          this.pump();
+        });
       }
     });
   }

@@ -11,10 +11,18 @@ export function checkSchemaVersion(value: unknown): SchemaVersionCheck {
   }
   const match = typeof value === 'string' ? /^(\d+)(?:\.(\d+)(?:\.(\d+))?)?$/.exec(value) : null;
   if (!match) {
-    return { ok: false, code: 'unsupported_schema_version', detail: 'schemaVersion must be MAJOR[.MINOR[.PATCH]], for example "1.0"' };
+    return {
+      ok: false,
+      code: 'unsupported_schema_version',
+      detail: 'schemaVersion must be MAJOR[.MINOR[.PATCH]], for example "1.0"',
+    };
   }
   if (Number(match[1]) !== SUPPORTED_MAJOR) {
-    return { ok: false, code: 'unsupported_schema_version', detail: `schemaVersion major ${Number(match[1])} is not supported; send ${IMPLEMENTED_SCHEMA_VERSION}` };
+    return {
+      ok: false,
+      code: 'unsupported_schema_version',
+      detail: `schemaVersion major ${Number(match[1])} is not supported; send ${IMPLEMENTED_SCHEMA_VERSION}`,
+    };
   }
   return { ok: true, minorMismatch: match[2] !== undefined && Number(match[2]) > 0 };
 }

@@ -10,14 +10,47 @@ import { REPLACED_RUN_COLUMNS, type CentroidRow } from './run-rows.js';
 import type { StoredRun } from './run-write-batch.js';
 
 const RUN_COLUMNS = [
-  'id', 'org_id', 'recording_id', 'run_id', 'name', 'task', 'schema_version', 'source', 'original_coordinate_space',
-  'original_box_form', 'media', 'categories', 'recording_timestamp', 'created_at', 'updated_at', 'version',
-  'tracks_stored', 'boxes_stored', 'tracks', 'boxes',
+  'id',
+  'org_id',
+  'recording_id',
+  'run_id',
+  'name',
+  'task',
+  'schema_version',
+  'source',
+  'original_coordinate_space',
+  'original_box_form',
+  'media',
+  'categories',
+  'recording_timestamp',
+  'created_at',
+  'updated_at',
+  'version',
+  'tracks_stored',
+  'boxes_stored',
+  'tracks',
+  'boxes',
 ] as const satisfies ReadonlyArray<keyof RunsTable>;
 const CENTROID_COLUMNS = [
-  'run_pk', 'recording_id', 'org_id', 'label', 'count', 'points', ...ROW_START_COLUMNS, 'cells_lo', 'cells_hi',
+  'run_pk',
+  'recording_id',
+  'org_id',
+  'label',
+  'count',
+  'points',
+  ...ROW_START_COLUMNS,
+  'cells_lo',
+  'cells_hi',
 ] as const;
-const CELL_COLUMNS = ['recording_id', 'org_id', 'label', 'start_timestamp', 'cells_lo', 'cells_hi', 'centroid_count'] as const satisfies ReadonlyArray<keyof LabelCellsRow>;
+const CELL_COLUMNS = [
+  'recording_id',
+  'org_id',
+  'label',
+  'start_timestamp',
+  'cells_lo',
+  'cells_hi',
+  'centroid_count',
+] as const satisfies ReadonlyArray<keyof LabelCellsRow>;
 
 const named = (columns: readonly string[]) => columns.map((c) => `@${c}`).join(', ');
 const SQL = {
@@ -39,7 +72,11 @@ const SQL = {
 type Statements = { [K in keyof typeof SQL]: SqliteDatabase.Statement };
 type StoredCentroid = { label: string; cells_lo: number; cells_hi: number; count: number };
 
-export interface SqliteRun { row: RunsTable; recording: Recording; centroids: CentroidRow[] }
+export interface SqliteRun {
+  row: RunsTable;
+  recording: Recording;
+  centroids: CentroidRow[];
+}
 export type SqliteRunWrite = (runs: SqliteRun[]) => StoredRun[];
 
 const writers = new WeakMap<SqliteDatabase.Database, SqliteRunWrite>();
@@ -53,7 +90,9 @@ export function sqliteRunWriter(sqlite: SqliteDatabase.Database): SqliteRunWrite
       const stored = s.upsertRun.get(row) as { id: string; version: number };
       const created = stored.version === 1;
       // A run just created has no centroid rows yet.
-      const removed: LabelCells[] = created ? [] : (s.deleteCentroids.all(stored.id) as StoredCentroid[]).map(labelCellsOf);
+      const removed: LabelCells[] = created
+        ? []
+        : (s.deleteCentroids.all(stored.id) as StoredCentroid[]).map(labelCellsOf);
       for (const c of centroids) s.insertCentroid.run({ ...c, run_pk: stored.id });
       const change = cellChange(removed, centroids.map(labelCellsOf));
       if (change === 'recompute') {

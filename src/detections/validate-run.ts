@@ -1,17 +1,35 @@
 // Spec §4.3–4.5 as one pure function: a parsed body in, a normalised run (or the 400 it earns) out.
 import { decimalText } from '../util/decimal-text.js';
 import { isObject } from '../util/is-object.js';
-import { holdsNonFiniteNumber, isStorableText, isWellFormed, jsonBytesOver, nestedDeeperThan } from '../util/json-shape.js';
+import {
+  holdsNonFiniteNumber,
+  isStorableText,
+  isWellFormed,
+  jsonBytesOver,
+  nestedDeeperThan,
+} from '../util/json-shape.js';
 import { newId } from '../util/ids.js';
 import { newBoxView, PackedBoxes } from './packed-boxes.js';
 import { normaliseGeometry, type BoxForm, type NormalisedBox } from './box-geometry.js';
 import * as L from './limits.js';
 import { checkSchemaVersion } from './schema-version.js';
 import { RejectionList } from './rejection-list.js';
-import { BOX_STRIDE, type BoxExtras, type RunBoxes, type RunMetadata, type TrackHeader, type Warning } from './run-types.js';
+import {
+  BOX_STRIDE,
+  type BoxExtras,
+  type RunBoxes,
+  type RunMetadata,
+  type TrackHeader,
+  type Warning,
+} from './run-types.js';
 import { computeWarnings } from './warnings.js';
 
-export interface RequestFailure { ok: false; code: string; detail: string; extensions?: Record<string, unknown> }
+export interface RequestFailure {
+  ok: false;
+  code: string;
+  detail: string;
+  extensions?: Record<string, unknown>;
+}
 export interface ValidatedRun {
   ok: true;
   meta: RunMetadata;
@@ -34,11 +52,14 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
  * Unicode: a lone surrogate (`"\ud800"`) would be stored as U+FFFD, and the run would answer to another name.
  */
 function optionalString(value: unknown, max: number): value is string | undefined | null {
-  return value === undefined || value === null || (typeof value === 'string' && bytes(value) <= max && isStorableText(value));
+  return (
+    value === undefined || value === null || (typeof value === 'string' && bytes(value) <= max && isStorableText(value))
+  );
 }
 
 /** A class id kept on a box or track: text, or a number a double holds (1e400 counts as absent, as for confidence). */
-const isClassId = (v: unknown): v is string | number => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+const isClassId = (v: unknown): v is string | number =>
+  typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
 
 function metaTooLarge(value: unknown): boolean {
   if (value === undefined || value === null) return false;
@@ -54,7 +75,10 @@ function keptScalars(value: Obj, where: string, code: string): RequestFailure | 
   const kept: Obj = {};
   for (const [key, member] of Object.entries(value)) {
     if (typeof member === 'number' && !Number.isFinite(member)) {
-      return fail(code, `${where}.${key} is a number beyond a 64-bit float's range (about ±1.8e308) and could not be kept as sent; send it as a string`);
+      return fail(
+        code,
+        `${where}.${key} is a number beyond a 64-bit float's range (about ±1.8e308) and could not be kept as sent; send it as a string`,
+      );
     }
     if (member === null || ['string', 'number', 'boolean'].includes(typeof member)) kept[key] = member;
   }
@@ -65,13 +89,26 @@ function checkSource(source: unknown): RequestFailure | { ok: true; source: Obj;
   if (!isObject(source)) return fail('invalid_source', 'source must be an object with kind, name, version and runId');
   const runId = source.runId;
   if (runId !== undefined && runId !== null) {
-    if (typeof runId !== 'string' || runId === '' || bytes(runId) > L.MAX_RUN_ID_BYTES || CONTROL.test(runId) || runId.includes('/') || !isWellFormed(runId)) {
-      return fail('invalid_run_id', `source.runId must be a non-empty string of valid Unicode, at most ${L.MAX_RUN_ID_BYTES} bytes, without "/" or control characters`);
+    if (
+      typeof runId !== 'string' ||
+      runId === '' ||
+      bytes(runId) > L.MAX_RUN_ID_BYTES ||
+      CONTROL.test(runId) ||
+      runId.includes('/') ||
+      !isWellFormed(runId)
+    ) {
+      return fail(
+        'invalid_run_id',
+        `source.runId must be a non-empty string of valid Unicode, at most ${L.MAX_RUN_ID_BYTES} bytes, without "/" or control characters`,
+      );
     }
   }
   for (const field of ['kind', 'name', 'version'] as const) {
     if (!optionalString(source[field], L.MAX_SOURCE_BYTES[field])) {
-      return fail('invalid_source', `source.${field} must be a string of at most ${L.MAX_SOURCE_BYTES[field]} bytes of valid Unicode, without U+0000 (it is stored as text)`);
+      return fail(
+        'invalid_source',
+        `source.${field} must be a string of at most ${L.MAX_SOURCE_BYTES[field]} bytes of valid Unicode, without U+0000 (it is stored as text)`,
+      );
     }
   }
   const kept = keptScalars(source, 'source', 'invalid_source');
@@ -81,7 +118,9 @@ function checkSource(source: unknown): RequestFailure | { ok: true; source: Obj;
 
 function checkMedia(media: unknown, pixel: boolean): RequestFailure | { ok: true; media?: Obj } {
   if (media === undefined || media === null) {
-    return pixel ? fail('media_required', 'media.width and media.height are required when coordinateSpace is "pixel"') : { ok: true };
+    return pixel
+      ? fail('media_required', 'media.width and media.height are required when coordinateSpace is "pixel"')
+      : { ok: true };
   }
   if (!isObject(media)) return fail('invalid_media', 'media must be an object');
   const positive = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v > 0;
@@ -91,7 +130,8 @@ function checkMedia(media: unknown, pixel: boolean): RequestFailure | { ok: true
     if (absent(v) && !pixel) continue;
     if (!positive(v)) return fail('invalid_media', `media.${field} must be a number greater than 0`);
   }
-  if (!absent(media.fps) && !positive(media.fps)) return fail('invalid_media', 'media.fps must be a number greater than 0');
+  if (!absent(media.fps) && !positive(media.fps))
+    return fail('invalid_media', 'media.fps must be a number greater than 0');
   if (!absent(media.frameCount) && !(Number.isInteger(media.frameCount) && (media.frameCount as number) >= 0)) {
     return fail('invalid_media', 'media.frameCount must be an integer of 0 or more');
   }
@@ -103,14 +143,16 @@ function checkMedia(media: unknown, pixel: boolean): RequestFailure | { ok: true
 /** The id's text when it is a valid one: the 64-byte limit holds for a number's decimal text too (5e-324 has 326). */
 function trackId(value: unknown): string | undefined {
   const text = typeof value === 'number' && Number.isFinite(value) ? decimalText(value) : value;
-  if (typeof text === 'string' && text !== '' && bytes(text) <= L.MAX_TRACK_ID_BYTES && isStorableText(text)) return text;
+  if (typeof text === 'string' && text !== '' && bytes(text) <= L.MAX_TRACK_ID_BYTES && isStorableText(text))
+    return text;
   return undefined;
 }
 
 /** Whole-request checks of the tracks array; box content is checked later, box by box. */
 function checkTracks(tracks: unknown): RequestFailure | { ok: true; ids: string[]; total: number } {
   if (!Array.isArray(tracks) || tracks.length === 0) return fail('tracks_missing', 'tracks must be a non-empty array');
-  if (tracks.length > L.MAX_TRACKS) return fail('too_many_tracks', `a run holds at most ${L.MAX_TRACKS} tracks; split it into several runs`);
+  if (tracks.length > L.MAX_TRACKS)
+    return fail('too_many_tracks', `a run holds at most ${L.MAX_TRACKS} tracks; split it into several runs`);
   const ids: string[] = new Array(tracks.length);
   const seen = new Set<string>();
   let total = 0;
@@ -118,7 +160,11 @@ function checkTracks(tracks: unknown): RequestFailure | { ok: true; ids: string[
     const track = tracks[i];
     if (!isObject(track)) return fail('invalid_track', `tracks[${i}] must be an object`);
     const id = trackId(track.id);
-    if (id === undefined) return fail('invalid_track', `tracks[${i}].id must be a non-empty string of valid Unicode without U+0000, or a number, at most ${L.MAX_TRACK_ID_BYTES} bytes as text`);
+    if (id === undefined)
+      return fail(
+        'invalid_track',
+        `tracks[${i}].id must be a non-empty string of valid Unicode without U+0000, or a number, at most ${L.MAX_TRACK_ID_BYTES} bytes as text`,
+      );
     if (seen.has(id)) return fail('duplicate_track_id', `track id "${id}" appears more than once`);
     seen.add(id);
     ids[i] = id;
@@ -126,10 +172,13 @@ function checkTracks(tracks: unknown): RequestFailure | { ok: true; ids: string[
     if (!(Array.isArray(boxes) || boxes instanceof PackedBoxes) || boxes.length === 0) {
       return fail('track_without_boxes', `track "${id}" has no boxes: boxes must be a non-empty array`);
     }
-    if (boxes.length > L.MAX_BOXES_PER_TRACK) return fail('too_many_boxes', `track "${id}" has more than ${L.MAX_BOXES_PER_TRACK} boxes`);
-    if (metaTooLarge(track.meta)) return fail('invalid_field', `track "${id}": meta must be an object of at most ${L.MAX_META_BYTES} bytes`);
+    if (boxes.length > L.MAX_BOXES_PER_TRACK)
+      return fail('too_many_boxes', `track "${id}" has more than ${L.MAX_BOXES_PER_TRACK} boxes`);
+    if (metaTooLarge(track.meta))
+      return fail('invalid_field', `track "${id}": meta must be an object of at most ${L.MAX_META_BYTES} bytes`);
     // The label keys the search index (its own column): it must be storable as text on both dialects.
-    if (typeof track.label === 'string' && !isStorableText(track.label)) return fail('invalid_track', `track "${id}": label must be valid Unicode without U+0000`);
+    if (typeof track.label === 'string' && !isStorableText(track.label))
+      return fail('invalid_track', `track "${id}": label must be valid Unicode without U+0000`);
     total += boxes.length;
   }
   return { ok: true, ids, total };
@@ -145,21 +194,36 @@ export function validateRun(body: unknown): ValidationResult {
   const task = body.task ?? 'detection';
   if (task !== 'detection' && task !== 'pose') return fail('unsupported_task', 'task must be "detection" or "pose"');
   if (!optionalString(body.name, L.MAX_NAME_BYTES)) {
-    return fail('invalid_field', `name must be a string of at most ${L.MAX_NAME_BYTES} bytes of valid Unicode, without U+0000 (it is stored as text)`);
+    return fail(
+      'invalid_field',
+      `name must be a string of at most ${L.MAX_NAME_BYTES} bytes of valid Unicode, without U+0000 (it is stored as text)`,
+    );
   }
   const source = checkSource(body.source);
   if (!source.ok) return source;
   const space = body.coordinateSpace;
-  if (space !== 'pixel' && space !== 'normalized') return fail('invalid_coordinate_space', 'coordinateSpace must be "pixel" or "normalized"');
+  if (space !== 'pixel' && space !== 'normalized')
+    return fail('invalid_coordinate_space', 'coordinateSpace must be "pixel" or "normalized"');
   const media = checkMedia(body.media, space === 'pixel');
   if (!media.ok) return media;
-  if (body.categories !== undefined && body.categories !== null && (!Array.isArray(body.categories) || body.categories.length > L.MAX_CATEGORIES
-    || nestedDeeperThan(body.categories, L.MAX_CATEGORIES_DEPTH))) {
-    return fail('invalid_field', `categories must be an array of at most ${L.MAX_CATEGORIES} entries, nested at most ${L.MAX_CATEGORIES_DEPTH} levels deep`);
+  if (
+    body.categories !== undefined &&
+    body.categories !== null &&
+    (!Array.isArray(body.categories) ||
+      body.categories.length > L.MAX_CATEGORIES ||
+      nestedDeeperThan(body.categories, L.MAX_CATEGORIES_DEPTH))
+  ) {
+    return fail(
+      'invalid_field',
+      `categories must be an array of at most ${L.MAX_CATEGORIES} entries, nested at most ${L.MAX_CATEGORIES_DEPTH} levels deep`,
+    );
   }
   // Stored as sent: a number past a double's range would come back as null.
   if (Array.isArray(body.categories) && holdsNonFiniteNumber(body.categories)) {
-    return fail('invalid_field', 'categories hold a number beyond a 64-bit float\'s range (about ±1.8e308) that could not be kept as sent; send it as a string');
+    return fail(
+      'invalid_field',
+      "categories hold a number beyond a 64-bit float's range (about ±1.8e308) that could not be kept as sent; send it as a string",
+    );
   }
   const tracksCheck = checkTracks(body.tracks);
   if (!tracksCheck.ok) return tracksCheck;
@@ -184,11 +248,22 @@ export function validateRun(body: unknown): ValidationResult {
     ...(media.media ? { media: media.media } : {}),
     ...(Array.isArray(body.categories) ? { categories: body.categories } : {}),
   };
-  const warnings = computeWarnings(boxes.run, media.media, boxes.overwritten, version.minorMismatch ? (body.schemaVersion as string) : undefined);
+  const warnings = computeWarnings(
+    boxes.run,
+    media.media,
+    boxes.overwritten,
+    version.minorMismatch ? (body.schemaVersion as string) : undefined,
+  );
   return { ok: true, meta, boxes: boxes.run, rejected: boxes.rejected, warnings, overwritten: boxes.overwritten };
 }
 
-interface Normalised { run: RunBoxes; rejected: RejectionList; overwritten: number; form: BoxForm | 'mixed'; failure?: RequestFailure }
+interface Normalised {
+  run: RunBoxes;
+  rejected: RejectionList;
+  overwritten: number;
+  form: BoxForm | 'mixed';
+  failure?: RequestFailure;
+}
 
 function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: number, scaleY: number): Normalised {
   const columns = new Float64Array(total * BOX_STRIDE);
@@ -218,10 +293,23 @@ function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: nu
       // A whole-request check: it holds for a box that is rejected too.
       if (!packed && isObject(box) && metaTooLarge(box.meta)) {
         const at = Number.isInteger(box.frame) ? `frame ${box.frame as number}` : `box ${b}`;
-        return { run: { headers, columns, count }, rejected, overwritten, form: 'xywh', failure: fail('invalid_field', `track "${id}" ${at}: meta must be an object of at most ${L.MAX_META_BYTES} bytes`) };
+        return {
+          run: { headers, columns, count },
+          rejected,
+          overwritten,
+          form: 'xywh',
+          failure: fail(
+            'invalid_field',
+            `track "${id}" ${at}: meta must be an object of at most ${L.MAX_META_BYTES} bytes`,
+          ),
+        };
       }
       if (!isObject(box) || !Number.isInteger(box.frame) || (box.frame as number) < 0) {
-        rejected.push(id, isObject(box) && Number.isInteger(box.frame) ? (box.frame as number) : null, 'box_invalid_frame');
+        rejected.push(
+          id,
+          isObject(box) && Number.isInteger(box.frame) ? (box.frame as number) : null,
+          'box_invalid_frame',
+        );
         continue;
       }
       const frame = box.frame as number;
@@ -286,7 +374,12 @@ function slotsByFrame(columns: Float64Array, start: number, end: number): Map<nu
   return slots;
 }
 
-function sortTrackByFrame(columns: Float64Array, start: number, n: number, extras: Record<number, BoxExtras> | undefined) {
+function sortTrackByFrame(
+  columns: Float64Array,
+  start: number,
+  n: number,
+  extras: Record<number, BoxExtras> | undefined,
+) {
   const order = Array.from({ length: n }, (_, i) => i);
   order.sort((a, b) => columns[(start + a) * BOX_STRIDE]! - columns[(start + b) * BOX_STRIDE]!);
   const copy = columns.slice(start * BOX_STRIDE, (start + n) * BOX_STRIDE);

@@ -2,7 +2,12 @@
 import { IMPLEMENTED_SCHEMA_VERSION } from './schema-version.js';
 import { BOX_STRIDE, type RunBoxes, type Warning } from './run-types.js';
 
-export function computeWarnings(run: RunBoxes, media: Record<string, unknown> | undefined, overwritten: number, minorVersion?: string): Warning[] {
+export function computeWarnings(
+  run: RunBoxes,
+  media: Record<string, unknown> | undefined,
+  overwritten: number,
+  minorVersion?: string,
+): Warning[] {
   const fps = typeof media?.fps === 'number' ? media.fps : undefined;
   const frameCount = typeof media?.frameCount === 'number' ? media.frameCount : undefined;
   let mismatched = 0;
@@ -16,16 +21,32 @@ export function computeWarnings(run: RunBoxes, media: Record<string, unknown> | 
   }
   const warnings: Warning[] = [];
   if (mismatched > 0) {
-    warnings.push({ code: 'TIMESTAMP_FRAME_MISMATCH', count: mismatched, message: `${mismatched} box(es) have timestampMs more than one frame away from frame * 1000 / fps (fps ${fps})` });
+    warnings.push({
+      code: 'TIMESTAMP_FRAME_MISMATCH',
+      count: mismatched,
+      message: `${mismatched} box(es) have timestampMs more than one frame away from frame * 1000 / fps (fps ${fps})`,
+    });
   }
   if (outOfRange > 0) {
-    warnings.push({ code: 'FRAME_OUT_OF_RANGE', count: outOfRange, message: `${outOfRange} box(es) have a frame at or beyond media.frameCount (${frameCount})` });
+    warnings.push({
+      code: 'FRAME_OUT_OF_RANGE',
+      count: outOfRange,
+      message: `${outOfRange} box(es) have a frame at or beyond media.frameCount (${frameCount})`,
+    });
   }
   if (overwritten > 0) {
-    warnings.push({ code: 'DUPLICATE_FRAME', count: overwritten, message: `${overwritten} box(es) were overwritten by a later box of the same track and frame; the last one is kept` });
+    warnings.push({
+      code: 'DUPLICATE_FRAME',
+      count: overwritten,
+      message: `${overwritten} box(es) were overwritten by a later box of the same track and frame; the last one is kept`,
+    });
   }
   if (minorVersion !== undefined) {
-    warnings.push({ code: 'SCHEMA_VERSION_MINOR_MISMATCH', count: 1, message: `schemaVersion ${minorVersion} was received; this server implements ${IMPLEMENTED_SCHEMA_VERSION} and ignores what it does not know` });
+    warnings.push({
+      code: 'SCHEMA_VERSION_MINOR_MISMATCH',
+      count: 1,
+      message: `schemaVersion ${minorVersion} was received; this server implements ${IMPLEMENTED_SCHEMA_VERSION} and ignores what it does not know`,
+    });
   }
   return warnings;
 }

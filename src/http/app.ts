@@ -50,13 +50,17 @@ const HOST_HEADER = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::\d
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, store } = options;
-  const loggerOption = options.logger === undefined
-    ? { level: config.logLevel, redact: REDACTED_PATHS, stream: options.logStream ?? asyncStdout() }
-    : options.logger;
+  const loggerOption =
+    options.logger === undefined
+      ? { level: config.logLevel, redact: REDACTED_PATHS, stream: options.logStream ?? asyncStdout() }
+      : options.logger;
   const app = Fastify({
     ...(typeof loggerOption === 'object' && 'child' in loggerOption
       ? { loggerInstance: loggerOption as FastifyBaseLogger }
-      : { logger: loggerOption === false ? false : { ...(loggerOption as object), serializers: { req: serializeRequest } } }),
+      : {
+          logger:
+            loggerOption === false ? false : { ...(loggerOption as object), serializers: { req: serializeRequest } },
+        }),
     // One access-log line per request (onResponse below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestIdFrom,
@@ -89,7 +93,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const raw = request.raw as AwaitingContinue;
     if (raw.awaitsContinue) {
       raw.awaitsContinue = false;
-      if (!(Number(request.headers['content-length']) > (request.routeOptions.bodyLimit ?? MAX_BODY_BYTES))) reply.raw.writeContinue();
+      if (!(Number(request.headers['content-length']) > (request.routeOptions.bodyLimit ?? MAX_BODY_BYTES)))
+        reply.raw.writeContinue();
     }
     done(null, payload);
   });
@@ -97,10 +102,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const body = JSON.stringify(problem(417, 'bad_request', 'The only expectation this server meets is 100-continue'));
     const reqId = requestIdFrom(req);
-    app.log.info({ reqId, method: req.method, url: redactUrl(req.url ?? ''), status: 417, remoteAddress: req.socket.remoteAddress, code: 'bad_request' }, 'request');
+    app.log.info(
+      {
+        reqId,
+        method: req.method,
+        url: redactUrl(req.url ?? ''),
+        status: 417,
+        remoteAddress: req.socket.remoteAddress,
+        code: 'bad_request',
+      },
+      'request',
+    );
     res.writeHead(417, {
-      'Content-Type': PROBLEM_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(body), 'API-Version': LATEST_API_VERSION, 'X-Request-Id': reqId,
-      'Cache-Control': 'no-store', Connection: 'close',
+      'Content-Type': PROBLEM_CONTENT_TYPE,
+      'Content-Length': Buffer.byteLength(body),
+      'API-Version': LATEST_API_VERSION,
+      'X-Request-Id': reqId,
+      'Cache-Control': 'no-store',
+      Connection: 'close',
     });
     res.end(body);
   });
@@ -138,11 +157,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return;
     }
     const host = request.headers.host;
-    if (host === undefined ? request.raw.httpVersion === '1.1' : !HOST_HEADER.test(host) || headerCount(request.raw.rawHeaders, 'host') > 1) {
+    if (
+      host === undefined
+        ? request.raw.httpVersion === '1.1'
+        : !HOST_HEADER.test(host) || headerCount(request.raw.rawHeaders, 'host') > 1
+    ) {
       // RFC 9112 §3.2: a server answers 400 to an HTTP/1.1 request without Host, and to any with several Host
       // headers or one that is not a host.
       reply.header('Connection', 'close');
-      done(new ApiError(400, 'bad_request', host === undefined ? 'An HTTP/1.1 request needs a Host header' : 'Send one Host header: a host name or address with an optional port'));
+      done(
+        new ApiError(
+          400,
+          'bad_request',
+          host === undefined
+            ? 'An HTTP/1.1 request needs a Host header'
+            : 'Send one Host header: a host name or address with an optional port',
+        ),
+      );
       return;
     }
     const refused = unreadableRequest(request.url, request.headers['content-encoding']);
@@ -167,13 +198,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       info: {
         title: 'Sightline API',
         version: API_VERSIONS[API_VERSIONS.length - 1]!,
-        description: 'Detection runs per recording, and signed URLs for recording assets. Errors are application/problem+json with a stable `code`. '
-          + 'Every answer carries `X-Request-Id` (the one sent, or a new one) and `API-Version`. Pin a version with '
-          + '`Accept: application/json; version=<v>`; an unknown version → 406 unsupported_api_version. The storage routes take the '
-          + "account's two credential headers (security schemes storageAccessKey and storageSecret); the others a Bearer token. "
-          + 'Who may call what: every member of the organisation (viewer, editor, admin, owner) and an access token read runs and recordings; '
-          + 'editors, admins, owners and access tokens post and delete runs; admins, owners and access tokens register and delete recordings; '
-          + 'only admins and owners use the storage admin routes. A role without the right → 403 forbidden; another organisation\'s object → 404.',
+        description:
+          'Detection runs per recording, and signed URLs for recording assets. Errors are application/problem+json with a stable `code`. ' +
+          'Every answer carries `X-Request-Id` (the one sent, or a new one) and `API-Version`. Pin a version with ' +
+          '`Accept: application/json; version=<v>`; an unknown version → 406 unsupported_api_version. The storage routes take the ' +
+          "account's two credential headers (security schemes storageAccessKey and storageSecret); the others a Bearer token. " +
+          'Who may call what: every member of the organisation (viewer, editor, admin, owner) and an access token read runs and recordings; ' +
+          'editors, admins, owners and access tokens post and delete runs; admins, owners and access tokens register and delete recordings; ' +
+          "only admins and owners use the storage admin routes. A role without the right → 403 forbidden; another organisation's object → 404.",
         license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       },
       servers: [{ url: '/', description: 'This server' }],
@@ -181,7 +213,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         { name: 'auth', description: 'Sessions for people: log in with a username and password, log out' },
         { name: 'detections', description: 'Detection runs: deliver, list, fetch, delete' },
         { name: 'recordings', description: 'The recording registry, region search and asset URLs' },
-        { name: 'storage', description: "Signed URLs for recording files (the storage account's credentials), and the service-signed download" },
+        {
+          name: 'storage',
+          description:
+            "Signed URLs for recording files (the storage account's credentials), and the service-signed download",
+        },
         { name: 'storage admin', description: 'Providers and storage accounts of the organisation (owner or admin)' },
         { name: 'health', description: 'For load balancers' },
       ],
@@ -190,25 +226,39 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  app.get('/api/health', {
-    schema: {
-      tags: ['health'], summary: 'Answers 200 when the database is reachable', security: [],
-      [DOCUMENTED_RESPONSES]: {
-        200: jsonResponse('The database answered', Type.Object({
-          data: Type.Object({ status: Type.Literal('ok'), database: Type.Union([Type.Literal('sqlite'), Type.Literal('pg')], { description: 'The dialect in use' }) }),
-        })),
+  app.get(
+    '/api/health',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Answers 200 when the database is reachable',
+        security: [],
+        [DOCUMENTED_RESPONSES]: {
+          200: jsonResponse(
+            'The database answered',
+            Type.Object({
+              data: Type.Object({
+                status: Type.Literal('ok'),
+                database: Type.Union([Type.Literal('sqlite'), Type.Literal('pg')], {
+                  description: 'The dialect in use',
+                }),
+              }),
+            }),
+          ),
+        },
       },
     },
-  }, async (_request, reply) => {
-    try {
-      // A load balancer's probe needs an answer, not a wait: a database that does not answer soon is unreachable.
-      await withinMs(sql`select 1`.execute(store.db), HEALTH_DEADLINE_MS);
-      return { data: { status: 'ok', database: store.dialect } };
-    } catch {
-      reply.code(503);
-      throw new ApiError(503, 'service_unavailable', 'The database is not reachable');
-    }
-  });
+    async (_request, reply) => {
+      try {
+        // A load balancer's probe needs an answer, not a wait: a database that does not answer soon is unreachable.
+        await withinMs(sql`select 1`.execute(store.db), HEALTH_DEADLINE_MS);
+        return { data: { status: 'ok', database: store.dialect } };
+      } catch {
+        reply.code(503);
+        throw new ApiError(503, 'service_unavailable', 'The database is not reachable');
+      }
+    },
+  );
 
   await app.register(authRoutes);
   // The only routes that compress (see send-json.ts): the plugin's per-route hook stays off every other route.
@@ -245,12 +295,20 @@ function unreadableRequest(url: string, contentEncoding: string | undefined): Ap
     try {
       decodeURIComponent(url.slice(q + 1));
     } catch {
-      return new ApiError(400, 'invalid_field', 'The query string\'s percent-encoding is broken (each % starts two hex digits of UTF-8)');
+      return new ApiError(
+        400,
+        'invalid_field',
+        "The query string's percent-encoding is broken (each % starts two hex digits of UTF-8)",
+      );
     }
   }
   const coding = contentEncoding?.trim().toLowerCase();
   if (coding && coding !== 'identity') {
-    return new ApiError(415, 'unsupported_media_type', `Content-Encoding "${contentEncoding}" is not supported: send the body uncompressed`);
+    return new ApiError(
+      415,
+      'unsupported_media_type',
+      `Content-Encoding "${contentEncoding}" is not supported: send the body uncompressed`,
+    );
   }
   return undefined;
 }

@@ -5,7 +5,9 @@ import type { Socket } from 'node:net';
 import type { Server, ServerResponse } from 'node:http';
 import { PROBLEM_CONTENT_TYPE, problem } from './problem.js';
 
-export interface Draining { closing: boolean }
+export interface Draining {
+  closing: boolean;
+}
 
 /**
  * How long a connection must have been idle, once the server closes, before it is dropped. Node drops idle
@@ -31,11 +33,17 @@ export function drainOnClose(app: FastifyInstance): Draining {
     const idleSince = new Map<Socket, number>();
     const reaper = setInterval(() => {
       // The listener is closed: no connection comes any more, and once none is left there is nothing to watch.
-      if (sockets.size === 0) { clearInterval(reaper); return; }
+      if (sockets.size === 0) {
+        clearInterval(reaper);
+        return;
+      }
       const now = Date.now();
       const idle = idleOf(app.server, sockets);
       for (const socket of sockets) {
-        if (!idle.has(socket)) { idleSince.delete(socket); continue; }
+        if (!idle.has(socket)) {
+          idleSince.delete(socket);
+          continue;
+        }
         const since = idleSince.get(socket);
         if (since === undefined) idleSince.set(socket, now);
         else if (now - since >= IDLE_BEFORE_DROP_MS) socket.destroy();
@@ -58,8 +66,12 @@ function idleOf(server: Server, sockets: Set<Socket>): Set<Socket> {
     return res != null && !res.writableFinished;
   };
   const key = Object.getOwnPropertySymbols(server).find((s) => s.description === 'http.server.connections');
-  const list = key && (server as unknown as Record<symbol, { idle?: () => Array<{ socket?: Socket }> } | undefined>)[key];
-  const idle = typeof list?.idle === 'function' ? list.idle().flatMap((parser) => (parser.socket ? [parser.socket] : [])) : [...sockets];
+  const list =
+    key && (server as unknown as Record<symbol, { idle?: () => Array<{ socket?: Socket }> } | undefined>)[key];
+  const idle =
+    typeof list?.idle === 'function'
+      ? list.idle().flatMap((parser) => (parser.socket ? [parser.socket] : []))
+      : [...sockets];
   return new Set(idle.filter((socket) => !answering(socket)));
 }
 
@@ -69,6 +81,17 @@ function idleOf(server: Server, sockets: Set<Socket>): Set<Socket> {
  */
 export function refuseWhileClosing(request: FastifyRequest, reply: FastifyReply): void {
   request.problemCode = 'service_unavailable';
-  reply.code(503).headers({ Connection: 'close', 'Retry-After': '1', 'Cache-Control': 'no-store' }).type(PROBLEM_CONTENT_TYPE)
-    .send(JSON.stringify(problem(503, 'service_unavailable', 'The server is shutting down: send the request again (to another instance)')));
+  reply
+    .code(503)
+    .headers({ Connection: 'close', 'Retry-After': '1', 'Cache-Control': 'no-store' })
+    .type(PROBLEM_CONTENT_TYPE)
+    .send(
+      JSON.stringify(
+        problem(
+          503,
+          'service_unavailable',
+          'The server is shutting down: send the request again (to another instance)',
+        ),
+      ),
+    );
 }

@@ -26,7 +26,8 @@ export function useJsonBodyParser(app: FastifyInstance, fast?: (body: Buffer) =>
   app.addContentTypeParser('application/json', { parseAs: fast ? 'buffer' : 'string' }, (request, body, done) => {
     // Many clients label every request JSON: an empty body is no body, not malformed JSON, on a DELETE and on any
     // route that takes none (POST /logout, an account's rotate).
-    if ((body as Buffer | string).length === 0 && (request.method === 'DELETE' || !request.routeOptions.schema?.body)) return done(null, undefined);
+    if ((body as Buffer | string).length === 0 && (request.method === 'DELETE' || !request.routeOptions.schema?.body))
+      return done(null, undefined);
     let value: unknown;
     try {
       value = parseJsonBody(body as Buffer | string, fast);
@@ -45,7 +46,8 @@ export function useJsonBodyParser(app: FastifyInstance, fast?: (body: Buffer) =>
 export function refuseTextBodies(app: FastifyInstance): void {
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('text/plain', (request, payload, done) => {
-    const refuse = () => done(new ApiError(415, 'unsupported_media_type', 'Send the body as application/json'), undefined);
+    const refuse = () =>
+      done(new ApiError(415, 'unsupported_media_type', 'Send the body as application/json'), undefined);
     const length = request.headers['content-length'];
     if (length !== undefined && Number(length) > 0) return refuse();
     let settled = false;
@@ -56,9 +58,16 @@ export function refuseTextBodies(app: FastifyInstance): void {
       if (empty && !request.routeOptions.schema?.body) done(null, undefined);
       else refuse();
     };
-    const onData = (chunk: Buffer) => { if (chunk.length > 0) settle(false); };
+    const onData = (chunk: Buffer) => {
+      if (chunk.length > 0) settle(false);
+    };
     payload.on('data', onData);
     payload.once('end', () => settle(true));
-    payload.once('error', (err) => { if (!settled) { settled = true; done(err, undefined); } });
+    payload.once('error', (err) => {
+      if (!settled) {
+        settled = true;
+        done(err, undefined);
+      }
+    });
   });
 }

@@ -4,7 +4,12 @@ import fs from 'node:fs';
 import pino from 'pino';
 
 /** sonic-boom's buffers (4.x), read only to write them out once at exit. */
-interface Buffered { _bufs?: Array<string | Buffer>; _writingBuf?: string | Buffer; _writing?: boolean; _len?: number }
+interface Buffered {
+  _bufs?: Array<string | Buffer>;
+  _writingBuf?: string | Buffer;
+  _writing?: boolean;
+  _len?: number;
+}
 
 /**
  * What is buffered goes out within a second even on a quiet server (an operator watching the log sees a request,
@@ -17,7 +22,9 @@ export function asyncStdout() {
   // Logging must not crash the server: pino itself silences a broken pipe (EPIPE); anything else ends here.
   destination.on('error', () => {});
   const internal = destination as unknown as Buffered;
-  setInterval(() => { if (internal._len !== 0) destination.flush(); }, 1000).unref();
+  setInterval(() => {
+    if (internal._len !== 0) destination.flush();
+  }, 1000).unref();
   destination.flushSync = () => writeOnce(internal);
   return destination;
 }

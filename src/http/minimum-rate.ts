@@ -26,18 +26,33 @@ export function watchRate(source: Readable, rate: MinimumRate): RateWatched {
   let seen = 0;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
-  const stopClock = () => { if (timer) clearInterval(timer); timer = undefined; };
+  const stopClock = () => {
+    if (timer) clearInterval(timer);
+    timer = undefined;
+  };
   const watched = new Transform({
-    transform(chunk: Buffer, _encoding, callback) { seen += chunk.length; callback(null, chunk); },
-    flush(callback) { stopClock(); callback(); },
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      callback(null, chunk);
+    },
+    flush(callback) {
+      stopClock();
+      callback();
+    },
   });
-  const onData = (chunk: Buffer) => { if (!watched.write(chunk)) source.pause(); };
+  const onData = (chunk: Buffer) => {
+    if (!watched.write(chunk)) source.pause();
+  };
   source.on('data', onData);
-  watched.on('drain', () => { if (!watched.destroyed) source.resume(); });
+  watched.on('drain', () => {
+    if (!watched.destroyed) source.resume();
+  });
   source.on('end', () => watched.end());
   // A client that goes away mid-body ends the watched stream too, as a pipe would not.
   source.on('error', (err) => watched.destroy(err));
-  source.on('close', () => { if (!source.readableEnded && !watched.destroyed) watched.destroy(new Error('aborted')); });
+  source.on('close', () => {
+    if (!source.readableEnded && !watched.destroyed) watched.destroy(new Error('aborted'));
+  });
   watched.on('close', stopClock);
   // Nobody reads the watched stream when the request is refused before its body (a 413 from Content-Length): its
   // error must not go unheard, which would crash the process.
@@ -62,8 +77,13 @@ export function watchRate(source: Readable, rate: MinimumRate): RateWatched {
           stopClock();
           source.pause();
           source.removeListener('data', onData);
-          watched.destroy(new ApiError(408, 'request_timeout',
-            `The body arrived at ${Math.round((seen * 1000) / (now - since))} bytes/s; a body of this size must arrive at ${rate.bytesPerSecond} bytes/s or more`));
+          watched.destroy(
+            new ApiError(
+              408,
+              'request_timeout',
+              `The body arrived at ${Math.round((seen * 1000) / (now - since))} bytes/s; a body of this size must arrive at ${rate.bytesPerSecond} bytes/s or more`,
+            ),
+          );
           return;
         }
         seen = 0;

@@ -4,25 +4,39 @@
 import type { FastifySchema } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 
-const Problem = Type.Object({
-  type: Type.String({ description: 'urn:sightline:problem:<code>' }),
-  title: Type.String(),
-  status: Type.Integer(),
-  detail: Type.String({ description: 'For people; may change between versions' }),
-  code: Type.String({ description: 'Stable and machine-readable: the route description lists the codes it answers' }),
-}, { additionalProperties: true });
+const Problem = Type.Object(
+  {
+    type: Type.String({ description: 'urn:sightline:problem:<code>' }),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String({ description: 'For people; may change between versions' }),
+    code: Type.String({ description: 'Stable and machine-readable: the route description lists the codes it answers' }),
+  },
+  { additionalProperties: true },
+);
 
-const problemResponse = (description: string) => ({ description, content: { 'application/problem+json': { schema: Problem } } });
+const problemResponse = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: Problem } },
+});
 
 const ERRORS = {
-  '4xx': problemResponse('The request was refused: application/problem+json with a stable `code`, and extension members where the route says so'),
-  '5xx': problemResponse('A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials'),
+  '4xx': problemResponse(
+    'The request was refused: application/problem+json with a stable `code`, and extension members where the route says so',
+  ),
+  '5xx': problemResponse(
+    'A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials',
+  ),
 };
 
 // A mediaKey holds slashes, so the routes that take one end in a wildcard; OpenAPI has no name for `*`.
 const WILDCARD = { key: Type.String({ description: 'A recording id, or its mediaKey as path segments or with %2F' }) };
 
-interface RouteDoc { schema: FastifySchema; url: string; route?: { method: string | string[] } }
+interface RouteDoc {
+  schema: FastifySchema;
+  url: string;
+  route?: { method: string | string[] };
+}
 
 /**
  * Stable operation names for client generators (openapi-typescript, openapi-generator…), by method and documented
@@ -71,14 +85,26 @@ export const DOCUMENTED_REQUEST = 'x-documented-request';
 export const DOCUMENTED_RESPONSES = 'x-documented-responses';
 
 /** A JSON answer with a description of its own: a bare schema would be listed as "Default Response". */
-export const jsonResponse = (description: string, schema: TSchema) => ({ description, content: { 'application/json': { schema } } });
+export const jsonResponse = (description: string, schema: TSchema) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
 
 export function documentRoute({ schema, url, route }: RouteDoc): RouteDoc {
   if (!schema || (schema as { hide?: boolean }).hide) return { schema, url };
-  const { [DOCUMENTED_RESPONSES]: documentedOnly, [DOCUMENTED_REQUEST]: requestOnly, ...rest } = schema as FastifySchema & {
-    [DOCUMENTED_RESPONSES]?: object; [DOCUMENTED_REQUEST]?: object;
+  const {
+    [DOCUMENTED_RESPONSES]: documentedOnly,
+    [DOCUMENTED_REQUEST]: requestOnly,
+    ...rest
+  } = schema as FastifySchema & {
+    [DOCUMENTED_RESPONSES]?: object;
+    [DOCUMENTED_REQUEST]?: object;
   };
-  const documented: FastifySchema = { ...rest, ...requestOnly, response: { ...(schema.response as object | undefined), ...documentedOnly, ...ERRORS } };
+  const documented: FastifySchema = {
+    ...rest,
+    ...requestOnly,
+    response: { ...(schema.response as object | undefined), ...documentedOnly, ...ERRORS },
+  };
   let path = url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
   if (path.endsWith('/*')) {
     documented.params = Type.Object(WILDCARD);

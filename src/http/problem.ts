@@ -10,10 +10,25 @@ export interface ProblemBody {
 }
 
 const TITLES: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  406: 'Not Acceptable', 408: 'Request Timeout', 409: 'Conflict', 412: 'Precondition Failed', 413: 'Content Too Large', 415: 'Unsupported Media Type',
-  416: 'Range Not Satisfiable', 417: 'Expectation Failed', 429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error', 502: 'Bad Gateway',
-  503: 'Service Unavailable', 504: 'Gateway Timeout',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  412: 'Precondition Failed',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  416: 'Range Not Satisfiable',
+  417: 'Expectation Failed',
+  429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 
 /** Thrown anywhere in a request; the error handler turns it into application/problem+json. */
@@ -25,7 +40,13 @@ export class ApiError extends Error {
   /** For the log line only, never the answer: why a backend failed (its error code and message, URLs cut short). */
   logDetail?: string;
 
-  constructor(status: number, code: string, detail: string, extensions: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  constructor(
+    status: number,
+    code: string,
+    detail: string,
+    extensions: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) {
     super(detail);
     this.name = 'ApiError';
     this.status = status;
@@ -45,7 +66,12 @@ export class ApiError extends Error {
   }
 }
 
-export function problem(status: number, code: string, detail: string, extensions: Record<string, unknown> = {}): ProblemBody {
+export function problem(
+  status: number,
+  code: string,
+  detail: string,
+  extensions: Record<string, unknown> = {},
+): ProblemBody {
   return {
     ...extensions,
     type: `urn:sightline:problem:${code}`,
@@ -69,10 +95,18 @@ export function statusTitle(status: number): string {
  */
 export function describeCause(cause: unknown): string {
   const parts: string[] = [];
-  for (let e = cause, depth = 0; e !== undefined && e !== null && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e = cause, depth = 0;
+    e !== undefined && e !== null && depth < 4;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const err = e as { code?: unknown; message?: unknown };
     const text = typeof err.message === 'string' ? err.message : String(e);
     parts.push(typeof err.code === 'string' && !text.includes(err.code) ? `${err.code}: ${text}` : text);
   }
-  return parts.join(' ← ').replace(/(\w+:\/\/)[^/\s@]*@/g, '$1').replace(/(\w+:\/\/[^\s?#"']*)[?#][^\s"']*/g, '$1?…').slice(0, 500);
+  return parts
+    .join(' ← ')
+    .replace(/(\w+:\/\/)[^/\s@]*@/g, '$1')
+    .replace(/(\w+:\/\/[^\s?#"']*)[?#][^\s"']*/g, '$1?…')
+    .slice(0, 500);
 }

@@ -24,13 +24,18 @@ export function sendMaybeCompressed(reply: FastifyReply, body: string | NodeJS.R
   // A streamed answer the client drops half-way never finishes, so no onResponse runs and no access line is written.
   if (typeof body !== 'string') {
     reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) reply.request.log.info(accessFields(reply.request, reply.statusCode), 'request: the client went away during the answer');
+      if (!reply.raw.writableFinished)
+        reply.request.log.info(
+          accessFields(reply.request, reply.statusCode),
+          'request: the client went away during the answer',
+        );
     });
   }
   // reply.compress exists only inside the scope that registers the plugin (see app.ts); elsewhere the body goes as is.
   if (typeof reply.compress !== 'function') return reply.send(body);
   const vary = reply.getHeader('vary');
   if (!vary) reply.header('Vary', 'accept-encoding');
-  else if (!String(vary).toLowerCase().includes('accept-encoding')) reply.header('Vary', `${String(vary)}, accept-encoding`);
+  else if (!String(vary).toLowerCase().includes('accept-encoding'))
+    reply.header('Vary', `${String(vary)}, accept-encoding`);
   return reply.request.headers['accept-encoding'] ? reply.compress(body) : reply.send(body);
 }

@@ -9,7 +9,12 @@ import { tuneGarbageCollector } from './gc-tuning.js';
 import { pinTickObjectShape } from './tick-shape.js';
 import { retentionJob } from '../retention/job.js';
 
-export interface RunningServer { app: FastifyInstance; store: Store; url: string; close(): Promise<void> }
+export interface RunningServer {
+  app: FastifyInstance;
+  store: Store;
+  url: string;
+  close(): Promise<void>;
+}
 
 type BackgroundJob = (app: FastifyInstance) => (() => void) | void;
 /** Periodic jobs (the retention sweeper, …) that domains register; each returns its stop function. */
@@ -37,12 +42,15 @@ export async function startServer(config: Config, logger?: AppOptions['logger'])
     throw err;
   }
   if (migrated.length > 0) app.log.info({ migrations: migrated }, 'the store was migrated');
-  const checkpointer = store.sqlite ? startWalCheckpointer(store.sqlite, {
-    onReport({ failure, previous }) {
-      if (failure) app.log.error({ reason: failure }, 'WAL checkpoint failed: the WAL file grows until it succeeds');
-      else app.log.info({ previous }, 'WAL checkpoints succeed again');
-    },
-  }) : undefined;
+  const checkpointer = store.sqlite
+    ? startWalCheckpointer(store.sqlite, {
+        onReport({ failure, previous }) {
+          if (failure)
+            app.log.error({ reason: failure }, 'WAL checkpoint failed: the WAL file grows until it succeeds');
+          else app.log.info({ previous }, 'WAL checkpoints succeed again');
+        },
+      })
+    : undefined;
   const stops = backgroundJobs.map((job) => job(app)).filter((s): s is () => void => typeof s === 'function');
   try {
     await app.listen({ port: config.port, host: config.host });
@@ -53,16 +61,27 @@ export async function startServer(config: Config, logger?: AppOptions['logger'])
     await store.close();
     // Node names the system call (`listen EADDRINUSE: address already in use 127.0.0.1:8080`), not the setting.
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'EADDRINUSE' ? 'the port is in use' : code === 'EACCES' ? 'the port needs privileges'
-      : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'no interface of this machine has that address' : (err as Error).message;
-    throw new Error(`cannot listen on --host ${config.host} --port ${config.port} (HOST / PORT): ${why}${code && !why.includes(code) ? ` (${code})` : ''}`, { cause: err });
+    const why =
+      code === 'EADDRINUSE'
+        ? 'the port is in use'
+        : code === 'EACCES'
+          ? 'the port needs privileges'
+          : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+            ? 'no interface of this machine has that address'
+            : (err as Error).message;
+    throw new Error(
+      `cannot listen on --host ${config.host} --port ${config.port} (HOST / PORT): ${why}${code && !why.includes(code) ? ` (${code})` : ''}`,
+      { cause: err },
+    );
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   let closing: Promise<void> | undefined;
   return {
-    app, store, url: `http://${host}:${port}`,
+    app,
+    store,
+    url: `http://${host}:${port}`,
     close() {
       closing ??= (async () => {
         for (const stop of stops) stop();
@@ -89,10 +108,13 @@ export function closeOnSignals(server: RunningServer, graceMs: number): void {
       process.exit(1);
     }, graceMs);
     timer.unref();
-    server.close().then(() => process.exit(0), (err) => {
-      server.app.log.error({ err }, 'shutdown failed');
-      process.exit(1);
-    });
+    server.close().then(
+      () => process.exit(0),
+      (err) => {
+        server.app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));

@@ -30,7 +30,10 @@ export function utf8OrMarked(bytes: Buffer): string {
   let i = 0;
   while (i < bytes.length) {
     const n = sequenceLength(bytes, i);
-    if (n > 0) { i += n; continue; }
+    if (n > 0) {
+      i += n;
+      continue;
+    }
     parts.push(bytes.subarray(from, i), MARK);
     from = ++i;
   }

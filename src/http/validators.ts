@@ -4,7 +4,12 @@
 // error to answer with 400, not a value to convert.
 import AjvCompiler from '@fastify/ajv-compiler';
 
-interface RouteSchema { schema: unknown; method: string; url: string; httpPart?: string }
+interface RouteSchema {
+  schema: unknown;
+  method: string;
+  url: string;
+  httpPart?: string;
+}
 type Compile = (route: RouteSchema) => unknown;
 
 const pool = AjvCompiler() as unknown as (externalSchemas: unknown, options: { customOptions?: object }) => Compile;
@@ -12,6 +17,9 @@ const pool = AjvCompiler() as unknown as (externalSchemas: unknown, options: { c
 /** Fastify's schemaController.compilersFactory.buildValidator. */
 export const buildValidator = ((externalSchemas: unknown, options: { customOptions?: object }) => {
   const coercing = pool(externalSchemas, options);
-  const strict = pool(externalSchemas, { ...options, customOptions: { ...options?.customOptions, coerceTypes: false } });
+  const strict = pool(externalSchemas, {
+    ...options,
+    customOptions: { ...options?.customOptions, coerceTypes: false },
+  });
   return (route: RouteSchema) => (route.httpPart === 'body' ? strict : coercing)(route);
 }) as unknown as AjvCompiler.BuildCompilerFromPool;

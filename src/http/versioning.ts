@@ -25,7 +25,10 @@ export function negotiateVersion(accept: string | undefined): string {
       const eq = param.indexOf('=');
       if (eq < 0) continue;
       const name = param.slice(0, eq).trim().toLowerCase();
-      const value = param.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+      const value = param
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1');
       if (name === 'version') version ??= value;
       else if (name === 'q' && Number(value) === 0) refused = true;
     }

@@ -7,8 +7,14 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from './problem.js';
 
 const TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.html': 'text/html; charset=utf-8',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.woff2': 'font/woff2', '.map': 'application/json',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json',
 };
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 // Only flat, plain names: nothing in a request can walk out of the assets folder.
@@ -20,13 +26,21 @@ export function defaultWebDir(): string {
   return path.resolve(here, '..', '..', 'dist', 'web');
 }
 
-interface Asset { body: Buffer; type: string; etag: string }
+interface Asset {
+  body: Buffer;
+  type: string;
+  etag: string;
+}
 
 function readAsset(file: string): Asset | undefined {
   try {
     const body = fs.readFileSync(file);
     const stat = fs.statSync(file);
-    return { body, type: TYPES[path.extname(file)] ?? 'application/octet-stream', etag: `"${stat.size.toString(16)}-${stat.mtimeMs.toString(16)}"` };
+    return {
+      body,
+      type: TYPES[path.extname(file)] ?? 'application/octet-stream',
+      etag: `"${stat.size.toString(16)}-${stat.mtimeMs.toString(16)}"`,
+    };
   } catch {
     return undefined;
   }
@@ -50,8 +64,12 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
   app.get('/', { schema: { hide: true } }, async (request, reply) => {
     // index.html is re-read on every request: it is small, and a rebuild must show without a restart.
     const index = readAsset(path.join(dir, 'index.html'));
-    if (!index) return reply.code(503).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(NOT_BUILT);
-    reply.header('Content-Security-Policy', "default-src 'self'; img-src 'self' data: blob: https: http:; media-src 'self' blob: https: http:; connect-src 'self'; style-src 'self'; script-src 'self'; frame-ancestors 'none'");
+    if (!index)
+      return reply.code(503).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(NOT_BUILT);
+    reply.header(
+      'Content-Security-Policy',
+      "default-src 'self'; img-src 'self' data: blob: https: http:; media-src 'self' blob: https: http:; connect-src 'self'; style-src 'self'; script-src 'self'; frame-ancestors 'none'",
+    );
     reply.header('Referrer-Policy', 'no-referrer');
     return sendAsset(reply, index, 'no-cache', request.headers['if-none-match']);
   });

@@ -6,59 +6,116 @@ import { RunSummary } from '../detections/api-schemas.js';
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 const recordingFields = {
-  id: Type.String(), mediaKey: Type.String(), analysisId: Type.String(),
+  id: Type.String(),
+  mediaKey: Type.String(),
+  analysisId: Type.String(),
   startTimestamp: Type.Integer({ description: 'Unix seconds' }),
-  deviceKey: Nullable(Type.String()), provider: Nullable(Type.String()),
-  width: Nullable(Type.Number()), height: Nullable(Type.Number()), fps: Nullable(Type.Number()),
-  frameCount: Nullable(Type.Integer()), durationMs: Nullable(Type.Number()),
+  deviceKey: Nullable(Type.String()),
+  provider: Nullable(Type.String()),
+  width: Nullable(Type.Number()),
+  height: Nullable(Type.Number()),
+  fps: Nullable(Type.Number()),
+  frameCount: Nullable(Type.Integer()),
+  durationMs: Nullable(Type.Number()),
   createdAt: Type.String({ format: 'date-time' }),
 };
 const Recording = Type.Object(recordingFields);
-const NextCursor = Nullable(Type.String({ description: 'Pass back as `cursor` for the next page; null on the last page' }));
+const NextCursor = Nullable(
+  Type.String({ description: 'Pass back as `cursor` for the next page; null on the last page' }),
+);
 
 export const RecordingResult = Type.Object({ data: Recording });
 
 /** An upload event for a key that is not a recording (not .mp4, or *_redacted.mp4). */
-const IgnoredEvent = Type.Object({ ignored: Type.Literal(true), key: Type.String(), reason: Type.Literal('not_a_recording') });
+const IgnoredEvent = Type.Object({
+  ignored: Type.Literal(true),
+  key: Type.String(),
+  reason: Type.Literal('not_a_recording'),
+});
 export const EventResult = Type.Object({ data: Type.Union([Recording, IgnoredEvent]) });
 
 export const RecordingPage = Type.Object({
   data: Type.Object({
-    recordings: Type.Array(Type.Object({ ...recordingFields, runCount: Type.Integer() }), { description: 'Newest first (startTimestamp, then id)' }),
+    recordings: Type.Array(Type.Object({ ...recordingFields, runCount: Type.Integer() }), {
+      description: 'Newest first (startTimestamp, then id)',
+    }),
     nextCursor: NextCursor,
   }),
 });
 
 export const RecordingWithRuns = Type.Object({
-  data: Type.Object({ ...recordingFields, runs: Type.Array(RunSummary, { description: 'Run summaries, oldest first, as GET /detections' }) }),
+  data: Type.Object({
+    ...recordingFields,
+    runs: Type.Array(RunSummary, { description: 'Run summaries, oldest first, as GET /detections' }),
+  }),
 });
 
 export const RecordingDeleteResult = Type.Object({
-  data: Type.Object({ id: Type.String(), mediaKey: Type.String(), deleted: Type.Literal(true), runsDeleted: Type.Integer() }),
+  data: Type.Object({
+    id: Type.String(),
+    mediaKey: Type.String(),
+    deleted: Type.Literal(true),
+    runsDeleted: Type.Integer(),
+  }),
 });
 
 export const SearchResult = Type.Object({
   data: Type.Object({
-    recordings: Type.Array(Type.Object({
-      id: Type.String(), mediaKey: Type.String(), analysisId: Type.String(), startTimestamp: Type.Integer(), deviceKey: Nullable(Type.String()),
-      matches: Type.Array(Type.Object({
-        runId: Type.String(), label: Type.String({ description: "The track's label, or `object`" }),
-        count: Type.Integer({ description: "How many of the run's centroids with that label lie inside the region" }),
-      }), { description: 'One per (run, label), sorted by runId then label' }),
-    }), { description: 'Newest first; fewer than `limit`, even none, when the page reached the work one request may do (then nextCursor is set)' }),
-    nextCursor: Nullable(Type.String({ description: 'Pass back as `cursor` for the next page, also after a short or empty page; null on the last page' })),
+    recordings: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        mediaKey: Type.String(),
+        analysisId: Type.String(),
+        startTimestamp: Type.Integer(),
+        deviceKey: Nullable(Type.String()),
+        matches: Type.Array(
+          Type.Object({
+            runId: Type.String(),
+            label: Type.String({ description: "The track's label, or `object`" }),
+            count: Type.Integer({
+              description: "How many of the run's centroids with that label lie inside the region",
+            }),
+          }),
+          { description: 'One per (run, label), sorted by runId then label' },
+        ),
+      }),
+      {
+        description:
+          'Newest first; fewer than `limit`, even none, when the page reached the work one request may do (then nextCursor is set)',
+      },
+    ),
+    nextCursor: Nullable(
+      Type.String({
+        description: 'Pass back as `cursor` for the next page, also after a short or empty page; null on the last page',
+      }),
+    ),
   }),
 });
 
 // The requests (documentation only: the routes check them in code, so that each failure answers its own code and
 // field). JSON Schema counts characters where the routes count UTF-8 bytes: the descriptions give the byte limits.
-const text = (description: string) => Type.String({ minLength: 1, description: `${description}; at most 256 bytes, no control characters` });
-const TimeBound = (description: string) => Type.Union([Type.Integer({ minimum: 0 }), Type.String({ format: 'date-time' })], { description: `${description}: Unix seconds or an ISO-8601 date` });
+const text = (description: string) =>
+  Type.String({ minLength: 1, description: `${description}; at most 256 bytes, no control characters` });
+const TimeBound = (description: string) =>
+  Type.Union([Type.Integer({ minimum: 0 }), Type.String({ format: 'date-time' })], {
+    description: `${description}: Unix seconds or an ISO-8601 date`,
+  });
 
 export const RegisterRecordingBody = Type.Object({
-  mediaKey: Type.String({ minLength: 1, description: 'The object key, e.g. alice/1700000000_cam1.mp4; at most 1024 bytes' }),
-  analysisId: Type.Optional(Type.String({ minLength: 1, description: 'Generated when absent; at most 128 bytes, unique' })),
-  startTimestamp: Type.Optional(Type.Integer({ minimum: 0, maximum: 253_402_300_799, description: 'Unix seconds; required unless the key is `<dir>/<unixSeconds>_….mp4`' })),
+  mediaKey: Type.String({
+    minLength: 1,
+    description: 'The object key, e.g. alice/1700000000_cam1.mp4; at most 1024 bytes',
+  }),
+  analysisId: Type.Optional(
+    Type.String({ minLength: 1, description: 'Generated when absent; at most 128 bytes, unique' }),
+  ),
+  startTimestamp: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 253_402_300_799,
+      description: 'Unix seconds; required unless the key is `<dir>/<unixSeconds>_….mp4`',
+    }),
+  ),
   deviceKey: Type.Optional(Type.Union([text('The camera or device'), Type.Null()])),
   provider: Type.Optional(Type.Union([text('The storage provider holding the file'), Type.Null()])),
   width: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
@@ -68,29 +125,68 @@ export const RegisterRecordingBody = Type.Object({
   durationMs: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
 });
 
-export const UploadEventBody = Type.Object({
-  source: Type.Optional(Type.Union([text('The provider name (becomes the recording\'s provider)'), Type.Null()])),
-  payload: Type.Object({
-    key: Type.String({ minLength: 1, description: 'The uploaded object\'s key; only `.mp4` keys (not `*_redacted.mp4`) are recordings' }),
-    fileSize: Type.Optional(Type.Number()),
-    metadata: Type.Optional(Type.Object({
-      'event-timestamp': Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.String()], { description: 'Unix seconds, milliseconds or ISO-8601; names are case-insensitive, `x-amz-meta-` prefix allowed' })),
-      productid: Type.Optional(Type.Union([Type.String(), Type.Number()], { description: 'Becomes the deviceKey' })),
-    }, { additionalProperties: true })),
-  }, { additionalProperties: true }),
-}, { additionalProperties: true });
+export const UploadEventBody = Type.Object(
+  {
+    source: Type.Optional(Type.Union([text("The provider name (becomes the recording's provider)"), Type.Null()])),
+    payload: Type.Object(
+      {
+        key: Type.String({
+          minLength: 1,
+          description: "The uploaded object's key; only `.mp4` keys (not `*_redacted.mp4`) are recordings",
+        }),
+        fileSize: Type.Optional(Type.Number()),
+        metadata: Type.Optional(
+          Type.Object(
+            {
+              'event-timestamp': Type.Optional(
+                Type.Union([Type.Number({ minimum: 0 }), Type.String()], {
+                  description:
+                    'Unix seconds, milliseconds or ISO-8601; names are case-insensitive, `x-amz-meta-` prefix allowed',
+                }),
+              ),
+              productid: Type.Optional(
+                Type.Union([Type.String(), Type.Number()], { description: 'Becomes the deviceKey' }),
+              ),
+            },
+            { additionalProperties: true },
+          ),
+        ),
+      },
+      { additionalProperties: true },
+    ),
+  },
+  { additionalProperties: true },
+);
 
 const Point = Type.Object({ x: Type.Number(), y: Type.Number() });
 export const SearchBody = Type.Object({
   region: Type.Union([
-    Type.Object({
-      points: Type.Array(Point, { minItems: 3, maxItems: 1000 }),
-      width: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Canvas width; without width and height the points are normalized (0–1)' })),
-      height: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
-    }, { description: 'A polygon in canvas pixels' }),
-    Type.Object({ x: Type.Number(), y: Type.Number(), w: Type.Number({ exclusiveMinimum: 0 }), h: Type.Number({ exclusiveMinimum: 0 }) }, { description: 'A normalized rectangle' }),
+    Type.Object(
+      {
+        points: Type.Array(Point, { minItems: 3, maxItems: 1000 }),
+        width: Type.Optional(
+          Type.Number({
+            exclusiveMinimum: 0,
+            description: 'Canvas width; without width and height the points are normalized (0–1)',
+          }),
+        ),
+        height: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+      },
+      { description: 'A polygon in canvas pixels' },
+    ),
+    Type.Object(
+      {
+        x: Type.Number(),
+        y: Type.Number(),
+        w: Type.Number({ exclusiveMinimum: 0 }),
+        h: Type.Number({ exclusiveMinimum: 0 }),
+      },
+      { description: 'A normalized rectangle' },
+    ),
   ]),
-  labels: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 100, description: 'Any of these track labels' })),
+  labels: Type.Optional(
+    Type.Array(Type.String({ minLength: 1 }), { maxItems: 100, description: 'Any of these track labels' }),
+  ),
   from: Type.Optional(TimeBound('Earliest recording start')),
   to: Type.Optional(TimeBound('Latest recording start')),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
@@ -101,8 +197,15 @@ export const RecordingListQuery = Type.Object({
   device: Type.Optional(Type.String({ minLength: 1, description: 'Only this deviceKey' })),
   from: Type.Optional(Type.String({ description: 'Earliest start: Unix seconds or an ISO-8601 date' })),
   to: Type.Optional(Type.String({ description: 'Latest start: Unix seconds or an ISO-8601 date' })),
-  hasDetections: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0')])),
-  label: Type.Optional(Type.String({ minLength: 1, description: 'Recordings with a track of any of these labels: repeat the parameter or comma-separate' })),
+  hasDetections: Type.Optional(
+    Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0')]),
+  ),
+  label: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'Recordings with a track of any of these labels: repeat the parameter or comma-separate',
+    }),
+  ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
   cursor: Type.Optional(Type.String({ description: 'The nextCursor of the previous page' })),
 });

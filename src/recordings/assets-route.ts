@@ -15,7 +15,12 @@ export type AssetNames = Record<AssetKind, string>;
 /** The storage naming convention: `<dir>/<base>.mp4` → `<base>_thumbnail.jpg`, `_sprite.jpg`, `_redacted.mp4`. */
 export function assetNames(mediaKey: string): AssetNames {
   const base = mediaKey.replace(/\.mp4$/i, '');
-  return { video: mediaKey, thumbnail: `${base}_thumbnail.jpg`, sprite: `${base}_sprite.jpg`, redacted: `${base}_redacted.mp4` };
+  return {
+    video: mediaKey,
+    thumbnail: `${base}_thumbnail.jpg`,
+    sprite: `${base}_sprite.jpg`,
+    redacted: `${base}_redacted.mp4`,
+  };
 }
 
 export interface SignAssetsInput {
@@ -33,15 +38,23 @@ export function setAssetSigner(next: AssetSigner | undefined): void {
   signer = next;
 }
 
-const AssetsParams = Type.Object({ id: Type.String({ description: "The recording's id or its mediaKey (URL-encoded)" }) });
+const AssetsParams = Type.Object({
+  id: Type.String({ description: "The recording's id or its mediaKey (URL-encoded)" }),
+});
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 const AssetsResponse = Type.Object({
   data: Type.Object({
     recording: Type.Object({
-      id: Type.String(), mediaKey: Type.String(), analysisId: Type.String(), startTimestamp: Type.Integer(),
-      deviceKey: Nullable(Type.String()), provider: Nullable(Type.String()),
-      width: Type.Union([Type.Number(), Type.Null()]), height: Type.Union([Type.Number(), Type.Null()]),
-      fps: Type.Union([Type.Number(), Type.Null()]), frameCount: Type.Union([Type.Integer(), Type.Null()]),
+      id: Type.String(),
+      mediaKey: Type.String(),
+      analysisId: Type.String(),
+      startTimestamp: Type.Integer(),
+      deviceKey: Nullable(Type.String()),
+      provider: Nullable(Type.String()),
+      width: Type.Union([Type.Number(), Type.Null()]),
+      height: Type.Union([Type.Number(), Type.Null()]),
+      fps: Type.Union([Type.Number(), Type.Null()]),
+      frameCount: Type.Union([Type.Integer(), Type.Null()]),
       durationMs: Type.Union([Type.Number(), Type.Null()]),
     }),
     assets: Type.Union([
@@ -55,46 +68,83 @@ const AssetsResponse = Type.Object({
 });
 
 export async function recordingAssetsRoute(app: FastifyInstance): Promise<void> {
-  app.get('/recordings/:id/assets', {
-    onRequest: requireReader,
-    schema: {
-      tags: ['recordings'], summary: "Signed URLs of a recording's video, thumbnail, sprite and redacted copy",
-      description: 'Signed with the storage account named by EDITOR_STORAGE_ACCOUNT. Without one (or when signing fails) `assets` is null and `assetsUnavailable` says why.',
-      security: [{ bearer: [] }], params: AssetsParams, response: { 200: AssetsResponse },
-      [DOCUMENTED_RESPONSES]: { 200: jsonResponse("The recording and its assets' URLs (or why there are none)", AssetsResponse) },
+  app.get(
+    '/recordings/:id/assets',
+    {
+      onRequest: requireReader,
+      schema: {
+        tags: ['recordings'],
+        summary: "Signed URLs of a recording's video, thumbnail, sprite and redacted copy",
+        description:
+          'Signed with the storage account named by EDITOR_STORAGE_ACCOUNT. Without one (or when signing fails) `assets` is null and `assetsUnavailable` says why.',
+        security: [{ bearer: [] }],
+        params: AssetsParams,
+        response: { 200: AssetsResponse },
+        [DOCUMENTED_RESPONSES]: {
+          200: jsonResponse("The recording and its assets' URLs (or why there are none)", AssetsResponse),
+        },
+      },
     },
-  }, async (request, reply) => {
-    const { id } = request.params as { id: string };
-    const recording = await findRecording(app.store.db, principalOf(request).orgId, id);
-    if (!recording) throw new ApiError(404, 'recording_not_found', `No recording "${id}"`);
-    const { storageAccounts, assetUriExpirySeconds } = app.config.editor;
-    const info = {
-      id: recording.id, mediaKey: recording.mediaKey, analysisId: recording.analysisId, startTimestamp: recording.startTimestamp,
-      deviceKey: recording.deviceKey, provider: recording.provider, width: recording.width, height: recording.height,
-      fps: recording.fps, frameCount: recording.frameCount, durationMs: recording.durationMs,
-    };
-    // Signed URLs are credentials for a while: no shared cache may keep them.
-    reply.header('Cache-Control', 'private, no-store');
-    if (storageAccounts.length === 0 || !signer) {
-      return { data: { recording: info, assets: null, expiresAt: null, assetsUnavailable: 'storage_not_configured' } };
-    }
-    const names = assetNames(recording.mediaKey);
-    const expiresAt = new Date((Math.floor(Date.now() / 1000) + assetUriExpirySeconds) * 1000).toISOString();
-    try {
-      const urls = await signer(app, {
-        orgId: recording.orgId, accounts: storageAccounts,
-        items: Object.values(names).map((filename) => ({
-          filename, uriExpiryTime: assetUriExpirySeconds, ...(recording.provider ? { provider: recording.provider } : {}),
-        })),
-      });
-      const assets = { video: urls[names.video]!, thumbnail: urls[names.thumbnail]!, sprite: urls[names.sprite]!, redacted: urls[names.redacted]! };
-      if (Object.values(assets).some((url) => typeof url !== 'string')) throw new ApiError(502, 'provider_error', 'The signer left out a filename');
-      return { data: { recording: info, assets, expiresAt, assetsUnavailable: null } };
-    } catch (err) {
-      // The editor still works without video; the reason is logged for the operator (no secret is in it).
-      const code = err instanceof ApiError ? err.code : 'internal_error';
-      request.log.warn({ code, mediaKey: recording.mediaKey, accounts: storageAccounts, err: err instanceof ApiError ? undefined : err }, 'editor assets not signed');
-      return { data: { recording: info, assets: null, expiresAt: null, assetsUnavailable: code } };
-    }
-  });
+    async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const recording = await findRecording(app.store.db, principalOf(request).orgId, id);
+      if (!recording) throw new ApiError(404, 'recording_not_found', `No recording "${id}"`);
+      const { storageAccounts, assetUriExpirySeconds } = app.config.editor;
+      const info = {
+        id: recording.id,
+        mediaKey: recording.mediaKey,
+        analysisId: recording.analysisId,
+        startTimestamp: recording.startTimestamp,
+        deviceKey: recording.deviceKey,
+        provider: recording.provider,
+        width: recording.width,
+        height: recording.height,
+        fps: recording.fps,
+        frameCount: recording.frameCount,
+        durationMs: recording.durationMs,
+      };
+      // Signed URLs are credentials for a while: no shared cache may keep them.
+      reply.header('Cache-Control', 'private, no-store');
+      if (storageAccounts.length === 0 || !signer) {
+        return {
+          data: { recording: info, assets: null, expiresAt: null, assetsUnavailable: 'storage_not_configured' },
+        };
+      }
+      const names = assetNames(recording.mediaKey);
+      const expiresAt = new Date((Math.floor(Date.now() / 1000) + assetUriExpirySeconds) * 1000).toISOString();
+      try {
+        const urls = await signer(app, {
+          orgId: recording.orgId,
+          accounts: storageAccounts,
+          items: Object.values(names).map((filename) => ({
+            filename,
+            uriExpiryTime: assetUriExpirySeconds,
+            ...(recording.provider ? { provider: recording.provider } : {}),
+          })),
+        });
+        const assets = {
+          video: urls[names.video]!,
+          thumbnail: urls[names.thumbnail]!,
+          sprite: urls[names.sprite]!,
+          redacted: urls[names.redacted]!,
+        };
+        if (Object.values(assets).some((url) => typeof url !== 'string'))
+          throw new ApiError(502, 'provider_error', 'The signer left out a filename');
+        return { data: { recording: info, assets, expiresAt, assetsUnavailable: null } };
+      } catch (err) {
+        // The editor still works without video; the reason is logged for the operator (no secret is in it).
+        const code = err instanceof ApiError ? err.code : 'internal_error';
+        request.log.warn(
+          {
+            code,
+            mediaKey: recording.mediaKey,
+            accounts: storageAccounts,
+            err: err instanceof ApiError ? undefined : err,
+          },
+          'editor assets not signed',
+        );
+        return { data: { recording: info, assets: null, expiresAt: null, assetsUnavailable: code } };
+      }
+    },
+  );
 }

@@ -13,7 +13,10 @@ import { registerRecording } from './queries.js';
 export const isRecordingKey = (key: string): boolean => /\.mp4$/i.test(key) && !/_redacted\.mp4$/i.test(key);
 
 /** Object keys (`dir/sub/file.mp4`) of the recording files under root/prefix, sorted. */
-export async function listRecordingKeys(root: string, prefix = ''): Promise<Array<{ key: string; mtimeSeconds: number }>> {
+export async function listRecordingKeys(
+  root: string,
+  prefix = '',
+): Promise<Array<{ key: string; mtimeSeconds: number }>> {
   const clean = prefix.split('/').filter((s) => s !== '' && s !== '.');
   if (clean.includes('..')) throw new Error('--prefix must stay inside the provider');
   const out: Array<{ key: string; mtimeSeconds: number }> = [];
@@ -38,17 +41,31 @@ export async function listRecordingKeys(root: string, prefix = ''): Promise<Arra
   return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
-export interface ImportSummary { found: number; created: number; existing: number; failed: number; failures: Array<{ key: string; reason: string }> }
+export interface ImportSummary {
+  found: number;
+  created: number;
+  existing: number;
+  failed: number;
+  failures: Array<{ key: string; reason: string }>;
+}
 
 export async function importFromProvider(
-  store: Store, config: Config, orgId: string, providerName: string, prefix: string | undefined,
+  store: Store,
+  config: Config,
+  orgId: string,
+  providerName: string,
+  prefix: string | undefined,
   progress: (done: number, total: number) => void = () => {},
 ): Promise<ImportSummary> {
   // The organisation's provider of that name, else the service-wide one (`admin provider create` without --org):
   // whoever runs the CLI operates the service and may read either.
-  const [row] = [...await findProviders(store.db, orgId, [providerName]), ...await findProviders(store.db, null, [providerName])];
+  const [row] = [
+    ...(await findProviders(store.db, orgId, [providerName])),
+    ...(await findProviders(store.db, null, [providerName])),
+  ];
   if (!row) throw new Error(`no storage provider named "${providerName}" in this organisation or service-wide`);
-  if (row.type !== 'fs') throw new Error(`provider "${providerName}" is of type ${row.type}; import lists fs providers only`);
+  if (row.type !== 'fs')
+    throw new Error(`provider "${providerName}" is of type ${row.type}; import lists fs providers only`);
   const root = fsRoot(config, row, JSON.parse(row.settings) as { root?: string });
   const files = await listRecordingKeys(root, prefix);
   const summary: ImportSummary = { found: files.length, created: 0, existing: 0, failed: 0, failures: [] };
@@ -56,10 +73,18 @@ export async function importFromProvider(
   for (const file of files) {
     const startTimestamp = startFromMediaKey(file.key) ?? file.mtimeSeconds;
     try {
-      const reg = await registerRecording(store.db, orgId, { mediaKey: file.key, startTimestamp, provider: providerName }, { compare: false });
+      const reg = await registerRecording(
+        store.db,
+        orgId,
+        { mediaKey: file.key, startTimestamp, provider: providerName },
+        { compare: false },
+      );
       if (reg.outcome === 'created') summary.created++;
       else if (reg.outcome === 'existing') summary.existing++;
-      else { summary.failed++; summary.failures.push({ key: file.key, reason: reg.outcome }); }
+      else {
+        summary.failed++;
+        summary.failures.push({ key: file.key, reason: reg.outcome });
+      }
     } catch (err) {
       summary.failed++;
       summary.failures.push({ key: file.key, reason: (err as Error).message });

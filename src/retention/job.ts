@@ -28,5 +28,8 @@ export function retentionJob(app: FastifyInstance): (() => void) | void {
   };
   const timer = setInterval(tick, seconds * 1000);
   timer.unref();
-  return () => { stopped = true; clearInterval(timer); };
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
 }

@@ -17,15 +17,24 @@ type AnyDb = Kysely<any>;
  */
 export async function refreshRecordingCells(db: AnyDb, recordingId: string): Promise<void> {
   await lockRecordingCells(db, [recordingId]);
-  const recording = await db.selectFrom('recordings').select(['org_id', 'start_timestamp'])
-    .where('id', '=', recordingId).executeTakeFirst() as { org_id: string; start_timestamp: number } | undefined;
+  const recording = (await db
+    .selectFrom('recordings')
+    .select(['org_id', 'start_timestamp'])
+    .where('id', '=', recordingId)
+    .executeTakeFirst()) as { org_id: string; start_timestamp: number } | undefined;
   await db.deleteFrom('recording_label_cells').where('recording_id', '=', recordingId).execute();
   if (!recording) return;
-  const parts = await db.selectFrom('run_centroids').select(['label', 'cells_lo', 'cells_hi', 'count'])
-    .where('recording_id', '=', recordingId).execute() as Array<{ label: string; cells_lo: number; cells_hi: number; count: number }>;
+  const parts = (await db
+    .selectFrom('run_centroids')
+    .select(['label', 'cells_lo', 'cells_hi', 'count'])
+    .where('recording_id', '=', recordingId)
+    .execute()) as Array<{ label: string; cells_lo: number; cells_hi: number; count: number }>;
   if (parts.length === 0) return;
   const owner = { id: recordingId, orgId: recording.org_id, startTimestamp: Number(recording.start_timestamp) };
-  await db.insertInto('recording_label_cells').values(labelCellRows(owner, parts.map(labelCellsOf))).execute();
+  await db
+    .insertInto('recording_label_cells')
+    .values(labelCellRows(owner, parts.map(labelCellsOf)))
+    .execute();
 }
 
 /** PostgreSQL: the per-recording locks of refreshRecordingCells for several recordings, always in one order. */
@@ -45,10 +54,27 @@ export async function mergeLabelCellRows(db: AnyDb, rows: LabelCellsRow[]): Prom
   if (rows.length > 0) await mergeRows(db, rows);
 }
 
-const LABEL_CELL_COLUMNS = ['recording_id', 'org_id', 'label', 'start_timestamp', 'cells_lo', 'cells_hi', 'centroid_count'] as const satisfies ReadonlyArray<keyof LabelCellsRow>;
-const mergeRows = rowBatchQuery(LABEL_CELL_COLUMNS, (db: AnyDb, rows: LabelCellsRow[]) => db.insertInto('recording_label_cells').values(rows)
-  .onConflict((oc) => oc.columns(['recording_id', 'label']).doUpdateSet({
-    cells_lo: sql`recording_label_cells.cells_lo | excluded.cells_lo`,
-    cells_hi: sql`recording_label_cells.cells_hi | excluded.cells_hi`,
-    centroid_count: sql`recording_label_cells.centroid_count + excluded.centroid_count`,
-  })), 256);
+const LABEL_CELL_COLUMNS = [
+  'recording_id',
+  'org_id',
+  'label',
+  'start_timestamp',
+  'cells_lo',
+  'cells_hi',
+  'centroid_count',
+] as const satisfies ReadonlyArray<keyof LabelCellsRow>;
+const mergeRows = rowBatchQuery(
+  LABEL_CELL_COLUMNS,
+  (db: AnyDb, rows: LabelCellsRow[]) =>
+    db
+      .insertInto('recording_label_cells')
+      .values(rows)
+      .onConflict((oc) =>
+        oc.columns(['recording_id', 'label']).doUpdateSet({
+          cells_lo: sql`recording_label_cells.cells_lo | excluded.cells_lo`,
+          cells_hi: sql`recording_label_cells.cells_hi | excluded.cells_hi`,
+          centroid_count: sql`recording_label_cells.centroid_count + excluded.centroid_count`,
+        }),
+      ),
+  256,
+);

@@ -7,7 +7,10 @@ export const CELL = SPACE / GRID;
 /** The aggregate row that unions every label of a recording; real labels are never empty. */
 export const ANY_LABEL = '';
 
-export interface CellMask { lo: number; hi: number }
+export interface CellMask {
+  lo: number;
+  hi: number;
+}
 
 export const EMPTY_MASK: CellMask = { lo: 0, hi: 0 };
 
@@ -32,7 +35,7 @@ export function union(a: CellMask, b: CellMask): CellMask {
 }
 
 export function intersects(a: CellMask, b: CellMask): boolean {
-  return ((a.lo & b.lo) >>> 0) !== 0 || ((a.hi & b.hi) >>> 0) !== 0;
+  return (a.lo & b.lo) >>> 0 !== 0 || (a.hi & b.hi) >>> 0 !== 0;
 }
 
 export function isEmpty(m: CellMask): boolean {

@@ -3,7 +3,15 @@
 // byte range of the rows its region covers (substr in SQL) instead of every point of the run-label.
 import { GRID, cellOf, type CellMask } from './grid.js';
 
-export const ROW_START_COLUMNS = ['row1_start', 'row2_start', 'row3_start', 'row4_start', 'row5_start', 'row6_start', 'row7_start'] as const;
+export const ROW_START_COLUMNS = [
+  'row1_start',
+  'row2_start',
+  'row3_start',
+  'row4_start',
+  'row5_start',
+  'row6_start',
+  'row7_start',
+] as const;
 export type RowStartColumn = (typeof ROW_START_COLUMNS)[number];
 export type RowStarts = Record<RowStartColumn, number>;
 

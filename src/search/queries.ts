@@ -13,20 +13,44 @@ import { compareCodePoints } from '../util/code-point-order.js';
 
 type Db = Kysely<Database>;
 
-export interface Match { runId: string; label: string; count: number }
-export interface SearchHit {
-  id: string; mediaKey: string; analysisId: string; startTimestamp: number; deviceKey: string | null; matches: Match[];
+export interface Match {
+  runId: string;
+  label: string;
+  count: number;
 }
-export interface SearchPage { recordings: SearchHit[]; nextCursor: string | null }
+export interface SearchHit {
+  id: string;
+  mediaKey: string;
+  analysisId: string;
+  startTimestamp: number;
+  deviceKey: string | null;
+  matches: Match[];
+}
+export interface SearchPage {
+  recordings: SearchHit[];
+  nextCursor: string | null;
+}
 
-interface Candidate extends Position { }
+interface Candidate extends Position {}
 
 const maskTest = (table: string, mask: CellMask) =>
   sql<boolean>`((${sql.ref(`${table}.cells_lo`)} & ${mask.lo}) <> 0 or (${sql.ref(`${table}.cells_hi`)} & ${mask.hi}) <> 0)`;
 
-async function candidatesFor(db: Db, orgId: string, label: string, mask: CellMask, req: SearchRequest, after: Position | undefined, batch: number) {
-  let q = db.selectFrom('recording_label_cells as c').select(['c.recording_id', 'c.start_timestamp'])
-    .where('c.org_id', '=', orgId).where('c.label', '=', label).where(maskTest('c', mask));
+async function candidatesFor(
+  db: Db,
+  orgId: string,
+  label: string,
+  mask: CellMask,
+  req: SearchRequest,
+  after: Position | undefined,
+  batch: number,
+) {
+  let q = db
+    .selectFrom('recording_label_cells as c')
+    .select(['c.recording_id', 'c.start_timestamp'])
+    .where('c.org_id', '=', orgId)
+    .where('c.label', '=', label)
+    .where(maskTest('c', mask));
   if (req.from !== undefined) q = q.where('c.start_timestamp', '>=', req.from);
   if (req.to !== undefined) q = q.where('c.start_timestamp', '<=', req.to);
   if (after) q = q.where(sql<boolean>`(c.start_timestamp, c.recording_id) < (${after.start}, ${after.id})`);
@@ -38,7 +62,15 @@ async function candidatesFor(db: Db, orgId: string, label: string, mask: CellMas
  * The next candidates in newest-first order, merged over the labels (one ordered index walk each).
  * `until` is how far the walk is complete: every candidate at or before it has been returned.
  */
-async function nextCandidates(db: Db, orgId: string, labels: string[], mask: CellMask, req: SearchRequest, after: Position | undefined, batch: number) {
+async function nextCandidates(
+  db: Db,
+  orgId: string,
+  labels: string[],
+  mask: CellMask,
+  req: SearchRequest,
+  after: Position | undefined,
+  batch: number,
+) {
   const lists = await Promise.all(labels.map((l) => candidatesFor(db, orgId, l, mask, req, after, batch)));
   let until: Position | undefined;
   for (const list of lists) {
@@ -56,15 +88,21 @@ async function nextCandidates(db: Db, orgId: string, labels: string[], mask: Cel
 
 /** Where grid row `row` starts in rc.points, in points: 0 for the first row, count past the last. */
 function rowStart(row: number) {
-  return row === 0 ? sql<number>`0` : row === GRID ? sql.ref<number>('rc.count') : sql.ref<number>(`rc.row${row}_start`);
+  return row === 0
+    ? sql<number>`0`
+    : row === GRID
+      ? sql.ref<number>('rc.count')
+      : sql.ref<number>(`rc.row${row}_start`);
 }
 
 /** Only the points of the grid rows the region's cells lie in: a small region reads a fraction of each list. */
 function pointsOfRows(mask: CellMask, pg: boolean) {
   const [first, last] = rowSpan(mask);
   const from = rowStart(first);
-  const bytes = first === 0 && last === GRID - 1 ? sql<Buffer>`rc.points`
-    : sql<Buffer>`substr(rc.points, 1 + ${sql.lit(POINT_BYTES)} * ${from}, ${sql.lit(POINT_BYTES)} * (${rowStart(last + 1)} - ${from}))`;
+  const bytes =
+    first === 0 && last === GRID - 1
+      ? sql<Buffer>`rc.points`
+      : sql<Buffer>`substr(rc.points, 1 + ${sql.lit(POINT_BYTES)} * ${from}, ${sql.lit(POINT_BYTES)} * (${rowStart(last + 1)} - ${from}))`;
   // node-postgres receives bytea as hex text, twice its size; base64 is a third smaller and quicker to parse,
   // which is most of the exact check's time on dense regions.
   return pg ? sql<Buffer | string>`encode(${bytes}, 'base64')` : bytes;
@@ -88,7 +126,9 @@ function pointsView(value: Buffer | string): Float64Array {
 }
 
 /** What confirming costs, in units of about one decoded point: every point, plus its edge tests. */
-export interface Work { units: number }
+export interface Work {
+  units: number;
+}
 
 function countInside(polygon: Polygon, value: Buffer | string, work: Work): number {
   const points = pointsView(value);
@@ -96,7 +136,8 @@ function countInside(polygon: Polygon, value: Buffer | string, work: Work): numb
   let count = 0;
   let inBox = 0;
   for (let i = 0; i + 1 < points.length; i += 2) {
-    const x = points[i]!; const y = points[i + 1]!;
+    const x = points[i]!;
+    const y = points[i + 1]!;
     if (!inBoundingBox(polygon, x, y)) continue;
     inBox++;
     if (containsPoint(polygon, x, y)) count++;
@@ -105,10 +146,22 @@ function countInside(polygon: Polygon, value: Buffer | string, work: Work): numb
   return count;
 }
 
-async function exactMatches(db: Db, orgId: string, ids: string[], labels: string[] | undefined, mask: CellMask, polygon: Polygon, work: Work) {
-  let q = db.selectFrom('run_centroids as rc').innerJoin('runs', 'runs.id', 'rc.run_pk')
+async function exactMatches(
+  db: Db,
+  orgId: string,
+  ids: string[],
+  labels: string[] | undefined,
+  mask: CellMask,
+  polygon: Polygon,
+  work: Work,
+) {
+  let q = db
+    .selectFrom('run_centroids as rc')
+    .innerJoin('runs', 'runs.id', 'rc.run_pk')
     .select(['rc.recording_id', 'rc.label', pointsOfRows(mask, isPostgres(db)).as('points'), 'runs.run_id'])
-    .where('rc.org_id', '=', orgId).where('rc.recording_id', 'in', ids).where(maskTest('rc', mask));
+    .where('rc.org_id', '=', orgId)
+    .where('rc.recording_id', 'in', ids)
+    .where(maskTest('rc', mask));
   if (labels) q = q.where('rc.label', 'in', labels);
   const rows = await q.execute();
   const byRecording = new Map<string, Match[]>();
@@ -149,14 +202,26 @@ function checkSize(needed: number, found: number, checked: number): number {
 
 /** How many centroids each recording has under the labels: what confirming it can cost, at most. */
 async function centroidCounts(db: Db, orgId: string, ids: string[], labels: string[]): Promise<Map<string, number>> {
-  const rows = await db.selectFrom('recording_label_cells').select(['recording_id', 'centroid_count'])
-    .where('org_id', '=', orgId).where('recording_id', 'in', ids).where('label', 'in', labels).execute();
+  const rows = await db
+    .selectFrom('recording_label_cells')
+    .select(['recording_id', 'centroid_count'])
+    .where('org_id', '=', orgId)
+    .where('recording_id', 'in', ids)
+    .where('label', 'in', labels)
+    .execute();
   const counts = new Map<string, number>();
-  for (const row of rows) counts.set(row.recording_id, (counts.get(row.recording_id) ?? 0) + Number(row.centroid_count));
+  for (const row of rows)
+    counts.set(row.recording_id, (counts.get(row.recording_id) ?? 0) + Number(row.centroid_count));
   return counts;
 }
 
-export async function searchRecordings(db: Db, orgId: string, req: SearchRequest, budget = CONFIRM_BUDGET, stats?: Work): Promise<SearchPage> {
+export async function searchRecordings(
+  db: Db,
+  orgId: string,
+  req: SearchRequest,
+  budget = CONFIRM_BUDGET,
+  stats?: Work,
+): Promise<SearchPage> {
   const mask = coverCells(req.polygon);
   if (isEmpty(mask)) return { recordings: [], nextCursor: null };
   const storableLabels = req.labels && withoutNul(req.labels);
@@ -181,7 +246,15 @@ export async function searchRecordings(db: Db, orgId: string, req: SearchRequest
   while (found.length <= req.limit) {
     const want = checkSize(req.limit + 1 - found.length, found.length, checked);
     while (pending.length < want && !exhausted) {
-      const next = await nextCandidates(db, orgId, labels, mask, req, walked, Math.max(walkBatch, want - pending.length));
+      const next = await nextCandidates(
+        db,
+        orgId,
+        labels,
+        mask,
+        req,
+        walked,
+        Math.max(walkBatch, want - pending.length),
+      );
       pending.push(...next.candidates);
       if (next.candidates.length > 0) walked = next.candidates[next.candidates.length - 1];
       exhausted = next.exhausted || next.candidates.length === 0;
@@ -190,7 +263,12 @@ export async function searchRecordings(db: Db, orgId: string, req: SearchRequest
     if (pending.length === 0) break;
     // The part of the chunk the budget still covers, by each candidate's most possible cost; the very first
     // candidate of a request is always confirmed, so that every page moves on.
-    const counts = await centroidCounts(db, orgId, pending.slice(0, want).map((c) => c.id), labels);
+    const counts = await centroidCounts(
+      db,
+      orgId,
+      pending.slice(0, want).map((c) => c.id),
+      labels,
+    );
     let take = 0;
     let planned = work.units;
     while (take < want && take < pending.length) {
@@ -204,7 +282,15 @@ export async function searchRecordings(db: Db, orgId: string, req: SearchRequest
       break;
     }
     const chunk = pending.splice(0, take);
-    const exact = await exactMatches(db, orgId, chunk.map((c) => c.id), storableLabels, mask, req.polygon, work);
+    const exact = await exactMatches(
+      db,
+      orgId,
+      chunk.map((c) => c.id),
+      storableLabels,
+      mask,
+      req.polygon,
+      work,
+    );
     checked += chunk.length;
     lastConfirmed = chunk[chunk.length - 1];
     for (const c of chunk) {
@@ -214,16 +300,36 @@ export async function searchRecordings(db: Db, orgId: string, req: SearchRequest
     }
   }
   const page = found.slice(0, req.limit);
-  const nextCursor = cutAt ? encodeCursor(cutAt) : found.length > req.limit ? encodeCursor(page[page.length - 1]!.position) : null;
+  const nextCursor = cutAt
+    ? encodeCursor(cutAt)
+    : found.length > req.limit
+      ? encodeCursor(page[page.length - 1]!.position)
+      : null;
   if (page.length === 0) return { recordings: [], nextCursor };
-  const rows = await db.selectFrom('recordings').select(['id', 'media_key', 'analysis_id', 'start_timestamp', 'device_key'])
-    .where('org_id', '=', orgId).where('id', 'in', page.map((p) => p.position.id)).execute();
+  const rows = await db
+    .selectFrom('recordings')
+    .select(['id', 'media_key', 'analysis_id', 'start_timestamp', 'device_key'])
+    .where('org_id', '=', orgId)
+    .where(
+      'id',
+      'in',
+      page.map((p) => p.position.id),
+    )
+    .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   const recordings: SearchHit[] = [];
   for (const p of page) {
     const r = byId.get(p.position.id);
     // A recording deleted between the two reads is simply left out.
-    if (r) recordings.push({ id: r.id, mediaKey: r.media_key, analysisId: r.analysis_id, startTimestamp: Number(r.start_timestamp), deviceKey: r.device_key, matches: p.matches });
+    if (r)
+      recordings.push({
+        id: r.id,
+        mediaKey: r.media_key,
+        analysisId: r.analysis_id,
+        startTimestamp: Number(r.start_timestamp),
+        deviceKey: r.device_key,
+        matches: p.matches,
+      });
   }
   return { recordings, nextCursor };
 }

@@ -14,14 +14,22 @@ const CELL_SLACK = 1e-6;
 export interface Polygon {
   /** x0, y0, x1, y1, … in the 100-space; the last vertex connects back to the first. */
   xy: Float64Array;
-  minX: number; minY: number; maxX: number; maxY: number;
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
 }
 
 export function polygonOf(xy: number[]): Polygon {
-  let minX = Infinity; let minY = Infinity; let maxX = -Infinity; let maxY = -Infinity;
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
   for (let i = 0; i < xy.length; i += 2) {
-    minX = Math.min(minX, xy[i]!); maxX = Math.max(maxX, xy[i]!);
-    minY = Math.min(minY, xy[i + 1]!); maxY = Math.max(maxY, xy[i + 1]!);
+    minX = Math.min(minX, xy[i]!);
+    maxX = Math.max(maxX, xy[i]!);
+    minY = Math.min(minY, xy[i + 1]!);
+    maxY = Math.max(maxY, xy[i + 1]!);
   }
   return { xy: Float64Array.from(xy), minX, minY, maxX, maxY };
 }
@@ -39,8 +47,12 @@ function nearSegment(px: number, py: number, ax: number, ay: number, bx: number,
 
 /** Within the polygon's bounding box widened by EDGE_TOLERANCE: no point outside it can be inside. */
 export function inBoundingBox(poly: Polygon, px: number, py: number): boolean {
-  return px >= poly.minX - EDGE_TOLERANCE && px <= poly.maxX + EDGE_TOLERANCE
-    && py >= poly.minY - EDGE_TOLERANCE && py <= poly.maxY + EDGE_TOLERANCE;
+  return (
+    px >= poly.minX - EDGE_TOLERANCE &&
+    px <= poly.maxX + EDGE_TOLERANCE &&
+    py >= poly.minY - EDGE_TOLERANCE &&
+    py <= poly.maxY + EDGE_TOLERANCE
+  );
 }
 
 /** Inside by the even-odd rule, or on (within EDGE_TOLERANCE of) an edge. */
@@ -50,19 +62,36 @@ export function containsPoint(poly: Polygon, px: number, py: number): boolean {
   const n = v.length >> 1;
   let inside = false;
   for (let i = 0, j = n - 1; i < n; j = i++) {
-    const xi = v[2 * i]!; const yi = v[2 * i + 1]!;
-    const xj = v[2 * j]!; const yj = v[2 * j + 1]!;
+    const xi = v[2 * i]!;
+    const yi = v[2 * i + 1]!;
+    const xj = v[2 * j]!;
+    const yj = v[2 * j + 1]!;
     // A point outside the edge's box widened by twice the tolerance is farther than the tolerance from the
     // edge: four comparisons rule most edges out before nearSegment's division.
-    if (px >= (xi < xj ? xi : xj) - NEAR && px <= (xi > xj ? xi : xj) + NEAR && py >= (yi < yj ? yi : yj) - NEAR
-      && py <= (yi > yj ? yi : yj) + NEAR && nearSegment(px, py, xj, yj, xi, yi)) return true;
-    if ((yi > py) !== (yj > py) && px < ((xj - xi) * (py - yi)) / (yj - yi) + xi) inside = !inside;
+    if (
+      px >= (xi < xj ? xi : xj) - NEAR &&
+      px <= (xi > xj ? xi : xj) + NEAR &&
+      py >= (yi < yj ? yi : yj) - NEAR &&
+      py <= (yi > yj ? yi : yj) + NEAR &&
+      nearSegment(px, py, xj, yj, xi, yi)
+    )
+      return true;
+    if (yi > py !== yj > py && px < ((xj - xi) * (py - yi)) / (yj - yi) + xi) inside = !inside;
   }
   return inside;
 }
 
 /** Whether the segment touches the closed box (Liang–Barsky clipping). */
-function segmentTouchesBox(ax: number, ay: number, bx: number, by: number, x0: number, y0: number, x1: number, y1: number): boolean {
+function segmentTouchesBox(
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+): boolean {
   let t0 = 0;
   let t1 = 1;
   const dx = bx - ax;
@@ -70,7 +99,13 @@ function segmentTouchesBox(ax: number, ay: number, bx: number, by: number, x0: n
   const clip = (p: number, q: number): boolean => {
     if (p === 0) return q >= 0;
     const r = q / p;
-    if (p < 0) { if (r > t1) return false; if (r > t0) t0 = r; } else { if (r < t0) return false; if (r < t1) t1 = r; }
+    if (p < 0) {
+      if (r > t1) return false;
+      if (r > t0) t0 = r;
+    } else {
+      if (r < t0) return false;
+      if (r < t1) t1 = r;
+    }
     return true;
   };
   return clip(-dx, ax - x0) && clip(dx, x1 - ax) && clip(-dy, ay - y0) && clip(dy, y1 - ay) && t0 <= t1;
@@ -86,7 +121,10 @@ export function coverCells(poly: Polygon): CellMask {
   const n = v.length >> 1;
   for (let cell = 0; cell < GRID * GRID; cell++) {
     const [cx0, cy0, cx1, cy1] = cellBounds(cell);
-    const x0 = cx0 - CELL_SLACK; const y0 = cy0 - CELL_SLACK; const x1 = cx1 + CELL_SLACK; const y1 = cy1 + CELL_SLACK;
+    const x0 = cx0 - CELL_SLACK;
+    const y0 = cy0 - CELL_SLACK;
+    const x1 = cx1 + CELL_SLACK;
+    const y1 = cy1 + CELL_SLACK;
     if (poly.maxX < x0 || poly.minX > x1 || poly.maxY < y0 || poly.minY > y1) continue;
     let hit = containsPoint(poly, cx0, cy0);
     for (let i = 0, j = n - 1; !hit && i < n; j = i++) {
@@ -96,4 +134,3 @@ export function coverCells(poly: Polygon): CellMask {
   }
   return mask;
 }
-

@@ -11,7 +11,12 @@ const MAX_POLYGON_POINTS = 1000;
 export const MAX_LABELS = 100;
 
 export interface SearchRequest {
-  polygon: Polygon; labels?: string[]; from?: number; to?: number; limit: number; cursor?: unknown;
+  polygon: Polygon;
+  labels?: string[];
+  from?: number;
+  to?: number;
+  limit: number;
+  cursor?: unknown;
 }
 
 const fieldError = (field: string, detail: string) => new ApiError(400, 'invalid_field', detail, { field });
@@ -30,7 +35,8 @@ export function regionPolygon(region: unknown): Polygon {
     }
     const hasW = region.width !== undefined && region.width !== null;
     const hasH = region.height !== undefined && region.height !== null;
-    if (hasW !== hasH) throw fieldError('region', 'give both region.width and region.height, or neither (normalized points)');
+    if (hasW !== hasH)
+      throw fieldError('region', 'give both region.width and region.height, or neither (normalized points)');
     const width = hasW ? region.width : 1;
     const height = hasH ? region.height : 1;
     if (!finite(width) || width <= 0 || !finite(height) || height <= 0) {
@@ -38,17 +44,29 @@ export function regionPolygon(region: unknown): Polygon {
     }
     const xy: number[] = [];
     points.forEach((p, i) => {
-      if (!isObject(p) || !finite(p.x) || !finite(p.y)) throw fieldError(`region.points[${i}]`, `region.points[${i}] must be { x, y } with finite numbers`);
+      if (!isObject(p) || !finite(p.x) || !finite(p.y))
+        throw fieldError(`region.points[${i}]`, `region.points[${i}] must be { x, y } with finite numbers`);
       xy.push((p.x / width) * SPACE, (p.y / height) * SPACE);
     });
-    if (!xy.every(Number.isFinite)) throw fieldError('region', hasW ? 'region.points divided by width and height must stay finite numbers' : 'region.points are too large: normalized points lie near 0 to 1 (give width and height for pixel points)');
+    if (!xy.every(Number.isFinite))
+      throw fieldError(
+        'region',
+        hasW
+          ? 'region.points divided by width and height must stay finite numbers'
+          : 'region.points are too large: normalized points lie near 0 to 1 (give width and height for pixel points)',
+      );
     return polygonOf(xy);
   }
   const { x, y, w, h } = region;
-  if (!finite(x) || !finite(y) || !finite(w) || !finite(h)) throw fieldError('region', 'region must be { points, width, height } or { x, y, w, h }');
+  if (!finite(x) || !finite(y) || !finite(w) || !finite(h))
+    throw fieldError('region', 'region must be { points, width, height } or { x, y, w, h }');
   if (w <= 0 || h <= 0) throw fieldError('region', 'region.w and region.h must be > 0');
-  const x0 = x * SPACE; const y0 = y * SPACE; const x1 = (x + w) * SPACE; const y1 = (y + h) * SPACE;
-  if (![x0, y0, x1, y1].every(Number.isFinite)) throw fieldError('region', 'region x + w and y + h must stay finite numbers');
+  const x0 = x * SPACE;
+  const y0 = y * SPACE;
+  const x1 = (x + w) * SPACE;
+  const y1 = (y + h) * SPACE;
+  if (![x0, y0, x1, y1].every(Number.isFinite))
+    throw fieldError('region', 'region x + w and y + h must stay finite numbers');
   return polygonOf([x0, y0, x1, y0, x1, y1, x0, y1]);
 }
 
@@ -68,7 +86,11 @@ export function parseTimeBound(value: unknown, field: 'from' | 'to', source: 'qu
  * starts are, so that `from` never admits a start before it (from=1700000000.5 must not find 1700000000), nor `to`
  * one after it. A range within one second (from=…0.2, to=…0.8) is valid and matches nothing.
  */
-export function parseTimeRange(fromValue: unknown, toValue: unknown, source: 'query' | 'body'): { from?: number; to?: number } {
+export function parseTimeRange(
+  fromValue: unknown,
+  toValue: unknown,
+  source: 'query' | 'body',
+): { from?: number; to?: number } {
   const from = parseTimeBound(fromValue, 'from', source);
   const to = parseTimeBound(toValue, 'to', source);
   if (from !== undefined && to !== undefined && from > to) throw fieldError('from', 'from must not be after to');
@@ -91,7 +113,11 @@ export function validateSearchBody(body: unknown): SearchRequest {
   const polygon = regionPolygon(body.region);
   let labels: string[] | undefined;
   if (body.labels !== undefined && body.labels !== null) {
-    if (!Array.isArray(body.labels) || body.labels.length > MAX_LABELS || !body.labels.every((l) => typeof l === 'string' && l !== '')) {
+    if (
+      !Array.isArray(body.labels) ||
+      body.labels.length > MAX_LABELS ||
+      !body.labels.every((l) => typeof l === 'string' && l !== '')
+    ) {
       throw fieldError('labels', `labels must be an array of at most ${MAX_LABELS} non-empty strings`);
     }
     labels = body.labels.length > 0 ? [...new Set(body.labels as string[])] : undefined;

@@ -39,7 +39,8 @@ export function authenticateAccount(store: Store, headers: IncomingHttpHeaders):
   // A cached entry lives only until the account's rows change (see row-cache.ts): a rotated secret or a disabled
   // account is never answered from here. A plain digest of a 256-bit secret is as strong as the salted hash.
   const cached = peekAccount(store, accessKey);
-  if (cached?.verified && cached.row.enabled === 1 && sameDigest(secretDigest(secret), cached.verified)) return cached.account;
+  if (cached?.verified && cached.row.enabled === 1 && sameDigest(secretDigest(secret), cached.verified))
+    return cached.account;
   return verifyAccount(store, accessKey, secret);
 }
 

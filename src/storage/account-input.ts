@@ -1,7 +1,12 @@
 // Admin input for an account: name, bound providers (the default always among them) and directories. Pure.
 import { providerNameProblem } from './provider-config.js';
 
-export interface AccountInput { name: string; defaultProvider: string; providers: string[]; directories: string[] }
+export interface AccountInput {
+  name: string;
+  defaultProvider: string;
+  providers: string[];
+  directories: string[];
+}
 export type AccountInputResult = { ok: true; value: AccountInput } | { ok: false; detail: string };
 
 const DIRECTORY = /^[^/\\\u0000-\u001f\u007f]{1,255}$/;
@@ -18,7 +23,8 @@ const MAX_DIRECTORIES = 1000;
 const MAX_PROVIDERS = 100;
 
 export function directoriesProblem(dirs: unknown): string | undefined {
-  if (!Array.isArray(dirs) || dirs.length === 0) return 'directories must be ["*"] or a non-empty list of top-level directory names';
+  if (!Array.isArray(dirs) || dirs.length === 0)
+    return 'directories must be ["*"] or a non-empty list of top-level directory names';
   if (dirs.length > MAX_DIRECTORIES) return `an account has at most ${MAX_DIRECTORIES} directories`;
   for (const d of dirs) {
     if (typeof d !== 'string' || (d !== '*' && (!DIRECTORY.test(d) || d === '.' || d === '..'))) {
@@ -42,7 +48,8 @@ export function checkAccountInput(input: Record<string, unknown>): AccountInputR
   if (unknown.length > 0) return { ok: false, detail: `unknown field(s): ${unknown.join(', ')}` };
   const nameProblem = providerNameProblem(input.name);
   if (nameProblem) return { ok: false, detail: `account ${nameProblem}` };
-  if (typeof input.defaultProvider !== 'string' || providerNameProblem(input.defaultProvider)) return { ok: false, detail: 'defaultProvider must name a provider' };
+  if (typeof input.defaultProvider !== 'string' || providerNameProblem(input.defaultProvider))
+    return { ok: false, detail: 'defaultProvider must name a provider' };
   const providers = input.providers ?? [];
   const pp = providersProblem(providers);
   if (pp) return { ok: false, detail: pp };
@@ -50,5 +57,13 @@ export function checkAccountInput(input: Record<string, unknown>): AccountInputR
   const dp = directoriesProblem(directories);
   if (dp) return { ok: false, detail: dp };
   const bound = [...new Set([input.defaultProvider, ...(providers as string[])])];
-  return { ok: true, value: { name: input.name as string, defaultProvider: input.defaultProvider, providers: bound, directories: [...new Set(directories as string[])] } };
+  return {
+    ok: true,
+    value: {
+      name: input.name as string,
+      defaultProvider: input.defaultProvider,
+      providers: bound,
+      directories: [...new Set(directories as string[])],
+    },
+  };
 }

@@ -11,7 +11,11 @@ const signAssets: AssetSigner = async (app, input) => {
   // tenants' files included.
   const row = await findOrganisationAccount(app.store.db, input.accounts, input.orgId);
   if (!row || row.enabled !== 1) {
-    throw new ApiError(401, 'invalid_credentials', `None of the editor's storage accounts (${input.accounts.join(', ')}) belongs to this organisation and is enabled`);
+    throw new ApiError(
+      401,
+      'invalid_credentials',
+      `None of the editor's storage accounts (${input.accounts.join(', ')}) belongs to this organisation and is enabled`,
+    );
   }
   const account = toAccount(row);
   for (const item of input.items) {
@@ -20,12 +24,20 @@ const signAssets: AssetSigner = async (app, input) => {
   }
   const names = input.items.map((i) => i.provider ?? account.defaultProvider);
   const providers = await providersFor(app, account, names);
-  assertDirectories(account, input.items.map((i) => i.filename));
+  assertDirectories(
+    account,
+    input.items.map((i) => i.filename),
+  );
   // Without STORAGE_PUBLIC_URL a relative URL is right: the editor is served by this same host.
   const issuer = issuerFor(app, account, () => app.config.storage.publicUrl ?? '');
   const out: Record<string, string> = {};
   input.items.forEach((item, i) => {
-    Object.defineProperty(out, item.filename, { value: issuer.issue(providers.get(names[i]!)!, item.filename, item.uriExpiryTime), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, item.filename, {
+      value: issuer.issue(providers.get(names[i]!)!, item.filename, item.uriExpiryTime),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   });
   return out;
 };

@@ -23,8 +23,10 @@ function assetsDir(): string {
 const derived = (mediaKey: string) => {
   const base = mediaKey.replace(/\.mp4$/, '');
   return [
-    [mediaKey, 'sample.mp4'], [`${base}_thumbnail.jpg`, 'sample_thumbnail.jpg'],
-    [`${base}_sprite.jpg`, 'sample_sprite.jpg'], [`${base}_redacted.mp4`, 'sample_redacted.mp4'],
+    [mediaKey, 'sample.mp4'],
+    [`${base}_thumbnail.jpg`, 'sample_thumbnail.jpg'],
+    [`${base}_sprite.jpg`, 'sample_sprite.jpg'],
+    [`${base}_redacted.mp4`, 'sample_redacted.mp4'],
   ] as const;
 };
 
@@ -32,11 +34,19 @@ demoSeeders.push(async (store, config, credentials) => {
   // The organisation's own, not service-wide: the editor signs only with an account of the recording's organisation.
   const org = await findOrganisationByName(store.db, credentials.organisation);
   if (!org) throw new Error(`the demo organisation "${credentials.organisation}" is missing`);
-  await createProvider(store, config, org.id, { name: DEMO_PROVIDER, type: 'fs', config: { root: path.join(config.dataDir, 'storage-demo') } });
+  await createProvider(store, config, org.id, {
+    name: DEMO_PROVIDER,
+    type: 'fs',
+    config: { root: path.join(config.dataDir, 'storage-demo') },
+  });
   for (const [key, file] of derived(credentials.mediaKey)) {
     await uploadFile(store, config, org.id, DEMO_PROVIDER, path.join(assetsDir(), file), key);
   }
-  const account = await createAccount(store, org.id, { name: DEMO_ACCOUNT, defaultProvider: DEMO_PROVIDER, directories: ['demo'] });
+  const account = await createAccount(store, org.id, {
+    name: DEMO_ACCOUNT,
+    defaultProvider: DEMO_PROVIDER,
+    directories: ['demo'],
+  });
   credentials.storageAccessKey = account.accessKey;
   credentials.storageSecretAccessKey = account.secretAccessKey;
 });

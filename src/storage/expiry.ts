@@ -13,4 +13,5 @@ export function parseExpiry(input: unknown): number | undefined {
   return seconds;
 }
 
-export const EXPIRY_HINT = 'uriExpiryTime must be 1 to 604800 seconds: an integer, or a duration such as 90s, 30m, 1h30m, 24h, 7d';
+export const EXPIRY_HINT =
+  'uriExpiryTime must be 1 to 604800 seconds: an integer, or a duration such as 90s, 30m, 1h30m, 24h, 7d';

@@ -16,7 +16,12 @@ function plainValidKey(name: string): boolean {
     if (c === 0x2f) {
       const length = i - segmentStart;
       if (length === 0) return false;
-      if (length <= 2 && name.charCodeAt(segmentStart) === 0x2e && (length === 1 || name.charCodeAt(segmentStart + 1) === 0x2e)) return false;
+      if (
+        length <= 2 &&
+        name.charCodeAt(segmentStart) === 0x2e &&
+        (length === 1 || name.charCodeAt(segmentStart + 1) === 0x2e)
+      )
+        return false;
       segmentStart = i + 1;
     } else if (c < 0x20 || c > 0x7e || c === 0x5c) {
       return false;

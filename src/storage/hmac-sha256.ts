@@ -36,7 +36,11 @@ export class HmacSha256 {
     this.ipad.copy(inner, 0);
     const length = inner.write(message, BLOCK, 'utf8');
     // 'latin1' hands the digest back as a 32-character string, one byte per character: no Buffer is allocated.
-    const innerDigest = hash('sha256', new Uint8Array(inner.buffer, inner.byteOffset, BLOCK + length), 'latin1' as 'hex');
+    const innerDigest = hash(
+      'sha256',
+      new Uint8Array(inner.buffer, inner.byteOffset, BLOCK + length),
+      'latin1' as 'hex',
+    );
     this.opad.copy(outer, 0);
     outer.write(innerDigest, BLOCK, 'latin1');
     return hash('sha256', outer, encoding);

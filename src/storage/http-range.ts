@@ -5,9 +5,17 @@ export type RangeDecision =
   | { kind: 'partial'; start: number; end: number }
   | { kind: 'unsatisfiable' };
 
-export interface Validators { etag: string; lastModified: Date }
+export interface Validators {
+  etag: string;
+  lastModified: Date;
+}
 export interface ConditionalHeaders {
-  range?: string; ifRange?: string; ifNoneMatch?: string; ifModifiedSince?: string; ifMatch?: string; ifUnmodifiedSince?: string;
+  range?: string;
+  ifRange?: string;
+  ifNoneMatch?: string;
+  ifModifiedSince?: string;
+  ifMatch?: string;
+  ifUnmodifiedSince?: string;
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -26,7 +34,10 @@ const ASCTIME = new RegExp(`^${DAY} ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`);
  */
 export function parseHttpDate(value: string): number | undefined {
   const text = value.trim();
-  let day: string; let month: string; let year: number; let hms: string[];
+  let day: string;
+  let month: string;
+  let year: number;
+  let hms: string[];
   let m = IMF_FIXDATE.exec(text);
   if (m) [day, month, year, hms] = [m[1]!, m[2]!, Number(m[3]), m.slice(4, 7)];
   else if ((m = RFC_850.exec(text))) {
@@ -42,7 +53,8 @@ export function parseHttpDate(value: string): number | undefined {
   const ms = Date.UTC(year, monthIndex, Number(day), h, min, s);
   const back = new Date(ms);
   // 31 Feb or 25:00 roll over into another date: not a date at all.
-  if (back.getUTCDate() !== Number(day) || back.getUTCMonth() !== monthIndex || h > 23 || min > 59 || s > 60) return undefined;
+  if (back.getUTCDate() !== Number(day) || back.getUTCMonth() !== monthIndex || h > 23 || min > 59 || s > 60)
+    return undefined;
   return ms;
 }
 

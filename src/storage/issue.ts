@@ -14,10 +14,18 @@ import { andThen, type MaybePromise } from '../util/maybe-promise.js';
  * The named providers if all are bound to the account and enabled; 401 provider_not_allowed naming the others.
  * Without a promise when the row cache holds them all.
  */
-export function providersFor(app: FastifyInstance, account: Account, names: string[]): MaybePromise<Map<string, StorageProvider>> {
+export function providersFor(
+  app: FastifyInstance,
+  account: Account,
+  names: string[],
+): MaybePromise<Map<string, StorageProvider>> {
   // One name (every single-URL request, most bulk ones): no set, no filtering.
   const unique = names.length === 1 ? names : [...new Set(names)];
-  const rows = providersNamed(app.store, account.orgId, unique.filter((n) => account.providers.includes(n)));
+  const rows = providersNamed(
+    app.store,
+    account.orgId,
+    unique.filter((n) => account.providers.includes(n)),
+  );
   return andThen(rows, (r) => usableProviders(app, unique, r));
 }
 
@@ -26,8 +34,12 @@ function usableProviders(app: FastifyInstance, names: string[], rows: ProviderRo
   for (const row of rows) if (row.enabled === 1) out.set(row.name, providerFromRow(app.config, row));
   if (out.size !== names.length) {
     const refused = names.filter((n) => !out.has(n));
-    throw new ApiError(401, 'provider_not_allowed', `The account may not use provider${refused.length > 1 ? 's' : ''} ${refused.map((n) => `"${n}"`).join(', ')}`,
-      { provider: refused[0], providers: refused });
+    throw new ApiError(
+      401,
+      'provider_not_allowed',
+      `The account may not use provider${refused.length > 1 ? 's' : ''} ${refused.map((n) => `"${n}"`).join(', ')}`,
+      { provider: refused[0], providers: refused },
+    );
   }
   return out;
 }
@@ -35,8 +47,12 @@ function usableProviders(app: FastifyInstance, names: string[], rows: ProviderRo
 export function assertDirectories(account: Account, filenames: string[]): void {
   const denied = filenames.filter((f) => !directoryAllowed(account.directories, f));
   if (denied.length > 0) {
-    throw new ApiError(403, 'directory_not_allowed', `The account may not use ${denied.length > 1 ? 'these files' : `"${denied[0]}"`}: outside its directories`,
-      { filenames: denied, directories: account.directories });
+    throw new ApiError(
+      403,
+      'directory_not_allowed',
+      `The account may not use ${denied.length > 1 ? 'these files' : `"${denied[0]}"`}: outside its directories`,
+      { filenames: denied, directories: account.directories },
+    );
   }
 }
 
@@ -79,7 +95,11 @@ export class Issuer {
   private key: string | undefined;
   private base: string | undefined;
 
-  constructor(private readonly app: FastifyInstance, private readonly account: Account, private readonly baseUrl: () => string) {}
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly account: Account,
+    private readonly baseUrl: () => string,
+  ) {}
 
   issue(provider: StorageProvider, filename: string, seconds: number): string {
     const config = this.app.config;
@@ -96,7 +116,12 @@ export class Issuer {
     }
     this.key ??= signingKeys(config)[0];
     if (this.key === undefined) {
-      throw new ApiError(502, 'provider_error', `Provider "${provider.name}" needs service-signed URLs but STORAGE_URL_SIGNING_KEY is not set`, { provider: provider.name });
+      throw new ApiError(
+        502,
+        'provider_error',
+        `Provider "${provider.name}" needs service-signed URLs but STORAGE_URL_SIGNING_KEY is not set`,
+        { provider: provider.name },
+      );
     }
     if (this.base === undefined) {
       this.base = this.baseUrl();

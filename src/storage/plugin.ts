@@ -15,9 +15,12 @@ declare module 'fastify' {
 
 export async function assertSigningConfigured(app: FastifyInstance): Promise<void> {
   if (signingKeys(app.config).length > 0) return;
-  if (app.config.storage.signing) throw new Error('STORAGE_SIGNING=true needs STORAGE_URL_SIGNING_KEY (the server does not sign with a default key)');
+  if (app.config.storage.signing)
+    throw new Error('STORAGE_SIGNING=true needs STORAGE_URL_SIGNING_KEY (the server does not sign with a default key)');
   if (await fsProviderExists(app.store.db)) {
-    throw new Error('an fs storage provider exists, and its URLs are service-signed: set STORAGE_URL_SIGNING_KEY (the server does not sign with a default key)');
+    throw new Error(
+      'an fs storage provider exists, and its URLs are service-signed: set STORAGE_URL_SIGNING_KEY (the server does not sign with a default key)',
+    );
   }
 }
 

@@ -18,19 +18,33 @@ function ownedBy<Q>(q: Q, owner: Owner): Q {
   return (owner === null ? b.where('org_id', 'is', null) : b.where('org_id', '=', owner)) as unknown as Q;
 }
 
-
 export interface Account {
-  id: string; orgId: Owner; name: string; accessKey: string; defaultProvider: string;
-  providers: string[]; directories: string[]; enabled: boolean; createdAt: number; updatedAt: number;
+  id: string;
+  orgId: Owner;
+  name: string;
+  accessKey: string;
+  defaultProvider: string;
+  providers: string[];
+  directories: string[];
+  enabled: boolean;
+  createdAt: number;
+  updatedAt: number;
 }
 export type AccountRow = StorageAccountsTable;
 export type ProviderRow = StorageProvidersTable;
 
 export function toAccount(row: StorageAccountsTable): Account {
   return {
-    id: row.id, orgId: row.org_id, name: row.name, accessKey: row.access_key, defaultProvider: row.default_provider,
-    providers: JSON.parse(row.providers) as string[], directories: JSON.parse(row.directories) as string[],
-    enabled: row.enabled === 1, createdAt: row.created_at, updatedAt: row.updated_at,
+    id: row.id,
+    orgId: row.org_id,
+    name: row.name,
+    accessKey: row.access_key,
+    defaultProvider: row.default_provider,
+    providers: JSON.parse(row.providers) as string[],
+    directories: JSON.parse(row.directories) as string[],
+    enabled: row.enabled === 1,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
@@ -50,35 +64,70 @@ export async function findAccountByName(db: Db, name: string, owner?: Owner): Pr
 /** Of these accounts, the first (by the order given) that belongs to the organisation: an enabled one if any. */
 export async function findOrganisationAccount(db: Db, names: string[], orgId: string): Promise<AccountRow | undefined> {
   if (names.length === 0) return undefined;
-  const rows = await db.selectFrom('storage_accounts').selectAll().where('name', 'in', names).where('org_id', '=', orgId).execute();
+  const rows = await db
+    .selectFrom('storage_accounts')
+    .selectAll()
+    .where('name', 'in', names)
+    .where('org_id', '=', orgId)
+    .execute();
   const owned = names.flatMap((name) => rows.filter((row) => row.name === name));
   return owned.find((row) => row.enabled === 1) ?? owned[0];
 }
 
 export async function listAccounts(db: Db, owner: Owner): Promise<Account[]> {
-  const rows = await ownedBy(db.selectFrom('storage_accounts').selectAll(), owner).orderBy(byCodePoint(db, 'name')).execute();
+  const rows = await ownedBy(db.selectFrom('storage_accounts').selectAll(), owner)
+    .orderBy(byCodePoint(db, 'name'))
+    .execute();
   return rows.map(toAccount);
 }
 
-export interface NewAccount { name: string; defaultProvider: string; providers: string[]; directories: string[] }
+export interface NewAccount {
+  name: string;
+  defaultProvider: string;
+  providers: string[];
+  directories: string[];
+}
 
 /** The new account and its secret, which exists in clear only in this return value. */
-export async function insertAccount(db: Db, orgId: Owner, input: NewAccount): Promise<{ account: Account; secretAccessKey: string }> {
+export async function insertAccount(
+  db: Db,
+  orgId: Owner,
+  input: NewAccount,
+): Promise<{ account: Account; secretAccessKey: string }> {
   const secret = newSecretAccessKey();
   const salt = newSalt();
   const now = Date.now();
   const row: StorageAccountsTable = {
-    id: newId(now), org_id: orgId, name: input.name, access_key: newAccessKey(), secret_hash: hashAccountSecret(salt, secret),
-    secret_salt: salt, default_provider: input.defaultProvider, providers: JSON.stringify(input.providers),
-    directories: JSON.stringify(input.directories), enabled: 1, created_at: now, updated_at: now,
+    id: newId(now),
+    org_id: orgId,
+    name: input.name,
+    access_key: newAccessKey(),
+    secret_hash: hashAccountSecret(salt, secret),
+    secret_salt: salt,
+    default_provider: input.defaultProvider,
+    providers: JSON.stringify(input.providers),
+    directories: JSON.stringify(input.directories),
+    enabled: 1,
+    created_at: now,
+    updated_at: now,
   };
   await db.insertInto('storage_accounts').values(row).execute();
   return { account: toAccount(row), secretAccessKey: secret };
 }
 
-export interface AccountPatch { enabled?: boolean; defaultProvider?: string; providers?: string[]; directories?: string[] }
+export interface AccountPatch {
+  enabled?: boolean;
+  defaultProvider?: string;
+  providers?: string[];
+  directories?: string[];
+}
 
-export async function updateAccount(db: Db, orgId: Owner, name: string, patch: AccountPatch): Promise<Account | undefined> {
+export async function updateAccount(
+  db: Db,
+  orgId: Owner,
+  name: string,
+  patch: AccountPatch,
+): Promise<Account | undefined> {
   if (holdsNul(name)) return undefined;
   const set: Partial<StorageAccountsTable> = { updated_at: Date.now() };
   if (patch.enabled !== undefined) set.enabled = patch.enabled ? 1 : 0;
@@ -91,13 +140,22 @@ export async function updateAccount(db: Db, orgId: Owner, name: string, patch: A
 }
 
 /** A new secret for the account; the old one stops working at once. */
-export async function rotateAccountSecret(db: Db, orgId: Owner, name: string): Promise<{ account: Account; secretAccessKey: string } | undefined> {
+export async function rotateAccountSecret(
+  db: Db,
+  orgId: Owner,
+  name: string,
+): Promise<{ account: Account; secretAccessKey: string } | undefined> {
   if (holdsNul(name)) return undefined;
   const secret = newSecretAccessKey();
   const salt = newSalt();
-  const result = await ownedBy(db.updateTable('storage_accounts')
-    .set({ secret_hash: hashAccountSecret(salt, secret), secret_salt: salt, updated_at: Date.now() }), orgId)
-    .where('name', '=', name).executeTakeFirst();
+  const result = await ownedBy(
+    db
+      .updateTable('storage_accounts')
+      .set({ secret_hash: hashAccountSecret(salt, secret), secret_salt: salt, updated_at: Date.now() }),
+    orgId,
+  )
+    .where('name', '=', name)
+    .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) return undefined;
   const row = await findAccountByName(db, name, orgId);
   return { account: toAccount(row!), secretAccessKey: secret };
@@ -117,10 +175,16 @@ export async function insertProvider(db: Db, row: ProviderRow): Promise<void> {
   await db.insertInto('storage_providers').values(row).execute();
 }
 
-export async function setProviderEnabled(db: Db, orgId: Owner, name: string, enabled: boolean): Promise<ProviderRow | undefined> {
+export async function setProviderEnabled(
+  db: Db,
+  orgId: Owner,
+  name: string,
+  enabled: boolean,
+): Promise<ProviderRow | undefined> {
   if (holdsNul(name)) return undefined;
   await ownedBy(db.updateTable('storage_providers').set({ enabled: enabled ? 1 : 0, updated_at: Date.now() }), orgId)
-    .where('name', '=', name).execute();
+    .where('name', '=', name)
+    .execute();
   return ownedBy(db.selectFrom('storage_providers').selectAll(), orgId).where('name', '=', name).executeTakeFirst();
 }
 

@@ -7,10 +7,23 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { Store } from '../db/store.js';
 import type { MaybePromise } from '../util/maybe-promise.js';
-import { findAccountByAccessKey, findAccountByName, findProviders, toAccount, type Account, type AccountRow, type Owner, type ProviderRow } from './queries.js';
+import {
+  findAccountByAccessKey,
+  findAccountByName,
+  findProviders,
+  toAccount,
+  type Account,
+  type AccountRow,
+  type Owner,
+  type ProviderRow,
+} from './queries.js';
 
 /** `verified`: the digest of the secret last accepted for this row (set by account-auth). */
-export interface AccountEntry { row: AccountRow; account: Account; verified?: string }
+export interface AccountEntry {
+  row: AccountRow;
+  account: Account;
+  verified?: string;
+}
 
 interface Cache {
   version: unknown;
@@ -95,7 +108,9 @@ export function providersNamed(store: Store, owner: Owner, names: string[]): May
     return findProviders(store.db, owner, missing).then((rows) => {
       const found = new Map(rows.map((r) => [r.name, r]));
       for (const n of missing) remember(store, cache, cache.providers, prefix + n, found.get(n));
-      return names.map((n) => (cache.providers.has(prefix + n) ? cache.providers.get(prefix + n) : found.get(n))).filter((r): r is ProviderRow => r !== undefined);
+      return names
+        .map((n) => (cache.providers.has(prefix + n) ? cache.providers.get(prefix + n) : found.get(n)))
+        .filter((r): r is ProviderRow => r !== undefined);
     });
   }
   const rows: ProviderRow[] = [];

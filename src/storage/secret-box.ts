@@ -14,14 +14,22 @@ export function seal(masterKey: string, context: string, plaintext: string): str
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(context));
   const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return ['v1', keyId(key), iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ct.toString('base64url')].join('.');
+  return [
+    'v1',
+    keyId(key),
+    iv.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+    ct.toString('base64url'),
+  ].join('.');
 }
 
 export function open(masterKey: string, context: string, sealed: string): string {
   const [version, kid, iv, tag, ct] = sealed.split('.');
-  if (version !== 'v1' || !kid || !iv || !tag || ct === undefined) throw new Error('stored provider credentials are corrupt');
+  if (version !== 'v1' || !kid || !iv || !tag || ct === undefined)
+    throw new Error('stored provider credentials are corrupt');
   const key = deriveKey(masterKey);
-  if (keyId(key) !== kid) throw new Error('stored provider credentials were sealed under a different SIGHTLINE_MASTER_KEY');
+  if (keyId(key) !== kid)
+    throw new Error('stored provider credentials were sealed under a different SIGHTLINE_MASTER_KEY');
   const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
   decipher.setAAD(Buffer.from(context));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));

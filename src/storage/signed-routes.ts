@@ -13,38 +13,81 @@ import { signingKeys } from './signing-keys.js';
 import { parseSignedQuery, verifyToken, type SignedTuple } from './url-token.js';
 import type { StorageProvider } from './providers/types.js';
 
-
 type Verdict =
   | { ok: true; tuple: SignedTuple; account: Account; provider: StorageProvider }
-  | { ok: false; reason: 'malformed' | 'bad_signature' | 'expired' | 'account_disabled'; error: ApiError; tuple?: SignedTuple; partial: Record<string, string | null> };
+  | {
+      ok: false;
+      reason: 'malformed' | 'bad_signature' | 'expired' | 'account_disabled';
+      error: ApiError;
+      tuple?: SignedTuple;
+      partial: Record<string, string | null>;
+    };
 
 async function verify(request: FastifyRequest): Promise<Verdict> {
   const q = request.url.indexOf('?');
   const parsed = parseSignedQuery(request.query as Record<string, unknown>, q < 0 ? '' : request.url.slice(q + 1));
   if (!parsed.ok) {
     const { account, provider, filename } = parsed.partial;
-    return { ok: false, reason: 'malformed', error: new ApiError(400, 'invalid_signed_url', parsed.detail), partial: { account, provider, filename } };
+    return {
+      ok: false,
+      reason: 'malformed',
+      error: new ApiError(400, 'invalid_signed_url', parsed.detail),
+      partial: { account, provider, filename },
+    };
   }
   const { tuple } = parsed;
   const partial = { account: tuple.account, provider: tuple.provider, filename: tuple.filename };
   if (!parsed.exact || !verifyToken(signingKeys(request.server.config), tuple, parsed.token)) {
-    return { ok: false, reason: 'bad_signature', error: new ApiError(403, 'bad_signature', 'The URL signature is not valid'), partial };
+    return {
+      ok: false,
+      reason: 'bad_signature',
+      error: new ApiError(403, 'bad_signature', 'The URL signature is not valid'),
+      partial,
+    };
   }
   if (Date.now() > tuple.expiresAt * 1000) {
-    return { ok: false, reason: 'expired', tuple, partial, error: new ApiError(403, 'url_expired', `The URL expired at ${new Date(tuple.expiresAt * 1000).toISOString()}`) };
+    return {
+      ok: false,
+      reason: 'expired',
+      tuple,
+      partial,
+      error: new ApiError(403, 'url_expired', `The URL expired at ${new Date(tuple.expiresAt * 1000).toISOString()}`),
+    };
   }
   const store = request.server.store;
   const row = await accountByName(store, tuple.account);
   if (!row || row.enabled !== 1) {
-    return { ok: false, reason: 'account_disabled', tuple, partial, error: new ApiError(401, 'invalid_credentials', 'The account of this URL is disabled') };
+    return {
+      ok: false,
+      reason: 'account_disabled',
+      tuple,
+      partial,
+      error: new ApiError(401, 'invalid_credentials', 'The account of this URL is disabled'),
+    };
   }
   const account = toAccount(row);
-  const providerRow = account.providers.includes(tuple.provider) ? (await providersNamed(store, account.orgId, [tuple.provider]))[0] : undefined;
+  const providerRow = account.providers.includes(tuple.provider)
+    ? (await providersNamed(store, account.orgId, [tuple.provider]))[0]
+    : undefined;
   if (!providerRow || providerRow.enabled !== 1) {
-    return { ok: false, reason: 'account_disabled', tuple, partial, error: new ApiError(401, 'provider_not_allowed', `The account may no longer use provider "${tuple.provider}"`, { provider: tuple.provider }) };
+    return {
+      ok: false,
+      reason: 'account_disabled',
+      tuple,
+      partial,
+      error: new ApiError(401, 'provider_not_allowed', `The account may no longer use provider "${tuple.provider}"`, {
+        provider: tuple.provider,
+      }),
+    };
   }
   if (!directoryAllowed(account.directories, tuple.filename)) {
-    return { ok: false, reason: 'account_disabled', tuple, partial, error: new ApiError(403, 'directory_not_allowed', 'The account may no longer use this file') };
+    return {
+      ok: false,
+      reason: 'account_disabled',
+      tuple,
+      partial,
+      error: new ApiError(403, 'directory_not_allowed', 'The account may no longer use this file'),
+    };
   }
   return { ok: true, tuple, account, provider: providerFromRow(request.server.config, providerRow) };
 }
@@ -53,8 +96,12 @@ function conditionalHeaders(request: FastifyRequest) {
   const h = request.headers;
   const one = (v: string | string[] | undefined) => (typeof v === 'string' ? v : undefined);
   return {
-    range: one(h.range), ifRange: one(h['if-range']), ifNoneMatch: one(h['if-none-match']), ifModifiedSince: one(h['if-modified-since']),
-    ifMatch: one(h['if-match']), ifUnmodifiedSince: one(h['if-unmodified-since']),
+    range: one(h.range),
+    ifRange: one(h['if-range']),
+    ifNoneMatch: one(h['if-none-match']),
+    ifModifiedSince: one(h['if-modified-since']),
+    ifMatch: one(h['if-match']),
+    ifUnmodifiedSince: one(h['if-unmodified-since']),
   };
 }
 
@@ -69,8 +116,6 @@ function contentDisposition(filename: string): string {
   return `inline; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }
 
-
-
 async function serve(request: FastifyRequest, reply: FastifyReply, method: 'GET' | 'HEAD') {
   const verdict = await verify(request);
   if (!verdict.ok) throw verdict.error;
@@ -82,7 +127,14 @@ async function serve(request: FastifyRequest, reply: FastifyReply, method: 'GET'
     controller.abort();
     // No access line is written for an answer that never finished: this is its line.
     // A status only once one was sent: a client that left while the provider was still to answer got none.
-    request.log.info({ status: reply.raw.headersSent ? reply.statusCode : undefined, provider: tuple.provider, sent: reply.raw.socket?.bytesWritten }, `signed download cut short: ${ending}`);
+    request.log.info(
+      {
+        status: reply.raw.headersSent ? reply.statusCode : undefined,
+        provider: tuple.provider,
+        sent: reply.raw.socket?.bytesWritten,
+      },
+      `signed download cut short: ${ending}`,
+    );
   });
   let result;
   try {
@@ -113,11 +165,14 @@ async function serve(request: FastifyRequest, reply: FastifyReply, method: 'GET'
   // A client that stops reading holds a descriptor and a provider read: after STORAGE_SEND_IDLE_TIMEOUT_MS without
   // taking a byte it is dropped, as nginx's send_timeout does.
   reply.raw.setTimeout(request.server.config.storage.sendIdleTimeoutMs, () => {
-    ending = 'no byte moved for STORAGE_SEND_IDLE_TIMEOUT_MS (a client that stopped reading, or a provider that stalled)';
+    ending =
+      'no byte moved for STORAGE_SEND_IDLE_TIMEOUT_MS (a client that stopped reading, or a provider that stalled)';
     reply.raw.destroy();
   });
   // The code only: a provider error's message may quote its presigned URL.
-  result.body.once('error', (err: Error & { code?: unknown }) => { ending = `the provider's stream failed${typeof err.code === 'string' ? ` (${err.code})` : ''}`; });
+  result.body.once('error', (err: Error & { code?: unknown }) => {
+    ending = `the provider's stream failed${typeof err.code === 'string' ? ` (${err.code})` : ''}`;
+  });
   return reply.send(result.body);
 }
 
@@ -128,45 +183,77 @@ function wholeSecondsLeft(expiresAt: number): number {
 
 export async function signedRoutes(app: FastifyInstance): Promise<void> {
   const docs = (summary: string) => ({
-    tags: ['storage'], summary, querystring: SignedQuery, security: [],
-    description: 'No headers needed: the query carries the authorisation. Errors: 400 invalid_signed_url, 403 bad_signature / url_expired, '
-      + '401 when the account is disabled or lost the provider, 404 object_not_found, 416 range_not_satisfiable, 502/504 provider failures.',
+    tags: ['storage'],
+    summary,
+    querystring: SignedQuery,
+    security: [],
+    description:
+      'No headers needed: the query carries the authorisation. Errors: 400 invalid_signed_url, 403 bad_signature / url_expired, ' +
+      '401 when the account is disabled or lost the provider, 404 object_not_found, 416 range_not_satisfiable, 502/504 provider failures.',
   });
 
-  app.get('/api/storage/signed', {
-    exposeHeadRoute: false, compress: false, validatorCompiler: skipSchemaValidation,
-    schema: { ...docs('Stream the object of a service-signed URL (Range and conditional requests supported)'), [DOCUMENTED_RESPONSES]: SignedStreamAnswers },
-  }, (request, reply) => serve(request, reply, 'GET'));
-
-  app.head('/api/storage/signed', {
-    compress: false, validatorCompiler: skipSchemaValidation,
-    // Listed in /docs: swagger leaves HEAD routes out unless told.
-    config: { swagger: { exposeHeadRoute: true } },
-    schema: { ...docs('Validate a service-signed URL and answer the object headers without a body'), [DOCUMENTED_RESPONSES]: SignedHeadAnswers },
-  }, (request, reply) => serve(request, reply, 'HEAD'));
-
-  app.get('/api/storage/signed/validate', {
-    validatorCompiler: skipSchemaValidation,
-    schema: {
-      tags: ['storage'], summary: 'Whether a service-signed URL is valid, and when it expires; never streams', security: [],
-      description: 'Answers 200 for any query: a missing or malformed member gives `valid: false` with reason `malformed`.',
-      querystring: SignedQuery, [DOCUMENTED_REQUEST]: { querystring: ValidateQuery }, response: { 200: ValidateResult },
-      [DOCUMENTED_RESPONSES]: { 200: jsonResponse('The verdict; `reason` says why a URL is not valid', ValidateResult) },
-    },
-  }, async (request, reply) => {
-    const verdict = await verify(request);
-    const tuple = verdict.ok ? verdict.tuple : verdict.tuple;
-    reply.header('Cache-Control', 'no-store');
-    return {
-      data: {
-        valid: verdict.ok,
-        reason: verdict.ok ? null : verdict.reason,
-        expiresAt: tuple ? new Date(tuple.expiresAt * 1000).toISOString() : null,
-        expiresIn: tuple ? wholeSecondsLeft(tuple.expiresAt) : null,
-        account: verdict.ok ? tuple!.account : verdict.partial.account ?? null,
-        provider: verdict.ok ? tuple!.provider : verdict.partial.provider ?? null,
-        filename: verdict.ok ? tuple!.filename : verdict.partial.filename ?? null,
+  app.get(
+    '/api/storage/signed',
+    {
+      exposeHeadRoute: false,
+      compress: false,
+      validatorCompiler: skipSchemaValidation,
+      schema: {
+        ...docs('Stream the object of a service-signed URL (Range and conditional requests supported)'),
+        [DOCUMENTED_RESPONSES]: SignedStreamAnswers,
       },
-    };
-  });
+    },
+    (request, reply) => serve(request, reply, 'GET'),
+  );
+
+  app.head(
+    '/api/storage/signed',
+    {
+      compress: false,
+      validatorCompiler: skipSchemaValidation,
+      // Listed in /docs: swagger leaves HEAD routes out unless told.
+      config: { swagger: { exposeHeadRoute: true } },
+      schema: {
+        ...docs('Validate a service-signed URL and answer the object headers without a body'),
+        [DOCUMENTED_RESPONSES]: SignedHeadAnswers,
+      },
+    },
+    (request, reply) => serve(request, reply, 'HEAD'),
+  );
+
+  app.get(
+    '/api/storage/signed/validate',
+    {
+      validatorCompiler: skipSchemaValidation,
+      schema: {
+        tags: ['storage'],
+        summary: 'Whether a service-signed URL is valid, and when it expires; never streams',
+        security: [],
+        description:
+          'Answers 200 for any query: a missing or malformed member gives `valid: false` with reason `malformed`.',
+        querystring: SignedQuery,
+        [DOCUMENTED_REQUEST]: { querystring: ValidateQuery },
+        response: { 200: ValidateResult },
+        [DOCUMENTED_RESPONSES]: {
+          200: jsonResponse('The verdict; `reason` says why a URL is not valid', ValidateResult),
+        },
+      },
+    },
+    async (request, reply) => {
+      const verdict = await verify(request);
+      const tuple = verdict.ok ? verdict.tuple : verdict.tuple;
+      reply.header('Cache-Control', 'no-store');
+      return {
+        data: {
+          valid: verdict.ok,
+          reason: verdict.ok ? null : verdict.reason,
+          expiresAt: tuple ? new Date(tuple.expiresAt * 1000).toISOString() : null,
+          expiresIn: tuple ? wholeSecondsLeft(tuple.expiresAt) : null,
+          account: verdict.ok ? tuple!.account : (verdict.partial.account ?? null),
+          provider: verdict.ok ? tuple!.provider : (verdict.partial.provider ?? null),
+          filename: verdict.ok ? tuple!.filename : (verdict.partial.filename ?? null),
+        },
+      };
+    },
+  );
 }

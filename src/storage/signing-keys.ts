@@ -8,7 +8,11 @@ export const KEY_FILE = 'storage-url-signing.key';
 export function signingKeys(config: Config): string[] {
   if (config.storage.urlSigningKeys.length > 0) return config.storage.urlSigningKeys;
   try {
-    return fs.readFileSync(path.join(config.dataDir, KEY_FILE), 'utf8').split(/[,\n]/).map((k) => k.trim()).filter(Boolean);
+    return fs
+      .readFileSync(path.join(config.dataDir, KEY_FILE), 'utf8')
+      .split(/[,\n]/)
+      .map((k) => k.trim())
+      .filter(Boolean);
   } catch {
     return [];
   }

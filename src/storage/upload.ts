@@ -8,7 +8,14 @@ import { filenameProblem } from './filename.js';
 import { findProviders, type Owner } from './queries.js';
 import { providerFromRow } from './registry.js';
 
-export async function uploadFile(store: Store, config: Config, owner: Owner, providerName: string, file: string, key: string) {
+export async function uploadFile(
+  store: Store,
+  config: Config,
+  owner: Owner,
+  providerName: string,
+  file: string,
+  key: string,
+) {
   const bad = filenameProblem(key);
   if (bad) throw new ApiError(400, 'invalid_filename', `--key: ${bad}`);
   const row = (await findProviders(store.db, owner, [providerName]))[0];
@@ -21,6 +28,10 @@ export async function uploadFile(store: Store, config: Config, owner: Owner, pro
   }
   if (!stat.isFile()) throw new ApiError(400, 'invalid_file', `"${file}" is not a regular file`);
   const provider = providerFromRow(config, row);
-  const { etag } = await provider.put(key, { body: fs.createReadStream(file), size: stat.size, contentType: contentTypeFor(key) });
+  const { etag } = await provider.put(key, {
+    body: fs.createReadStream(file),
+    size: stat.size,
+    contentType: contentTypeFor(key),
+  });
   return { provider: providerName, key, size: stat.size, contentType: contentTypeFor(key), etag: etag ?? null };
 }

@@ -24,30 +24,55 @@ const EXPIRY_HEADER = HEADER.expiry.toLowerCase();
  * `filenameRepeated`: the filename header came more than once (Node joins the copies with ", " into one value that
  * names no file that was asked for).
  */
-export function issueSingle(app: FastifyInstance, headers: IncomingHttpHeaders, baseUrl: () => string, filenameRepeated = false): MaybePromise<string> {
+export function issueSingle(
+  app: FastifyInstance,
+  headers: IncomingHttpHeaders,
+  baseUrl: () => string,
+  filenameRepeated = false,
+): MaybePromise<string> {
   const rawName = requiredHeader(headers, HEADER.fileName);
   const providerName = requiredHeader(headers, HEADER.provider);
   if (providerName.includes(', ')) {
     // Node joins a repeated header's copies with ", ", which no provider name contains.
-    throw new ApiError(400, 'unknown_provider', `${HEADER.provider}: send one provider (the header came more than once)`, { header: HEADER.provider });
+    throw new ApiError(
+      400,
+      'unknown_provider',
+      `${HEADER.provider}: send one provider (the header came more than once)`,
+      { header: HEADER.provider },
+    );
   }
   requiredHeader(headers, HEADER.accessKey);
   requiredHeader(headers, HEADER.secret);
-  return andThen(authenticateAccount(app.store, headers), (account) => andThen(providersFor(app, account, [providerName]),
-    (providers) => urlFor(app, account, providers.get(providerName)!, headers, rawName, filenameRepeated, baseUrl)));
+  return andThen(authenticateAccount(app.store, headers), (account) =>
+    andThen(providersFor(app, account, [providerName]), (providers) =>
+      urlFor(app, account, providers.get(providerName)!, headers, rawName, filenameRepeated, baseUrl),
+    ),
+  );
 }
 
-function urlFor(app: FastifyInstance, account: Account, provider: StorageProvider, headers: IncomingHttpHeaders, rawName: string, filenameRepeated: boolean, baseUrl: () => string): string {
+function urlFor(
+  app: FastifyInstance,
+  account: Account,
+  provider: StorageProvider,
+  headers: IncomingHttpHeaders,
+  rawName: string,
+  filenameRepeated: boolean,
+  baseUrl: () => string,
+): string {
   const filename = headerToUtf8(rawName);
-  const bad = filenameRepeated ? 'send one filename (the header came more than once)'
-    : filename === undefined ? 'the filename is not valid UTF-8' : filenameProblem(filename);
+  const bad = filenameRepeated
+    ? 'send one filename (the header came more than once)'
+    : filename === undefined
+      ? 'the filename is not valid UTF-8'
+      : filenameProblem(filename);
   if (bad) throw new ApiError(400, 'invalid_filename', `${HEADER.fileName}: ${bad}`, { header: HEADER.fileName });
   const rawExpiry = headers[EXPIRY_HEADER];
   let seconds = app.config.storage.defaultUriExpirySeconds;
   // Present but empty is refused like any unparsable value (an unset shell variable must not mean "a day").
   if (typeof rawExpiry === 'string') {
     const parsed = parseExpiry(rawExpiry);
-    if (parsed === undefined) throw new ApiError(400, 'invalid_expiry', `${HEADER.expiry}: ${EXPIRY_HINT}`, { header: HEADER.expiry });
+    if (parsed === undefined)
+      throw new ApiError(400, 'invalid_expiry', `${HEADER.expiry}: ${EXPIRY_HINT}`, { header: HEADER.expiry });
     seconds = parsed;
   }
   assertDirectories(account, [filename!]);
@@ -65,15 +90,32 @@ export function isJsonContentType(contentType: string | undefined): boolean {
  * The `data` member's JSON for an authenticated bulk request's parsed body: a JSON string literal whose content is a
  * JSON map of filename → URL (the spec's double encoding).
  */
-export function issueBulk(app: FastifyInstance, account: Account, body: unknown, baseUrl: () => string): MaybePromise<string> {
+export function issueBulk(
+  app: FastifyInstance,
+  account: Account,
+  body: unknown,
+  baseUrl: () => string,
+): MaybePromise<string> {
   const parsed = parseBulk(body);
   if (!parsed.ok) throw new ApiError(400, 'invalid_bulk_request', parsed.detail, { errors: parsed.errors });
   const names = parsed.items.map((i) => i.provider ?? account.defaultProvider);
-  return andThen(providersFor(app, account, names), (providers) => bulkMap(app, account, parsed.items, names, providers, baseUrl));
+  return andThen(providersFor(app, account, names), (providers) =>
+    bulkMap(app, account, parsed.items, names, providers, baseUrl),
+  );
 }
 
-function bulkMap(app: FastifyInstance, account: Account, items: BulkItem[], names: string[], providers: Map<string, StorageProvider>, baseUrl: () => string): string {
-  assertDirectories(account, items.map((i) => i.filename));
+function bulkMap(
+  app: FastifyInstance,
+  account: Account,
+  items: BulkItem[],
+  names: string[],
+  providers: Map<string, StorageProvider>,
+  baseUrl: () => string,
+): string {
+  assertDirectories(
+    account,
+    items.map((i) => i.filename),
+  );
   const defaultSeconds = app.config.storage.defaultUriExpirySeconds;
   const issuer = issuerFor(app, account, baseUrl);
   // A Map keeps a duplicate's first position and its last value, as an object would; "__proto__" stays an entry.

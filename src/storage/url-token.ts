@@ -7,7 +7,12 @@ const VERSION = 'sightline-url-v1';
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const EXPIRY = /^\d{1,12}$/;
 
-export interface SignedTuple { account: string; provider: string; filename: string; expiresAt: number }
+export interface SignedTuple {
+  account: string;
+  provider: string;
+  filename: string;
+  expiresAt: number;
+}
 
 /** A JSON array is unambiguous: no two different tuples serialise to the same text. */
 export function canonicalString(t: SignedTuple): string {
@@ -48,8 +53,10 @@ export function verifyToken(keys: readonly string[], t: SignedTuple, token: stri
 
 export function signedUrl(baseUrl: string, key: string, t: SignedTuple): string {
   const s = signToken(key, t);
-  return `${baseUrl.replace(/\/+$/, '')}/api/storage/signed?a=${encodeURIComponent(t.account)}&p=${encodeURIComponent(t.provider)}`
-    + `&f=${encodeURIComponent(t.filename)}&e=${t.expiresAt}&s=${s}`;
+  return (
+    `${baseUrl.replace(/\/+$/, '')}/api/storage/signed?a=${encodeURIComponent(t.account)}&p=${encodeURIComponent(t.provider)}` +
+    `&f=${encodeURIComponent(t.filename)}&e=${t.expiresAt}&s=${s}`
+  );
 }
 
 /**
@@ -58,7 +65,11 @@ export function signedUrl(baseUrl: string, key: string, t: SignedTuple): string 
  */
 export type ParsedSignedQuery =
   | { ok: true; tuple: SignedTuple; token: string; exact: boolean }
-  | { ok: false; detail: string; partial: { account: string | null; provider: string | null; filename: string | null; expiresAt: number | null } };
+  | {
+      ok: false;
+      detail: string;
+      partial: { account: string | null; provider: string | null; filename: string | null; expiresAt: number | null };
+    };
 
 function single(query: Record<string, unknown>, name: string): string | undefined {
   const v = query[name];
@@ -97,12 +108,18 @@ export function parseSignedQuery(query: Record<string, unknown>, rawQuery = ''):
   const expiresAt = e !== undefined && EXPIRY.test(e) ? Number(e) : null;
   const partial = { account: a ?? null, provider: p ?? null, filename: f ?? null, expiresAt };
   const missing = (['a', 'p', 'f', 'e', 's'] as const).filter((n) => single(query, n) === undefined);
-  if (missing.length > 0) return { ok: false, detail: `Missing or repeated query parameter: ${missing.join(', ')}`, partial };
+  if (missing.length > 0)
+    return { ok: false, detail: `Missing or repeated query parameter: ${missing.join(', ')}`, partial };
   const broken = malformedSignedParams(rawQuery);
   if (broken.length > 0) return { ok: false, detail: `Not valid percent-encoded UTF-8: ${broken.join(', ')}`, partial };
   if (expiresAt === null) return { ok: false, detail: 'e must be the expiry in Unix seconds', partial };
   const bad = filenameProblem(f!);
   if (bad) return { ok: false, detail: `f is not a valid filename: ${bad}`, partial };
   // A token of the wrong length or alphabet is not malformed (400) but simply wrong (403): verifyToken refuses it.
-  return { ok: true, tuple: { account: a!, provider: p!, filename: f!, expiresAt }, token: s!, exact: e === String(expiresAt) };
+  return {
+    ok: true,
+    tuple: { account: a!, provider: p!, filename: f!, expiresAt },
+    token: s!,
+    exact: e === String(expiresAt),
+  };
 }

@@ -3,11 +3,16 @@
 /** Seconds per unit letter, by character code; 0 for anything else. */
 function unitSeconds(code: number): number {
   switch (code) {
-    case 0x73: return 1; // s
-    case 0x6d: return 60; // m
-    case 0x68: return 3600; // h
-    case 0x64: return 86_400; // d
-    default: return 0;
+    case 0x73:
+      return 1; // s
+    case 0x6d:
+      return 60; // m
+    case 0x68:
+      return 3600; // h
+    case 0x64:
+      return 86_400; // d
+    default:
+      return 0;
   }
 }
 

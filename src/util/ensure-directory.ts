@@ -20,5 +20,6 @@ export function ensureDirectory(dir: string): void {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || !fs.statSync(folder).isDirectory()) throw err;
     }
   }
-  if (!fs.statSync(at).isDirectory() && missing.length === 0) throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}'`), { code: 'ENOTDIR' });
+  if (!fs.statSync(at).isDirectory() && missing.length === 0)
+    throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}'`), { code: 'ENOTDIR' });
 }

@@ -1,7 +1,12 @@
 // The editor speaks only to the public API, with the signed-in user's Bearer token.
 
 export class ApiProblem extends Error {
-  constructor(readonly status: number, readonly code: string, detail: string, readonly body: Record<string, unknown> = {}) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    detail: string,
+    readonly body: Record<string, unknown> = {},
+  ) {
     super(detail);
   }
 }
@@ -26,17 +31,21 @@ export function inWords(err: unknown): string {
       const wait = Number(err.body.retryAfter);
       return `Too many failed attempts. Try again in ${Number.isFinite(wait) && wait > 0 ? `${wait} seconds` : 'a while'}.`;
     }
-    if (err.code === 'invalid_field') return fieldInWords(typeof err.body.field === 'string' ? err.body.field : '', err.message);
+    if (err.code === 'invalid_field')
+      return fieldInWords(typeof err.body.field === 'string' ? err.body.field : '', err.message);
     if (WORDS[err.code]) return WORDS[err.code]!;
     if (err.status >= 500) return `The server failed to answer (${err.status}). Try again shortly.`;
     // The API's detail is written for developers; it is quoted inside a sentence, never shown bare.
-    return err.message ? `The server refused the request: ${err.message.replace(/\.$/, '')}.` : `The server answered ${err.status}.`;
+    return err.message
+      ? `The server refused the request: ${err.message.replace(/\.$/, '')}.`
+      : `The server answered ${err.status}.`;
   }
   return WORDS.network!;
 }
 
 function fieldInWords(field: string, detail: string): string {
-  if (field === 'region' || field.startsWith('region.')) return 'This region cannot be searched: drag a rectangle with a width and a height, or close a polygon of at least three points.';
+  if (field === 'region' || field.startsWith('region.'))
+    return 'This region cannot be searched: drag a rectangle with a width and a height, or close a polygon of at least three points.';
   if (field === 'from' || field === 'to') return 'The start date must not be after the end date.';
   return `The server refused the value of ${field || 'a field'}: ${detail.replace(/\.$/, '')}.`;
 }
@@ -50,7 +59,9 @@ export async function request<T>(path: string, token: string | undefined, option
   let res: Response;
   try {
     res = await fetch(path, {
-      method: options.method ?? 'GET', headers, signal: options.signal ?? null,
+      method: options.method ?? 'GET',
+      headers,
+      signal: options.signal ?? null,
       ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
     });
   } catch (err) {
@@ -59,11 +70,20 @@ export async function request<T>(path: string, token: string | undefined, option
   }
   const text = await res.text();
   let json: unknown;
-  try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
   if (!res.ok) {
     const p = (json ?? {}) as Record<string, unknown>;
     const code = typeof p.code === 'string' ? p.code : res.status === 400 ? 'invalid_body' : `http_${res.status}`;
-    throw new ApiProblem(res.status, code, typeof p.detail === 'string' ? p.detail : `The server answered ${res.status}.`, p);
+    throw new ApiProblem(
+      res.status,
+      code,
+      typeof p.detail === 'string' ? p.detail : `The server answered ${res.status}.`,
+      p,
+    );
   }
   return json as T;
 }

@@ -30,7 +30,10 @@ export function App() {
       const to = route();
       const from = route(new URL(e.oldURL).hash);
       // The hash has already changed (a link, Back): staying means putting it back, without a history entry.
-      if ((to.name !== from.name || to.arg !== from.arg) && !mayLeave()) { history.replaceState(history.state, '', e.oldURL); return; }
+      if ((to.name !== from.name || to.arg !== from.arg) && !mayLeave()) {
+        history.replaceState(history.state, '', e.oldURL);
+        return;
+      }
       setWhere(to);
     };
     // An in-app link asks before it moves, so a cancelled one leaves no history entry behind.
@@ -43,7 +46,10 @@ export function App() {
     };
     addEventListener('hashchange', onHash);
     addEventListener('click', onClick, true);
-    return () => { removeEventListener('hashchange', onHash); removeEventListener('click', onClick, true); };
+    return () => {
+      removeEventListener('hashchange', onHash);
+      removeEventListener('click', onClick, true);
+    };
   }, []);
 
   const signOut = async (message?: string) => {
@@ -57,8 +63,15 @@ export function App() {
 
   // A new page for assistive technology too: its title names it, and focus starts at its content (a screen
   // reader would otherwise stay on the link or button that led here, or on nothing once that is gone).
-  const page = !session ? 'Sign in' : where.name === 'malformed' ? 'Malformed link' : where.name === 'recording' ? where.arg
-    : where.name === 'search' ? 'Region search' : 'Recordings';
+  const page = !session
+    ? 'Sign in'
+    : where.name === 'malformed'
+      ? 'Malformed link'
+      : where.name === 'recording'
+        ? where.arg
+        : where.name === 'search'
+          ? 'Region search'
+          : 'Recordings';
   useEffect(() => {
     document.title = `${userTextPlain(page)} · Sightline`;
     const main = document.querySelector<HTMLElement>('.app main, main.signin');
@@ -66,10 +79,17 @@ export function App() {
   }, [page]);
 
   if (!session) {
-    return h(SignIn, { notice, onSignedIn: (s) => { saveSession(s); setNotice(undefined); setSession(s); } });
+    return h(SignIn, {
+      notice,
+      onSignedIn: (s) => {
+        saveSession(s);
+        setNotice(undefined);
+        setSession(s);
+      },
+    });
   }
 
-  const call: Call = async <T,>(path: string, options?: RequestOptions) => {
+  const call: Call = async <T>(path: string, options?: RequestOptions) => {
     try {
       return await request<T>(path, session.token, options);
     } catch (err) {
@@ -83,44 +103,85 @@ export function App() {
 
   let view;
   if (where.name === 'malformed') {
-    view = h('main', { class: 'not-found' },
-      h('p', { class: 'error', role: 'alert' }, 'This link is malformed: nothing can be found at it.'), h('a', { href: '#/recordings' }, '← Recordings'));
-  } else if (where.name === 'recording' && where.arg) view = h(EditorView, { key: where.arg, call, session, mediaKey: where.arg });
+    view = h(
+      'main',
+      { class: 'not-found' },
+      h('p', { class: 'error', role: 'alert' }, 'This link is malformed: nothing can be found at it.'),
+      h('a', { href: '#/recordings' }, '← Recordings'),
+    );
+  } else if (where.name === 'recording' && where.arg)
+    view = h(EditorView, { key: where.arg, call, session, mediaKey: where.arg });
   else if (where.name === 'search') view = h(RegionSearch, { call });
   else view = h(Recordings, { call });
 
-  const signInAgain = ended ? h(SignIn, {
-    notice: 'Your session has ended. Sign in again to keep your unsaved corrections, then save them.',
-    again: {
-      username: session.user.username,
-      onDiscard: () => { if (mayLeave()) void signOut('Your session has ended. Sign in again.'); },
-    },
-    onSignedIn: (s) => {
-      // The same user (usernames are unique): the corrections are theirs to save. Another account of that name (the
-      // user was deleted and made again) may not save them: its new session is ended, and the tab signs out.
-      if (s.user.id !== session.user.id) {
-        void request('/logout', s.token, { method: 'POST', body: {} }).catch(() => {});
-        void signOut('This is another account of that name: its unsaved corrections are lost. Sign in again.');
-        return;
-      }
-      saveSession(s);
-      setSession(s);
-      setEnded(false);
-      // Back where the user was: the view's own content (the dialog that held the focus is gone).
-      requestAnimationFrame(() => {
-        const main = document.querySelector<HTMLElement>('.app main');
-        if (main) focusContent(main);
-      });
-    },
-  }) : null;
+  const signInAgain = ended
+    ? h(SignIn, {
+        notice: 'Your session has ended. Sign in again to keep your unsaved corrections, then save them.',
+        again: {
+          username: session.user.username,
+          onDiscard: () => {
+            if (mayLeave()) void signOut('Your session has ended. Sign in again.');
+          },
+        },
+        onSignedIn: (s) => {
+          // The same user (usernames are unique): the corrections are theirs to save. Another account of that name (the
+          // user was deleted and made again) may not save them: its new session is ended, and the tab signs out.
+          if (s.user.id !== session.user.id) {
+            void request('/logout', s.token, { method: 'POST', body: {} }).catch(() => {});
+            void signOut('This is another account of that name: its unsaved corrections are lost. Sign in again.');
+            return;
+          }
+          saveSession(s);
+          setSession(s);
+          setEnded(false);
+          // Back where the user was: the view's own content (the dialog that held the focus is gone).
+          requestAnimationFrame(() => {
+            const main = document.querySelector<HTMLElement>('.app main');
+            if (main) focusContent(main);
+          });
+        },
+      })
+    : null;
 
-  return h('div', { class: 'shell' }, h('div', { class: 'app', inert: ended },
-    h('header', null,
-      h('a', { class: 'brand', href: '#/recordings' }, 'Sightline'),
-      h('nav', null,
-        h('a', { href: '#/recordings', class: where.name === 'recordings' ? 'active' : '' }, 'Recordings'),
-        h('a', { href: '#/search', class: where.name === 'search' ? 'active' : '' }, 'Region search')),
-      h('span', { class: 'who' }, userText(session.user.username), ' · ', userText(session.user.organisation.name), ` · ${session.user.role}`),
-      h('button', { class: 'signout', onClick: () => { if (!mayLeave()) return; void signOut(); go('recordings'); } }, 'Sign out')),
-    view), signInAgain);
+  return h(
+    'div',
+    { class: 'shell' },
+    h(
+      'div',
+      { class: 'app', inert: ended },
+      h(
+        'header',
+        null,
+        h('a', { class: 'brand', href: '#/recordings' }, 'Sightline'),
+        h(
+          'nav',
+          null,
+          h('a', { href: '#/recordings', class: where.name === 'recordings' ? 'active' : '' }, 'Recordings'),
+          h('a', { href: '#/search', class: where.name === 'search' ? 'active' : '' }, 'Region search'),
+        ),
+        h(
+          'span',
+          { class: 'who' },
+          userText(session.user.username),
+          ' · ',
+          userText(session.user.organisation.name),
+          ` · ${session.user.role}`,
+        ),
+        h(
+          'button',
+          {
+            class: 'signout',
+            onClick: () => {
+              if (!mayLeave()) return;
+              void signOut();
+              go('recordings');
+            },
+          },
+          'Sign out',
+        ),
+      ),
+      view,
+    ),
+    signInAgain,
+  );
 }

@@ -1,6 +1,9 @@
 // Small display helpers.
 export function when(unixSeconds: number): string {
-  return new Date(unixSeconds * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  return new Date(unixSeconds * 1000)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
 }
 
 export function isoShort(iso: string): string {

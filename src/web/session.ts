@@ -1,7 +1,11 @@
 // The signed-in session, kept in sessionStorage: it survives a reload, not the closing of the tab.
 import type { SessionUser } from './types.js';
 
-export interface Session { token: string; expiresAt: string; user: SessionUser }
+export interface Session {
+  token: string;
+  expiresAt: string;
+  user: SessionUser;
+}
 const KEY = 'sightline.session';
 
 export function loadSession(): Session | undefined {

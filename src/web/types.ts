@@ -1,35 +1,86 @@
 // The API shapes the editor reads (see the detections contract §4.7 and the recordings API).
 
 export interface Box {
-  frame: number; x: number; y: number; w: number; h: number;
-  confidence?: number; timestampMs?: number; label?: string; classId?: string | number;
+  frame: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  confidence?: number;
+  timestampMs?: number;
+  label?: string;
+  classId?: string | number;
 }
 
 export interface Track {
-  id: string; label?: string; classId?: string | number; confidence?: number; color?: string; boxes: Box[];
+  id: string;
+  label?: string;
+  classId?: string | number;
+  confidence?: number;
+  color?: string;
+  boxes: Box[];
 }
 
-export interface RunSource { kind?: string; name?: string; version?: string; runId?: string; [more: string]: unknown }
+export interface RunSource {
+  kind?: string;
+  name?: string;
+  version?: string;
+  runId?: string;
+  [more: string]: unknown;
+}
 
 export interface RunSummary {
-  runId: string; mediaKey: string; analysisId: string; name?: string; task: string; schemaVersion: string;
-  source: RunSource; media: { width?: number; height?: number; fps?: number; frameCount?: number } | null;
-  categories: unknown[]; recordingTimestamp: number; createdAt: string; updatedAt: string;
-  tracksStored: number; boxesStored: number;
+  runId: string;
+  mediaKey: string;
+  analysisId: string;
+  name?: string;
+  task: string;
+  schemaVersion: string;
+  source: RunSource;
+  media: { width?: number; height?: number; fps?: number; frameCount?: number } | null;
+  categories: unknown[];
+  recordingTimestamp: number;
+  createdAt: string;
+  updatedAt: string;
+  tracksStored: number;
+  boxesStored: number;
 }
 
-export interface Run extends RunSummary { tracks: Track[] }
+export interface Run extends RunSummary {
+  tracks: Track[];
+}
 
 export interface RecordingInfo {
-  id: string; mediaKey: string; analysisId: string; startTimestamp: number; deviceKey: string | null;
-  provider?: string | null; width: number | null; height: number | null; fps: number | null;
-  frameCount: number | null; durationMs: number | null;
+  id: string;
+  mediaKey: string;
+  analysisId: string;
+  startTimestamp: number;
+  deviceKey: string | null;
+  provider?: string | null;
+  width: number | null;
+  height: number | null;
+  fps: number | null;
+  frameCount: number | null;
+  durationMs: number | null;
 }
 
-export interface AssetUrls { video: string; thumbnail: string; sprite: string; redacted: string }
+export interface AssetUrls {
+  video: string;
+  thumbnail: string;
+  sprite: string;
+  redacted: string;
+}
 
 export interface RecordingAssets {
-  recording: RecordingInfo; assets: AssetUrls | null; expiresAt: string | null; assetsUnavailable: string | null;
+  recording: RecordingInfo;
+  assets: AssetUrls | null;
+  expiresAt: string | null;
+  assetsUnavailable: string | null;
 }
 
-export interface SessionUser { id: string; username: string; role: string; organisation: { id: string; name: string } }
+export interface SessionUser {
+  id: string;
+  username: string;
+  role: string;
+  organisation: { id: string; name: string };
+}

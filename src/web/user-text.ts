@@ -18,7 +18,9 @@ export function userText(text: string): VNode {
   for (const m of text.matchAll(BIDI_CONTROL)) {
     if (m.index > last) parts.push(text.slice(last, m.index));
     const code = codeOf(m[0]);
-    parts.push(h('span', { class: 'bidi-control', title: `${code}: a bidi control character, shown instead of obeyed` }, code));
+    parts.push(
+      h('span', { class: 'bidi-control', title: `${code}: a bidi control character, shown instead of obeyed` }, code),
+    );
     last = m.index + m[0].length;
   }
   if (last < text.length) parts.push(text.slice(last));

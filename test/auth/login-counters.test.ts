@@ -8,8 +8,12 @@ import { createTestStore, DIALECTS, type TestStore } from '../support/store.js';
 
 describe.each(DIALECTS)('login counters on %s', (dialect) => {
   let ts: TestStore;
-  beforeAll(async () => { ts = await createTestStore(dialect); });
-  afterAll(async () => { await ts.destroy(); });
+  beforeAll(async () => {
+    ts = await createTestStore(dialect);
+  });
+  afterAll(async () => {
+    await ts.destroy();
+  });
 
   const t0 = 1_800_000_000_000;
 
@@ -33,7 +37,9 @@ describe.each(DIALECTS)('login counters on %s', (dialect) => {
   });
 
   it('an attempt taken back leaves no empty counter behind, and one that counts keeps its counter', async () => {
-    const rows = async (key: string) => (await sql<{ failures: number }>`select failures from login_failures where key = ${key}`.execute(ts.store.db)).rows;
+    const rows = async (key: string) =>
+      (await sql<{ failures: number }>`select failures from login_failures where key = ${key}`.execute(ts.store.db))
+        .rows;
     // A thousand refused attempts under made-up usernames kept a thousand rows of nothing.
     await claimAttempt(ts.store.db, ['made-up'], 900, t0);
     await unclaimAttempt(ts.store.db, ['made-up']);

@@ -15,23 +15,33 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
   const listWith = (token: string) => getJson(`${server.url}/detections?mediaKey=none`, bearer(token));
 
   beforeAll(async () => {
-    server = await startTestServer(dialect, { LOGIN_MAX_FAILURES_PER_USER: '3', LOGIN_MAX_FAILURES_PER_ADDRESS: '1000' });
+    server = await startTestServer(dialect, {
+      LOGIN_MAX_FAILURES_PER_USER: '3',
+      LOGIN_MAX_FAILURES_PER_ADDRESS: '1000',
+    });
     orgId = (await createOrganisation(server.store.db, 'acme')).id;
     await createUser(server.store.db, orgId, 'alice', 'wonderland-42', 'editor');
     await createUser(server.store.db, orgId, 'throttled', 'wonderland-42', 'viewer');
     await createUser(server.store.db, orgId, 'burst', 'wonderland-42', 'viewer');
     await createUser(server.store.db, orgId, 'regular', 'wonderland-42', 'viewer');
-    for (const name of ['edge', 'skewed', 'patient']) await createUser(server.store.db, orgId, name, 'wonderland-42', 'viewer');
+    for (const name of ['edge', 'skewed', 'patient'])
+      await createUser(server.store.db, orgId, name, 'wonderland-42', 'viewer');
   });
 
   /** The username's throttle counter, as the login route keys it. */
-  const userCounter = (username: string) => server.store.db.updateTable('login_failures').where('key', '=', `user:${hashSecret(username)}`);
-  afterAll(async () => { await server.close(); });
+  const userCounter = (username: string) =>
+    server.store.db.updateTable('login_failures').where('key', '=', `user:${hashSecret(username)}`);
+  afterAll(async () => {
+    await server.close();
+  });
 
   it('returns a Bearer session token with the user and organisation', async () => {
     const res = await login({ username: 'alice', password: 'wonderland-42' });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ tokenType: 'Bearer', user: { username: 'alice', role: 'editor', organisation: { id: orgId, name: 'acme' } } });
+    expect(res.body.data).toMatchObject({
+      tokenType: 'Bearer',
+      user: { username: 'alice', role: 'editor', organisation: { id: orgId, name: 'acme' } },
+    });
     expect(res.body.data.token).toMatch(/^sls_/);
     const ttl = Date.parse(res.body.data.expiresAt) - Date.now();
     expect(ttl).toBeGreaterThan(11.9 * 3600_000);
@@ -55,7 +65,11 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
   });
 
   it('400 malformed_json for broken JSON', async () => {
-    const res = await fetch(`${server.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"username":' });
+    const res = await fetch(`${server.url}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"username":',
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).code).toBe('malformed_json');
   });
@@ -68,7 +82,10 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     }
     // A route that reads no body takes none, whatever it is labelled.
     const token = (await login({ username: 'alice', password: 'wonderland-42' })).body.data.token;
-    const logout = await fetch(`${server.url}/logout`, { method: 'POST', headers: bearer(token, { 'content-type': 'text/plain' }) });
+    const logout = await fetch(`${server.url}/logout`, {
+      method: 'POST',
+      headers: bearer(token, { 'content-type': 'text/plain' }),
+    });
     expect(logout.status).toBe(200);
   });
 
@@ -83,14 +100,18 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
   });
 
   it('401, not 400, for a username or password longer than any account can have', async () => {
-    for (const body of [{ username: 'a'.repeat(257), password: 'wonderland-42' }, { username: 'alice', password: 'p'.repeat(1025) }]) {
+    for (const body of [
+      { username: 'a'.repeat(257), password: 'wonderland-42' },
+      { username: 'alice', password: 'p'.repeat(1025) },
+    ]) {
       const res = await login(body);
       expect([res.status, res.body.code]).toEqual([401, 'invalid_credentials']);
     }
   });
 
   it('throttles repeated failures for one username with 429 and Retry-After, even for the right password', async () => {
-    for (let i = 0; i < 3; i++) expect((await login({ username: 'throttled', password: 'bad-guess' })).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await login({ username: 'throttled', password: 'bad-guess' })).status).toBe(401);
     const res = await login({ username: 'throttled', password: 'wonderland-42' });
     expect(res.status).toBe(429);
     expect(res.body.code).toBe('too_many_requests');
@@ -100,7 +121,9 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
   });
 
   it('counts a burst of concurrent guesses one by one: no more than the limit get tried, not even the right one', async () => {
-    const guesses = Array.from({ length: 24 }, (_, i) => login({ username: 'burst', password: i === 20 ? 'wonderland-42' : `guess-${i}` }));
+    const guesses = Array.from({ length: 24 }, (_, i) =>
+      login({ username: 'burst', password: i === 20 ? 'wonderland-42' : `guess-${i}` }),
+    );
     const statuses = (await Promise.all(guesses)).map((r) => r.status);
     // LOGIN_MAX_FAILURES_PER_USER is 3 here: three are tried (and fail), every other one is refused untried.
     expect(statuses.filter((s) => s === 401)).toHaveLength(3);
@@ -110,7 +133,9 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
   it('slides its window: failures just before a window turned still count after it', async () => {
     for (let i = 0; i < 3; i++) expect((await login({ username: 'edge', password: 'bad-guess' })).status).toBe(401);
     // As if those three had failed at the very end of the window that ended a second ago.
-    await userCounter('edge').set({ window_start: Date.now() - 901_000 }).execute();
+    await userCounter('edge')
+      .set({ window_start: Date.now() - 901_000 })
+      .execute();
     // A fixed window would start over and let three more through; the sliding one still counts ~3 × 899/900.
     expect((await login({ username: 'edge', password: 'bad-guess' })).status).toBe(401);
     const refused = await login({ username: 'edge', password: 'wonderland-42' });
@@ -129,40 +154,64 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
       waits.push(Number(res.headers.get('retry-after')));
     }
     expect(waits[4]).toBeLessThanOrEqual(waits[0]!);
-    const failures = await server.store.db.selectFrom('login_failures').select('failures').where('key', '=', `user:${hashSecret('patient')}`).executeTakeFirstOrThrow();
+    const failures = await server.store.db
+      .selectFrom('login_failures')
+      .select('failures')
+      .where('key', '=', `user:${hashSecret('patient')}`)
+      .executeTakeFirstOrThrow();
     expect(failures.failures).toBe(3);
   });
 
   it('starts afresh a counter whose window begins in the future (an instance whose clock ran ahead)', async () => {
     for (let i = 0; i < 3; i++) expect((await login({ username: 'skewed', password: 'bad-guess' })).status).toBe(401);
-    await userCounter('skewed').set({ window_start: Date.now() + 86_400_000 }).execute();
+    await userCounter('skewed')
+      .set({ window_start: Date.now() + 86_400_000 })
+      .execute();
     expect((await login({ username: 'skewed', password: 'wonderland-42' })).status).toBe(200);
   });
 
   it('holds the limit through bursts from one address for several usernames: exactly the limit tried, no 5xx', async () => {
     for (let round = 0; round < 3; round++) {
       const username = `nobody-${round}-${Math.random().toString(36).slice(2, 8)}`;
-      const statuses = (await Promise.all(Array.from({ length: 40 }, () => login({ username, password: 'guess' })))).map((r) => r.status);
-      expect([round, statuses.filter((s) => s === 401).length, statuses.filter((s) => s === 429).length]).toEqual([round, 3, 37]);
+      const statuses = (
+        await Promise.all(Array.from({ length: 40 }, () => login({ username, password: 'guess' })))
+      ).map((r) => r.status);
+      expect([round, statuses.filter((s) => s === 401).length, statuses.filter((s) => s === 429).length]).toEqual([
+        round,
+        3,
+        37,
+      ]);
     }
   });
 
-  it.skipIf(dialect !== 'pg')('takes back a login that failed on the server side: no session left, not counted', async () => {
-    const db = server.store.db;
-    await createUser(db, orgId, 'unlucky', 'wonderland-42', 'viewer');
-    // The database fails the counter's reset, after the session was written (as a dropped connection would).
-    await sql`create function fail_reset() returns trigger as $$ begin raise exception 'injected failure'; end $$ language plpgsql`.execute(db);
-    await sql`create trigger fail_reset before delete on login_failures for each row execute function fail_reset()`.execute(db);
-    try {
-      for (let i = 0; i < 6; i++) expect((await login({ username: 'unlucky', password: 'wonderland-42' })).status).toBe(500);
-    } finally {
-      await sql`drop trigger fail_reset on login_failures`.execute(db);
-      await sql`drop function fail_reset()`.execute(db);
-    }
-    const user = await db.selectFrom('users').select('id').where('username', '=', 'unlucky').executeTakeFirstOrThrow();
-    expect(await db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
-    expect((await login({ username: 'unlucky', password: 'wonderland-42' })).status).toBe(200);
-  });
+  it.skipIf(dialect !== 'pg')(
+    'takes back a login that failed on the server side: no session left, not counted',
+    async () => {
+      const db = server.store.db;
+      await createUser(db, orgId, 'unlucky', 'wonderland-42', 'viewer');
+      // The database fails the counter's reset, after the session was written (as a dropped connection would).
+      await sql`create function fail_reset() returns trigger as $$ begin raise exception 'injected failure'; end $$ language plpgsql`.execute(
+        db,
+      );
+      await sql`create trigger fail_reset before delete on login_failures for each row execute function fail_reset()`.execute(
+        db,
+      );
+      try {
+        for (let i = 0; i < 6; i++)
+          expect((await login({ username: 'unlucky', password: 'wonderland-42' })).status).toBe(500);
+      } finally {
+        await sql`drop trigger fail_reset on login_failures`.execute(db);
+        await sql`drop function fail_reset()`.execute(db);
+      }
+      const user = await db
+        .selectFrom('users')
+        .select('id')
+        .where('username', '=', 'unlucky')
+        .executeTakeFirstOrThrow();
+      expect(await db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
+      expect((await login({ username: 'unlucky', password: 'wonderland-42' })).status).toBe(200);
+    },
+  );
 
   it('keeps no username as text in the throttle table (a password typed into the username field stays unreadable)', async () => {
     const typed = 'Secret-Typed-In-The-Wrong-Field-71';
@@ -173,16 +222,28 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
   });
 
   it('a success does not count as a failure of its address', async () => {
-    const addressFailures = async () => (await server.store.db.selectFrom('login_failures').select('failures').where('key', 'like', 'addr:%').executeTakeFirst())?.failures ?? 0;
+    const addressFailures = async () =>
+      (
+        await server.store.db
+          .selectFrom('login_failures')
+          .select('failures')
+          .where('key', 'like', 'addr:%')
+          .executeTakeFirst()
+      )?.failures ?? 0;
     expect((await login({ username: 'regular', password: 'not-it' })).status).toBe(401);
     const before = await addressFailures();
     expect(before).toBeGreaterThan(0);
-    for (let i = 0; i < 6; i++) expect((await login({ username: 'regular', password: 'wonderland-42' })).status).toBe(200);
+    for (let i = 0; i < 6; i++)
+      expect((await login({ username: 'regular', password: 'wonderland-42' })).status).toBe(200);
     expect(await addressFailures()).toBe(before);
   });
 
   it('the throttle lives in the database: a second instance on the same store refuses too', async () => {
-    const second = await buildApp({ config: loadConfig({}, { LOGIN_MAX_FAILURES_PER_USER: '3' }), store: server.store, logger: false });
+    const second = await buildApp({
+      config: loadConfig({}, { LOGIN_MAX_FAILURES_PER_USER: '3' }),
+      store: server.store,
+      logger: false,
+    });
     await second.listen({ port: 0, host: '127.0.0.1' });
     try {
       const url = `http://127.0.0.1:${(second.server.address() as { port: number }).port}`;
@@ -206,10 +267,16 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
 
   it('logout takes an empty body labelled JSON (it reads none), while /login still refuses one', async () => {
     const token = (await login({ username: 'alice', password: 'wonderland-42' })).body.data.token;
-    const res = await fetch(`${server.url}/logout`, { method: 'POST', headers: bearer(token, { 'content-type': 'application/json' }) });
+    const res = await fetch(`${server.url}/logout`, {
+      method: 'POST',
+      headers: bearer(token, { 'content-type': 'application/json' }),
+    });
     expect(res.status).toBe(200);
     expect((await listWith(token)).status).toBe(401);
-    const empty = await fetch(`${server.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    const empty = await fetch(`${server.url}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+    });
     expect([empty.status, (await empty.json()).code]).toEqual([400, 'malformed_json']);
   });
 
@@ -223,13 +290,23 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
   it('takes no credential from a request with two Authorization headers', async () => {
     const live = await createAccessToken(server.store.db, orgId, 'twice', null);
     const target = new URL(`${server.url}/detections?mediaKey=none`);
-    for (const pair of [[`Bearer ${live.token}`, 'Bearer nope'], ['Bearer nope', `Bearer ${live.token}`], [`Bearer ${live.token}`, `Bearer ${live.token}`]]) {
+    for (const pair of [
+      [`Bearer ${live.token}`, 'Bearer nope'],
+      ['Bearer nope', `Bearer ${live.token}`],
+      [`Bearer ${live.token}`, `Bearer ${live.token}`],
+    ]) {
       // Written by hand: an HTTP client merges or refuses repeated headers.
       const status = await new Promise<number>((resolve, reject) => {
-        const socket = net.connect(Number(target.port), target.hostname, () => socket.write(`GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: x\r\n`
-          + `Authorization: ${pair[0]}\r\nAuthorization: ${pair[1]}\r\nConnection: close\r\n\r\n`));
+        const socket = net.connect(Number(target.port), target.hostname, () =>
+          socket.write(
+            `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: x\r\n` +
+              `Authorization: ${pair[0]}\r\nAuthorization: ${pair[1]}\r\nConnection: close\r\n\r\n`,
+          ),
+        );
         let text = '';
-        socket.on('data', (c: Buffer) => { text += c; });
+        socket.on('data', (c: Buffer) => {
+          text += c;
+        });
         socket.on('end', () => resolve(Number(text.split(' ')[1])));
         socket.on('error', reject);
       });
@@ -239,7 +316,8 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
   });
 
   it('refuses to configure sessions that are dead on arrival', () => {
-    for (const ttl of ['0', '0s', '0h']) expect(() => loadConfig({}, { SESSION_TTL: ttl }), ttl).toThrow(/SESSION_TTL must be a positive duration/);
+    for (const ttl of ['0', '0s', '0h'])
+      expect(() => loadConfig({}, { SESSION_TTL: ttl }), ttl).toThrow(/SESSION_TTL must be a positive duration/);
     expect(loadConfig({}, { SESSION_TTL: '30m' }).sessionTtlSeconds).toBe(1800);
   });
 
@@ -254,7 +332,10 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
 
   it('expired sessions are refused', async () => {
     const token = (await login({ username: 'alice', password: 'wonderland-42' })).body.data.token;
-    await server.store.db.updateTable('sessions').set({ expires_at: Date.now() - 1 }).execute();
+    await server.store.db
+      .updateTable('sessions')
+      .set({ expires_at: Date.now() - 1 })
+      .execute();
     expect((await listWith(token)).status).toBe(401);
   });
 
@@ -263,7 +344,11 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     const sessions = await server.store.db.selectFrom('sessions').select('token_hash').execute();
     expect(sessions.some((s) => s.token_hash === token)).toBe(false);
     expect(sessions.every((s) => /^[0-9a-f]{64}$/.test(s.token_hash))).toBe(true);
-    const user = await server.store.db.selectFrom('users').select('password_hash').where('username', '=', 'alice').executeTakeFirstOrThrow();
+    const user = await server.store.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('username', '=', 'alice')
+      .executeTakeFirstOrThrow();
     expect(user.password_hash).toMatch(/^scrypt\$/);
     expect(user.password_hash).not.toContain('wonderland');
   });

@@ -4,8 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { recentFailures, retryAfterSeconds, type FailureCounter } from '../../src/auth/throttle.js';
 
 const W = 900;
-const at = (failures: number, previous: number, elapsedMs: number, now = 10_000_000_000): [FailureCounter, number] =>
-  [{ failures, previous, windowStart: now - elapsedMs }, now];
+const at = (failures: number, previous: number, elapsedMs: number, now = 10_000_000_000): [FailureCounter, number] => [
+  { failures, previous, windowStart: now - elapsedMs },
+  now,
+];
 
 describe('login throttle policy', () => {
   it('lets a key under the limit try, and refuses one at it', () => {
@@ -33,20 +35,26 @@ describe('login throttle policy', () => {
   it('waits exactly until the estimate falls below the limit (property)', () => {
     // A window's real failures never exceed max (an attempt is tried only while the estimate, which counts them
     // all, is below max); the previous window's are any number up to max as well.
-    fc.assert(fc.property(
-      fc.integer({ min: 1, max: 30 }).chain((max) => fc.tuple(fc.integer({ min: 0, max }), fc.integer({ min: 0, max }), fc.constant(max))),
-      fc.integer({ min: 1, max: 3600 }), fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }),
-      ([failures, previous, max], windowSeconds, fraction) => {
-        const windowMs = windowSeconds * 1000;
-        const [counter, now] = at(failures, previous, Math.floor(fraction * windowMs));
-        const wait = retryAfterSeconds(counter, max, windowSeconds, now);
-        const estimate = (t: number) => recentFailures(counter, windowMs, t);
-        if (wait === 0) return estimate(now) < max;
-        const allowedAgain = estimate(now + wait * 1000) < max;
-        const stillRefused = wait === 1 || estimate(now + (wait - 1) * 1000 - 2) >= max - 1e-9;
-        return estimate(now) >= max && allowedAgain && stillRefused && wait <= 2 * windowSeconds;
-      },
-    ), { numRuns: 2000 });
+    fc.assert(
+      fc.property(
+        fc
+          .integer({ min: 1, max: 30 })
+          .chain((max) => fc.tuple(fc.integer({ min: 0, max }), fc.integer({ min: 0, max }), fc.constant(max))),
+        fc.integer({ min: 1, max: 3600 }),
+        fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }),
+        ([failures, previous, max], windowSeconds, fraction) => {
+          const windowMs = windowSeconds * 1000;
+          const [counter, now] = at(failures, previous, Math.floor(fraction * windowMs));
+          const wait = retryAfterSeconds(counter, max, windowSeconds, now);
+          const estimate = (t: number) => recentFailures(counter, windowMs, t);
+          if (wait === 0) return estimate(now) < max;
+          const allowedAgain = estimate(now + wait * 1000) < max;
+          const stillRefused = wait === 1 || estimate(now + (wait - 1) * 1000 - 2) >= max - 1e-9;
+          return estimate(now) >= max && allowedAgain && stillRefused && wait <= 2 * windowSeconds;
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
 

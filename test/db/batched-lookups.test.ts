@@ -15,11 +15,15 @@ describe.each(DIALECTS)('concurrent lookups on %s', (dialect) => {
     a = await seedOrg(ts.store, { mediaKey: 'shared/1700000000_cam.mp4', analysisId: 'analysis-a' });
     b = await seedOrg(ts.store, { mediaKey: 'only-b/1700000000_cam.mp4', analysisId: 'analysis-b' });
   });
-  afterAll(async () => { await ts.destroy(); });
+  afterAll(async () => {
+    await ts.destroy();
+  });
 
   it('answers each of 300 concurrent token lookups (access tokens and sessions: valid, revoked, expired, unknown) with its own principal', async () => {
     const db = ts.store.db;
-    const live = await Promise.all(Array.from({ length: 20 }, (_, i) => createAccessToken(db, i % 2 ? a.orgId : b.orgId, `live-${i}`, null)));
+    const live = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => createAccessToken(db, i % 2 ? a.orgId : b.orgId, `live-${i}`, null)),
+    );
     const revoked = await createAccessToken(db, a.orgId, 'revoked', null);
     await revokeAccessToken(db, a.orgId, revoked.id);
     const expired = await createAccessToken(db, b.orgId, 'expired', Date.now() - 1000);
@@ -39,17 +43,24 @@ describe.each(DIALECTS)('concurrent lookups on %s', (dialect) => {
   it('resolves each of 300 concurrent recording lookups inside its own organisation only', async () => {
     const db = ts.store.db;
     // The same media key in both organisations, and a key only b has.
-    const twin = await insertRecording(db, b.orgId, { mediaKey: 'shared/1700000000_cam.mp4', startTimestamp: 1_700_000_000 });
-    const cases = Array.from({ length: 300 }, (_, i) => [
-      { orgId: a.orgId, target: { mediaKey: 'shared/1700000000_cam.mp4' }, id: a.recording.id },
-      { orgId: b.orgId, target: { mediaKey: 'shared/1700000000_cam.mp4' }, id: twin.id },
-      { orgId: a.orgId, target: { mediaKey: 'only-b/1700000000_cam.mp4' }, id: undefined },
-      { orgId: b.orgId, target: { mediaKey: 'only-b/1700000000_cam.mp4' }, id: b.recording.id },
-      { orgId: a.orgId, target: { analysisId: 'analysis-a' }, id: a.recording.id },
-      { orgId: a.orgId, target: { analysisId: 'analysis-b' }, id: undefined },
-      { orgId: b.orgId, target: { analysisId: 'analysis-b' }, id: b.recording.id },
-      { orgId: a.orgId, target: { mediaKey: 'shared/1700000000_cam.mp4\nx' }, id: undefined },
-    ][i % 8]!);
+    const twin = await insertRecording(db, b.orgId, {
+      mediaKey: 'shared/1700000000_cam.mp4',
+      startTimestamp: 1_700_000_000,
+    });
+    const cases = Array.from(
+      { length: 300 },
+      (_, i) =>
+        [
+          { orgId: a.orgId, target: { mediaKey: 'shared/1700000000_cam.mp4' }, id: a.recording.id },
+          { orgId: b.orgId, target: { mediaKey: 'shared/1700000000_cam.mp4' }, id: twin.id },
+          { orgId: a.orgId, target: { mediaKey: 'only-b/1700000000_cam.mp4' }, id: undefined },
+          { orgId: b.orgId, target: { mediaKey: 'only-b/1700000000_cam.mp4' }, id: b.recording.id },
+          { orgId: a.orgId, target: { analysisId: 'analysis-a' }, id: a.recording.id },
+          { orgId: a.orgId, target: { analysisId: 'analysis-b' }, id: undefined },
+          { orgId: b.orgId, target: { analysisId: 'analysis-b' }, id: b.recording.id },
+          { orgId: a.orgId, target: { mediaKey: 'shared/1700000000_cam.mp4\nx' }, id: undefined },
+        ][i % 8]!,
+    );
     const found = await Promise.all(cases.map((c) => resolveTarget(db, c.orgId, c.target)));
     found.forEach((r, i) => expect(r?.id).toBe(cases[i]!.id));
   });

@@ -14,10 +14,13 @@ import { bearer, getJson, postJson, seedOrg, type SeededOrg } from '../support/s
 import { STORAGE_ENV } from '../storage/helpers.js';
 
 describe('compareCodePoints', () => {
-  it('orders as the UTF-8 bytes do (the databases\' order), surrogate pairs included', () => {
-    fc.assert(fc.property(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme' }), (a, b) => {
-      expect(Math.sign(compareCodePoints(a, b))).toBe(Math.sign(Buffer.compare(Buffer.from(a), Buffer.from(b))));
-    }), { numRuns: 2000 });
+  it("orders as the UTF-8 bytes do (the databases' order), surrogate pairs included", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme' }), (a, b) => {
+        expect(Math.sign(compareCodePoints(a, b))).toBe(Math.sign(Buffer.compare(Buffer.from(a), Buffer.from(b))));
+      }),
+      { numRuns: 2000 },
+    );
     expect(compareCodePoints('\uffff', '𝒳')).toBeLessThan(0);
   });
 });
@@ -34,19 +37,32 @@ describe.runIf(PG_URL)('ordering on a PostgreSQL database with an ICU en-US coll
   const admin = async (text: string) => {
     const client = new pg.Client({ connectionString: PG_URL });
     await client.connect();
-    try { await client.query(text); } finally { await client.end(); }
+    try {
+      await client.query(text);
+    } finally {
+      await client.end();
+    }
   };
 
   beforeAll(async () => {
-    await admin(`create database ${database} template template0 locale_provider icu icu_locale 'en-US' locale 'C.UTF-8'`);
+    await admin(
+      `create database ${database} template template0 locale_provider icu icu_locale 'en-US' locale 'C.UTF-8'`,
+    );
     const icuUrl = new URL(PG_URL!);
     icuUrl.pathname = `/${database}`;
     ts = await createTestStore('pg', { pgUrl: icuUrl.toString() });
-    const app = await buildApp({ config: loadConfig({ data: ts.location.dataDir }, STORAGE_ENV), store: ts.store, logger: false });
+    const app = await buildApp({
+      config: loadConfig({ data: ts.location.dataDir }, STORAGE_ENV),
+      store: ts.store,
+      logger: false,
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
     org = await seedOrg(ts.store);
-    close = async () => { await app.close(); await ts.store.close(); };
+    close = async () => {
+      await app.close();
+      await ts.store.close();
+    };
   });
   afterAll(async () => {
     await close?.();
@@ -54,22 +70,34 @@ describe.runIf(PG_URL)('ordering on a PostgreSQL database with an ICU en-US coll
   });
 
   const run = (mediaKey: string, runId: string) => ({
-    mediaKey, schemaVersion: '1.0', coordinateSpace: 'normalized', source: { runId }, tracks: [{ id: 't', boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] }],
+    mediaKey,
+    schemaVersion: '1.0',
+    coordinateSpace: 'normalized',
+    source: { runId },
+    tracks: [{ id: 't', boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] }],
   });
 
   it('the database really collates en-US (else this test proves nothing)', async () => {
-    const { rows } = await sql<{ first: string }>`select min(x) as first from (values ('_1'), ('A')) v(x)`.execute(ts.store.db);
+    const { rows } = await sql<{ first: string }>`select min(x) as first from (values ('_1'), ('A')) v(x)`.execute(
+      ts.store.db,
+    );
     expect(rows[0]!.first).toBe('_1');
   });
 
   it('lists runs with one createdAt by runId in code point order', async () => {
-    for (const runId of RUN_IDS) expect((await postJson(`${url}/detections`, run(org.recording.mediaKey, runId), bearer(org.token))).status).toBe(201);
+    for (const runId of RUN_IDS)
+      expect((await postJson(`${url}/detections`, run(org.recording.mediaKey, runId), bearer(org.token))).status).toBe(
+        201,
+      );
     await sql`update runs set created_at = 1700000000000 where recording_id = ${org.recording.id}`.execute(ts.store.db);
-    const list = await getJson(`${url}/detections?mediaKey=${encodeURIComponent(org.recording.mediaKey)}`, bearer(org.token));
+    const list = await getJson(
+      `${url}/detections?mediaKey=${encodeURIComponent(org.recording.mediaKey)}`,
+      bearer(org.token),
+    );
     expect(list.body.data.runs.map((r: { runId: string }) => r.runId)).toEqual(byCodePoint(RUN_IDS));
   });
 
-  it('names an ambiguous runId\'s recordings in code point order', async () => {
+  it("names an ambiguous runId's recordings in code point order", async () => {
     const keys = ['b/1700000000_x.mp4', 'B/1700000000_x.mp4', '_/1700000000_x.mp4', 'a/1700000000_x.mp4'];
     for (const mediaKey of keys) {
       await insertRecording(ts.store.db, org.orgId, { mediaKey, startTimestamp: 1_700_000_000 });
@@ -85,9 +113,21 @@ describe.runIf(PG_URL)('ordering on a PostgreSQL database with an ICU en-US coll
     const names = ['disk', 'Disk', 'x_1', 'x1', 'a-b', 'ab', 'aB'];
     const owner = bearer(org.sessions.owner);
     for (const name of names) {
-      const made = await postJson(`${url}/api/storage/admin/providers`, { name, type: 's3', config: { bucket: 'media-bucket', accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'very-secret-value' } }, owner);
+      const made = await postJson(
+        `${url}/api/storage/admin/providers`,
+        {
+          name,
+          type: 's3',
+          config: { bucket: 'media-bucket', accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'very-secret-value' },
+        },
+        owner,
+      );
       expect(made.status, JSON.stringify(made.body)).toBe(201);
-      const account = await postJson(`${url}/api/storage/admin/accounts`, { name: `acct-${name}`, defaultProvider: name, providers: [name] }, owner);
+      const account = await postJson(
+        `${url}/api/storage/admin/accounts`,
+        { name: `acct-${name}`, defaultProvider: name, providers: [name] },
+        owner,
+      );
       expect(account.status, JSON.stringify(account.body)).toBe(201);
     }
     const providers = await getJson(`${url}/api/storage/admin/providers`, owner);

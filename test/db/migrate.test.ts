@@ -16,10 +16,14 @@ const freshDir = () => {
   dirs.push(dir);
   return dir;
 };
-afterEach(() => { for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true }); });
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 async function tables(store: Store): Promise<string[]> {
-  const rows = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(store.db);
+  const rows = await sql<{
+    name: string;
+  }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(store.db);
   return rows.rows.map((r) => r.name);
 }
 
@@ -33,7 +37,9 @@ describe('migrations on SQLite', () => {
       expect(await tables(store)).toEqual(['storage_providers']);
       await sql`drop table storage_providers`.execute(store.db);
       await migrateToLatest(store);
-      expect(await tables(store)).toEqual(expect.arrayContaining(['organisations', 'recordings', 'runs', 'storage_providers', 'storage_accounts']));
+      expect(await tables(store)).toEqual(
+        expect.arrayContaining(['organisations', 'recordings', 'runs', 'storage_providers', 'storage_accounts']),
+      );
     } finally {
       await store.close();
     }
@@ -53,7 +59,9 @@ describe('migrations on SQLite', () => {
 
   it('let several processes start on one fresh data directory at once', async () => {
     const dataDir = freshDir();
-    const results = await Promise.all([1, 2, 3, 4].map((i) => runCli(['admin', 'org', 'create', '--name', `first-${i}`, '--json'], { dataDir })));
+    const results = await Promise.all(
+      [1, 2, 3, 4].map((i) => runCli(['admin', 'org', 'create', '--name', `first-${i}`, '--json'], { dataDir })),
+    );
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     const store = openStore({ dataDir });
     try {
@@ -67,7 +75,10 @@ describe('migrations on SQLite', () => {
 
 describe.each(DIALECTS)('upgrading an existing store (%s)', (dialect) => {
   let ts: TestStore | undefined;
-  afterEach(async () => { await ts?.destroy(); ts = undefined; });
+  afterEach(async () => {
+    await ts?.destroy();
+    ts = undefined;
+  });
   const cli = (...args: string[]) => runCli(args, ts!.location);
 
   /** The store as the version before the last migration left it. */
@@ -83,9 +94,17 @@ describe.each(DIALECTS)('upgrading an existing store (%s)', (dialect) => {
   it('leaves it to `sightline migrate`: other commands refuse to upgrade it as a side effect', async () => {
     const last = await oneMigrationBehind();
     const refused = await cli('admin', 'org', 'create', '--name', 'later');
-    expect([refused.code, refused.stderr]).toEqual([1, expect.stringMatching(new RegExp(`needs the migration ${last} .*sightline migrate`))]);
+    expect([refused.code, refused.stderr]).toEqual([
+      1,
+      expect.stringMatching(new RegExp(`needs the migration ${last} .*sightline migrate`)),
+    ]);
     expect(refused.stderr).not.toMatch(/usage:/);
-    expect(Number((await sql<{ n: number }>`select count(*) as n from organisations where name = 'later'`.execute(ts!.store.db)).rows[0]!.n)).toBe(0);
+    expect(
+      Number(
+        (await sql<{ n: number }>`select count(*) as n from organisations where name = 'later'`.execute(ts!.store.db))
+          .rows[0]!.n,
+      ),
+    ).toBe(0);
 
     const dry = await cli('migrate', '--dry-run', '--json');
     expect([dry.code, JSON.parse(dry.stdout)]).toEqual([0, { applied: [], pending: [last] }]);
@@ -98,10 +117,16 @@ describe.each(DIALECTS)('upgrading an existing store (%s)', (dialect) => {
 
   it('refuses a store migrated by a newer version, saying so', async () => {
     ts = await createTestStore(dialect);
-    await sql`insert into kysely_migration (name, timestamp) values ('999_from_the_future', '2030-01-01T00:00:00.000Z')`.execute(ts.store.db);
+    await sql`insert into kysely_migration (name, timestamp) values ('999_from_the_future', '2030-01-01T00:00:00.000Z')`.execute(
+      ts.store.db,
+    );
     for (const args of [['admin', 'org', 'create', '--name', 'newer'], ['migrate', '--dry-run'], ['migrate']]) {
       const refused = await cli(...args);
-      expect([args, refused.code, refused.stderr]).toEqual([args, 1, expect.stringMatching(/migrated by a newer Sightline \(it has migration 999_from_the_future/)]);
+      expect([args, refused.code, refused.stderr]).toEqual([
+        args,
+        1,
+        expect.stringMatching(/migrated by a newer Sightline \(it has migration 999_from_the_future/),
+      ]);
     }
   });
 });

@@ -3,13 +3,30 @@ import { parseBinaryCopy } from '../../src/db/pg-binary-copy.js';
 import { createTestStore } from '../support/store.js';
 import { copyOutFirstRow } from '../../src/db/pg-binary-copy.js';
 
-function int16(n: number) { const b = Buffer.alloc(2); b.writeInt16BE(n); return b; }
-function int32(n: number) { const b = Buffer.alloc(4); b.writeInt32BE(n); return b; }
+function int16(n: number) {
+  const b = Buffer.alloc(2);
+  b.writeInt16BE(n);
+  return b;
+}
+function int32(n: number) {
+  const b = Buffer.alloc(4);
+  b.writeInt32BE(n);
+  return b;
+}
 const HEADER = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), int32(0), int32(3), Buffer.from('ext')]);
 
 describe('parseBinaryCopy', () => {
   it('reads tuples field by field, NULLs included, past a header extension, up to the trailer', () => {
-    const data = Buffer.concat([HEADER, int16(2), int32(3), Buffer.from('abc'), int32(-1), int16(1), int32(0), int16(-1)]);
+    const data = Buffer.concat([
+      HEADER,
+      int16(2),
+      int32(3),
+      Buffer.from('abc'),
+      int32(-1),
+      int16(1),
+      int32(0),
+      int16(-1),
+    ]);
     const rows = parseBinaryCopy(data);
     expect(rows).toHaveLength(2);
     expect(rows[0]![0]!.toString()).toBe('abc');
@@ -29,10 +46,18 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('copyOutFirstRow on PostgreSQL',
       const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 31) % 256));
       await ts.store.pgPool!.query('CREATE TABLE copy_probe (id text PRIMARY KEY, body bytea)');
       await ts.store.pgPool!.query('INSERT INTO copy_probe VALUES ($1, $2)', ["it's", bytes]);
-      const row = await copyOutFirstRow(ts.store.pgPool!, (literal) => `SELECT id, body FROM copy_probe WHERE id = ${literal("it's")}`);
+      const row = await copyOutFirstRow(
+        ts.store.pgPool!,
+        (literal) => `SELECT id, body FROM copy_probe WHERE id = ${literal("it's")}`,
+      );
       expect(row![0]!.toString()).toBe("it's");
       expect(row![1]!.equals(bytes)).toBe(true);
-      expect(await copyOutFirstRow(ts.store.pgPool!, (literal) => `SELECT body FROM copy_probe WHERE id = ${literal("x' OR '1'='1")}`)).toBeUndefined();
+      expect(
+        await copyOutFirstRow(
+          ts.store.pgPool!,
+          (literal) => `SELECT body FROM copy_probe WHERE id = ${literal("x' OR '1'='1")}`,
+        ),
+      ).toBeUndefined();
     } finally {
       await ts.destroy();
     }

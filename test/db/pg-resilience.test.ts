@@ -32,18 +32,29 @@ async function freezableProxy(target: URL) {
     pairs.push([client, upstream]);
     client.on('error', () => {});
     upstream.on('error', () => {});
-    client.on('data', (c) => { if (!frozen) upstream.write(c); });
-    upstream.on('data', (c) => { if (!frozen) client.write(c); });
+    client.on('data', (c) => {
+      if (!frozen) upstream.write(c);
+    });
+    upstream.on('data', (c) => {
+      if (!frozen) client.write(c);
+    });
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     port: (server.address() as net.AddressInfo).port,
-    freeze() { frozen = true; },
-    thaw() { frozen = false; },
+    freeze() {
+      frozen = true;
+    },
+    thaw() {
+      frozen = false;
+    },
     async close() {
-      for (const [a, b] of pairs) { a.destroy(); b.destroy(); }
+      for (const [a, b] of pairs) {
+        a.destroy();
+        b.destroy();
+      }
       await new Promise((r) => server.close(r));
     },
   };
@@ -51,8 +62,12 @@ async function freezableProxy(target: URL) {
 
 withPg('PostgreSQL: a terminated backend', () => {
   let testStore: TestStore;
-  beforeAll(async () => { testStore = await createTestStore('pg'); });
-  afterAll(async () => { await testStore.destroy(); });
+  beforeAll(async () => {
+    testStore = await createTestStore('pg');
+  });
+  afterAll(async () => {
+    await testStore.destroy();
+  });
 
   it('costs the requests in flight a 503, not the process, and the server heals', async () => {
     const appName = `sl_resilience_${randomBytes(4).toString('hex')}`;
@@ -74,9 +89,23 @@ withPg('PostgreSQL: a terminated backend', () => {
     try {
       for (let round = 0; round < 5; round++) {
         // Wait until the server holds connections, then end them all.
-        expect(await eventually(async () => (await admin.query('select count(*)::int as n from pg_stat_activity where application_name = $1', [appName])).rows[0].n > 0, 10_000)).toBe(true);
-        await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [appName]);
-        expect(await eventually(async () => (await fetch(`${server.url}/api/health`)).status === 200, 10_000)).toBe(true);
+        expect(
+          await eventually(
+            async () =>
+              (
+                await admin.query('select count(*)::int as n from pg_stat_activity where application_name = $1', [
+                  appName,
+                ])
+              ).rows[0].n > 0,
+            10_000,
+          ),
+        ).toBe(true);
+        await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [
+          appName,
+        ]);
+        expect(await eventually(async () => (await fetch(`${server.url}/api/health`)).status === 200, 10_000)).toBe(
+          true,
+        );
       }
       stop = true;
       await Promise.all(load);
@@ -101,7 +130,12 @@ withPg('PostgreSQL: a database that goes silent', () => {
     const through = new URL(PG_URL!);
     through.port = String(proxy.port);
     through.hostname = '127.0.0.1';
-    store = openStore({ databaseUrl: through.toString(), pgSchema: testStore.location.pgSchema, connectTimeoutMs: 500, queryTimeoutMs: 1000 });
+    store = openStore({
+      databaseUrl: through.toString(),
+      pgSchema: testStore.location.pgSchema,
+      connectTimeoutMs: 500,
+      queryTimeoutMs: 1000,
+    });
   });
   afterAll(async () => {
     await store.close().catch(() => {});
@@ -114,7 +148,10 @@ withPg('PostgreSQL: a database that goes silent', () => {
     const app = await buildApp({ config: loadConfig({ data: testStore.location.dataDir }, {}), store, logger: false });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(app.server.address() as net.AddressInfo).port}`;
-    const list = () => fetch(`${base}/detections?mediaKey=${encodeURIComponent(org.recording.mediaKey)}`, { headers: { authorization: `Bearer ${org.token}` } });
+    const list = () =>
+      fetch(`${base}/detections?mediaKey=${encodeURIComponent(org.recording.mediaKey)}`, {
+        headers: { authorization: `Bearer ${org.token}` },
+      });
     try {
       expect((await fetch(`${base}/api/health`)).status).toBe(200);
       expect((await list()).status).toBe(200);

@@ -30,7 +30,9 @@ describe('isDatabaseUnavailable', () => {
     [{ code: 'SQLITE_FULLY' }],
     [new TypeError("Cannot read properties of undefined (reading 'x')")],
     [new Error('some Connection terminated text in the middle')],
-    [null], [undefined], ['ECONNREFUSED'],
+    [null],
+    [undefined],
+    ['ECONNREFUSED'],
   ])('not retryable: %o', (error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
   });
@@ -42,7 +44,10 @@ describe('an embedded store that cannot be written any more (disk full, files ma
     try {
       const org = await seedOrg(server.store);
       const run = (label: string) => ({
-        mediaKey: org.recording.mediaKey, schemaVersion: '1.0', source: { runId: 'r-readonly' }, coordinateSpace: 'normalized',
+        mediaKey: org.recording.mediaKey,
+        schemaVersion: '1.0',
+        source: { runId: 'r-readonly' },
+        coordinateSpace: 'normalized',
         tracks: [{ id: 't1', label, boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] }],
       });
       expect((await postJson(`${server.url}/detections`, run('before'), bearer(org.token))).status).toBe(201);

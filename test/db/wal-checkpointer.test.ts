@@ -25,7 +25,7 @@ describe('WAL checkpointer', () => {
     }
   }
 
-  it('turns the connection\'s own checkpoints off, moves committed pages into the database file, and restores them on stop', async () => {
+  it("turns the connection's own checkpoints off, moves committed pages into the database file, and restores them on stop", async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-wal-'));
     store = openStore({ dataDir: dir });
     const sqlite = store.sqlite!;
@@ -36,7 +36,9 @@ describe('WAL checkpointer', () => {
     const before = fs.statSync(file).size;
     // 1500 pages in one commit: past the 1000 at which the connection would have checkpointed by itself.
     const insert = sqlite.prepare('insert into filler (data) values (?)');
-    sqlite.transaction(() => { for (let i = 0; i < 1500; i++) insert.run(Buffer.alloc(PAGE - 100, i % 251)); })();
+    sqlite.transaction(() => {
+      for (let i = 0; i < 1500; i++) insert.run(Buffer.alloc(PAGE - 100, i % 251));
+    })();
     await eventually(() => fs.statSync(file).size >= before + 1400 * PAGE, 'the pages to reach the database file');
     await checkpointer.stop();
     expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
@@ -50,7 +52,9 @@ describe('WAL checkpointer', () => {
     sqlite.exec('create table filler (id integer primary key, data blob)');
     const checkpointer = startWalCheckpointer(sqlite, { intervalMs: 50 });
     const insert = sqlite.prepare('insert into filler (data) values (?)');
-    const commit = sqlite.transaction((n: number) => { for (let i = 0; i < 16; i++) insert.run(Buffer.alloc(PAGE - 100, (n + i) % 251)); });
+    const commit = sqlite.transaction((n: number) => {
+      for (let i = 0; i < 16; i++) insert.run(Buffer.alloc(PAGE - 100, (n + i) % 251));
+    });
     // A commit every millisecond or so, as a busy server makes them: the checkpoints never find the WAL idle.
     const commits = 1500;
     for (let n = 0; n < commits; n++) {
@@ -61,7 +65,10 @@ describe('WAL checkpointer', () => {
     const wal = fs.statSync(path.join(dir, 'sightline.db-wal')).size;
     await checkpointer.stop();
     expect((sqlite.prepare('select count(*) as n from filler').get() as { n: number }).n).toBe(commits * 16);
-    expect(wal, `WAL of ${(wal / 2 ** 20).toFixed(1)} MiB after ${(written / 2 ** 20).toFixed(0)} MiB written`).toBeLessThan(written / 4);
+    expect(
+      wal,
+      `WAL of ${(wal / 2 ** 20).toFixed(1)} MiB after ${(written / 2 ** 20).toFixed(0)} MiB written`,
+    ).toBeLessThan(written / 4);
   }, 60_000);
 
   it('stops at once when asked twice, and leaves the connection usable', async () => {
@@ -76,12 +83,20 @@ describe('WAL checkpointer', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-wal-'));
     store = openStore({ dataDir: dir });
     const failure = path.join(dir, 'failure');
-    const attempts = () => { try { return fs.readFileSync(`${failure}.attempts`, 'utf8').trim().split('\n'); } catch { return []; } };
+    const attempts = () => {
+      try {
+        return fs.readFileSync(`${failure}.attempts`, 'utf8').trim().split('\n');
+      } catch {
+        return [];
+      }
+    };
     const countOf = (code: string) => attempts().filter((a) => a === code).length;
     process.env.SIGHTLINE_TEST_CHECKPOINT_FAILURE = failure;
     const reports: CheckpointReport[] = [];
     const checkpointer = startWalCheckpointer(store.sqlite!, {
-      intervalMs: 20, onReport: (r) => reports.push(r), driver: path.resolve('test/support/failing-sqlite-driver.cjs'),
+      intervalMs: 20,
+      onReport: (r) => reports.push(r),
+      driver: path.resolve('test/support/failing-sqlite-driver.cjs'),
     });
     try {
       fs.writeFileSync(failure, 'SQLITE_BUSY');
@@ -95,6 +110,9 @@ describe('WAL checkpointer', () => {
       delete process.env.SIGHTLINE_TEST_CHECKPOINT_FAILURE;
     }
     const ioerr = 'SQLITE_IOERR_WRITE: injected SQLITE_IOERR_WRITE';
-    expect(reports).toEqual([{ failure: ioerr, previous: '' }, { failure: '', previous: ioerr }]);
+    expect(reports).toEqual([
+      { failure: ioerr, previous: '' },
+      { failure: '', previous: ioerr },
+    ]);
   });
 });

@@ -2,27 +2,51 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRecording } from '../../src/recordings/queries.js';
 import { DIALECTS } from '../support/store.js';
-import { bearer, getJson, postJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
+import {
+  bearer,
+  getJson,
+  postJson,
+  seedOrg,
+  startTestServer,
+  type SeededOrg,
+  type TestServer,
+} from '../support/server.js';
 
-const track = (id: string, frames: number[]) => ({ id, label: 'car', boxes: frames.map((frame) => ({ frame, x: 0.1, y: 0.2, w: 0.3, h: 0.4, confidence: 0.5 })) });
+const track = (id: string, frames: number[]) => ({
+  id,
+  label: 'car',
+  boxes: frames.map((frame) => ({ frame, x: 0.1, y: 0.2, w: 0.3, h: 0.4, confidence: 0.5 })),
+});
 
 describe.each(DIALECTS)('reading and deleting runs on %s', (dialect) => {
   let server: TestServer;
   let org: SeededOrg;
   let otherKey: string;
   const runBody = (runId: string, mediaKey = org.recording.mediaKey, tracks = [track('a', [0, 1])]) => ({
-    mediaKey, schemaVersion: '1.0', source: { kind: 'model', name: 'yolo', runId }, coordinateSpace: 'normalized', tracks,
+    mediaKey,
+    schemaVersion: '1.0',
+    source: { kind: 'model', name: 'yolo', runId },
+    coordinateSpace: 'normalized',
+    tracks,
   });
   const post = (body: unknown) => postJson(`${server.url}/detections`, body, bearer(org.token));
-  const call = (path: string, method = 'GET', token = org.token) => getJson(`${server.url}${path}`, bearer(token), method);
+  const call = (path: string, method = 'GET', token = org.token) =>
+    getJson(`${server.url}${path}`, bearer(token), method);
   const q = (k: string) => encodeURIComponent(k);
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
     org = await seedOrg(server.store);
-    otherKey = (await insertRecording(server.store.db, org.orgId, { mediaKey: 'other/1700000100_b.mp4', startTimestamp: 1_700_000_100 })).mediaKey;
+    otherKey = (
+      await insertRecording(server.store.db, org.orgId, {
+        mediaKey: 'other/1700000100_b.mp4',
+        startTimestamp: 1_700_000_100,
+      })
+    ).mediaKey;
   });
-  afterAll(async () => { await server.close(); });
+  afterAll(async () => {
+    await server.close();
+  });
 
   it('fetches and deletes a run whose runId has the longest length allowed (128 bytes)', async () => {
     const runId = 'r'.repeat(64) + 'é'.repeat(32); // 128 bytes, 192 characters percent-encoded in the path
@@ -46,7 +70,13 @@ describe.each(DIALECTS)('reading and deleting runs on %s', (dialect) => {
     const runs = res.body.data.runs;
     expect(runs.map((r: { runId: string }) => r.runId)).toEqual(['zeta', 'alpha', 'mid']);
     expect(runs[0]).not.toHaveProperty('tracks');
-    expect(runs[0]).toMatchObject({ mediaKey: org.recording.mediaKey, analysisId: org.recording.analysisId, tracksStored: 1, boxesStored: 2, recordingTimestamp: 1_700_000_000 });
+    expect(runs[0]).toMatchObject({
+      mediaKey: org.recording.mediaKey,
+      analysisId: org.recording.analysisId,
+      tracksStored: 1,
+      boxesStored: 2,
+      recordingTimestamp: 1_700_000_000,
+    });
     const full = await call(`/detections?mediaKey=${q(org.recording.mediaKey)}&include=tracks`);
     expect(full.body.data.runs[1].tracks).toEqual([track('a', [0, 1])]);
   });
@@ -70,9 +100,18 @@ describe.each(DIALECTS)('reading and deleting runs on %s', (dialect) => {
 
   it('400 invalid_field naming the parameter for a query parameter sent twice', async () => {
     const key = q(org.recording.mediaKey);
-    for (const path of [`/detections?mediaKey=${key}&mediaKey=${key}`, '/detections/alpha?mediaKey=a&mediaKey=b', `/detections?mediaKey=${key}&include=tracks&include=tracks`]) {
+    for (const path of [
+      `/detections?mediaKey=${key}&mediaKey=${key}`,
+      '/detections/alpha?mediaKey=a&mediaKey=b',
+      `/detections?mediaKey=${key}&include=tracks&include=tracks`,
+    ]) {
       const res = await call(path);
-      expect([path, res.status, res.body.code, res.body.field]).toEqual([path, 400, 'invalid_field', path.includes('include') ? 'include' : 'mediaKey']);
+      expect([path, res.status, res.body.code, res.body.field]).toEqual([
+        path,
+        400,
+        'invalid_field',
+        path.includes('include') ? 'include' : 'mediaKey',
+      ]);
     }
   });
 
@@ -80,16 +119,43 @@ describe.each(DIALECTS)('reading and deleting runs on %s', (dialect) => {
     const res = await call('/detections/alpha');
     expect(res.status).toBe(200);
     const run = res.body.data;
-    expect(Object.keys(run)).toEqual(['runId', 'mediaKey', 'analysisId', 'task', 'schemaVersion', 'source', 'coordinateSpace', 'originalCoordinateSpace',
-      'originalBoxForm', 'media', 'categories', 'recordingTimestamp', 'createdAt', 'updatedAt', 'tracksStored', 'boxesStored', 'tracks']);
-    expect(run).toMatchObject({ runId: 'alpha', task: 'detection', coordinateSpace: 'normalized', originalBoxForm: 'xywh', source: { kind: 'model', name: 'yolo', runId: 'alpha' } });
+    expect(Object.keys(run)).toEqual([
+      'runId',
+      'mediaKey',
+      'analysisId',
+      'task',
+      'schemaVersion',
+      'source',
+      'coordinateSpace',
+      'originalCoordinateSpace',
+      'originalBoxForm',
+      'media',
+      'categories',
+      'recordingTimestamp',
+      'createdAt',
+      'updatedAt',
+      'tracksStored',
+      'boxesStored',
+      'tracks',
+    ]);
+    expect(run).toMatchObject({
+      runId: 'alpha',
+      task: 'detection',
+      coordinateSpace: 'normalized',
+      originalBoxForm: 'xywh',
+      source: { kind: 'model', name: 'yolo', runId: 'alpha' },
+    });
     expect(new Date(run.createdAt).toISOString()).toBe(run.createdAt);
   });
 
   it('404 run_not_found, 400 run_id_missing for GET and DELETE without an id', async () => {
     expect((await call('/detections/nope')).body.code).toBe('run_not_found');
     expect((await call('/detections/nope', 'DELETE')).body.code).toBe('run_not_found');
-    for (const [path, method] of [['/detections/', 'GET'], ['/detections', 'DELETE'], ['/detections/', 'DELETE']] as const) {
+    for (const [path, method] of [
+      ['/detections/', 'GET'],
+      ['/detections', 'DELETE'],
+      ['/detections/', 'DELETE'],
+    ] as const) {
       const res = await call(path, method);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('run_id_missing');
@@ -115,19 +181,32 @@ describe.each(DIALECTS)('reading and deleting runs on %s', (dialect) => {
 
   it('deletes a run with its centroids, and a second delete is 404', async () => {
     expect((await post(runBody('doomed'))).status).toBe(201);
-    const pk = await server.store.db.selectFrom('runs').select('id').where('run_id', '=', 'doomed').executeTakeFirstOrThrow();
-    const before = await server.store.db.selectFrom('run_centroids').select('count').where('run_pk', '=', pk.id).execute();
+    const pk = await server.store.db
+      .selectFrom('runs')
+      .select('id')
+      .where('run_id', '=', 'doomed')
+      .executeTakeFirstOrThrow();
+    const before = await server.store.db
+      .selectFrom('run_centroids')
+      .select('count')
+      .where('run_pk', '=', pk.id)
+      .execute();
     expect(before.reduce((n, r) => n + r.count, 0)).toBe(2);
     const res = await call('/detections/doomed', 'DELETE');
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ runId: 'doomed', mediaKey: org.recording.mediaKey, deleted: true });
-    expect(await server.store.db.selectFrom('run_centroids').select('count').where('run_pk', '=', pk.id).execute()).toEqual([]);
+    expect(
+      await server.store.db.selectFrom('run_centroids').select('count').where('run_pk', '=', pk.id).execute(),
+    ).toEqual([]);
     expect((await call('/detections/doomed', 'DELETE')).status).toBe(404);
   });
 
   it('deletes when the client labels the empty DELETE as JSON (many clients send Content-Type on every request)', async () => {
     expect((await post(runBody('labelled'))).status).toBe(201);
-    const res = await fetch(`${server.url}/detections/labelled`, { method: 'DELETE', headers: { ...bearer(org.token), 'content-type': 'application/json' } });
+    const res = await fetch(`${server.url}/detections/labelled`, {
+      method: 'DELETE',
+      headers: { ...bearer(org.token), 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(200);
     expect((await res.json()).data).toEqual({ runId: 'labelled', mediaKey: org.recording.mediaKey, deleted: true });
   });
@@ -140,50 +219,92 @@ describe.each(DIALECTS)('reading and deleting runs on %s', (dialect) => {
   });
 
   it('compresses large responses when asked', async () => {
-    const tracks = Array.from({ length: 50 }, (_, i) => track(`t${i}`, Array.from({ length: 40 }, (_, f) => f)));
+    const tracks = Array.from({ length: 50 }, (_, i) =>
+      track(
+        `t${i}`,
+        Array.from({ length: 40 }, (_, f) => f),
+      ),
+    );
     expect((await post(runBody('big', org.recording.mediaKey, tracks))).status).toBe(201);
-    const res = await fetch(`${server.url}/detections/big`, { headers: bearer(org.token, { 'accept-encoding': 'gzip' }) });
+    const res = await fetch(`${server.url}/detections/big`, {
+      headers: bearer(org.token, { 'accept-encoding': 'gzip' }),
+    });
     expect(res.headers.get('content-encoding')).toBe('gzip');
     expect(res.headers.get('vary')).toBe('accept-encoding');
     // The plain answer varies by Accept-Encoding too: a shared cache must not serve it for br, or br for it.
     for (const encoding of ['identity', 'zstd']) {
-      const plain = await fetch(`${server.url}/detections/big`, { headers: bearer(org.token, { 'accept-encoding': encoding }) });
-      expect([encoding, plain.headers.get('content-encoding'), plain.headers.get('vary')]).toEqual([encoding, null, 'accept-encoding']);
+      const plain = await fetch(`${server.url}/detections/big`, {
+        headers: bearer(org.token, { 'accept-encoding': encoding }),
+      });
+      expect([encoding, plain.headers.get('content-encoding'), plain.headers.get('vary')]).toEqual([
+        encoding,
+        null,
+        'accept-encoding',
+      ]);
       await plain.arrayBuffer();
     }
     const body = await res.json();
     expect(body.data.boxesStored).toBe(2000);
     // The raw bytes really are gzip: read them without fetch's automatic decoding.
-    const raw = await import('node:http').then(({ default: http }) => new Promise<Buffer>((resolve) => {
-      http.get(`${server.url}/detections/big`, { headers: bearer(org.token, { 'accept-encoding': 'gzip' }) }, (r) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c) => chunks.push(c));
-        r.on('end', () => resolve(Buffer.concat(chunks)));
-      });
-    }));
+    const raw = await import('node:http').then(
+      ({ default: http }) =>
+        new Promise<Buffer>((resolve) => {
+          http.get(
+            `${server.url}/detections/big`,
+            { headers: bearer(org.token, { 'accept-encoding': 'gzip' }) },
+            (r) => {
+              const chunks: Buffer[] = [];
+              r.on('data', (c) => chunks.push(c));
+              r.on('end', () => resolve(Buffer.concat(chunks)));
+            },
+          );
+        }),
+    );
     expect(JSON.parse(gunzipSync(raw).toString()).data.tracks).toHaveLength(50);
   });
 
   it('streams a large run (≥ 20 000 boxes) as the same JSON, plain and gzip', async () => {
-    const tracks = Array.from({ length: 450 }, (_, t) => ({ id: `s${t}`, label: t % 2 ? 'car' : 'person',
-      boxes: Array.from({ length: 50 }, (_, f) => ({ frame: f, x: (t % 90) / 100, y: 0.25, w: 0.01 + f / 10_000, h: 0.1, confidence: 1 / (f + 3), timestampMs: f * 40 })) }));
+    const tracks = Array.from({ length: 450 }, (_, t) => ({
+      id: `s${t}`,
+      label: t % 2 ? 'car' : 'person',
+      boxes: Array.from({ length: 50 }, (_, f) => ({
+        frame: f,
+        x: (t % 90) / 100,
+        y: 0.25,
+        w: 0.01 + f / 10_000,
+        h: 0.1,
+        confidence: 1 / (f + 3),
+        timestampMs: f * 40,
+      })),
+    }));
     expect((await post(runBody('streamed', org.recording.mediaKey, tracks))).status).toBe(201);
     const res = await fetch(`${server.url}/detections/streamed`, { headers: bearer(org.token) });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const run = (await res.json()).data;
-    expect(run).toMatchObject({ runId: 'streamed', tracksStored: 450, boxesStored: 22_500, coordinateSpace: 'normalized' });
+    expect(run).toMatchObject({
+      runId: 'streamed',
+      tracksStored: 450,
+      boxesStored: 22_500,
+      coordinateSpace: 'normalized',
+    });
     expect(run.tracks.map((t: { id: string }) => t.id)).toEqual(tracks.map((t) => t.id));
     expect(run.tracks[449]).toEqual(tracks[449]);
     expect(run.tracks[250].boxes[49]).toEqual(tracks[250]!.boxes[49]);
-    const zipped = await fetch(`${server.url}/detections/streamed`, { headers: bearer(org.token, { 'accept-encoding': 'gzip' }) });
+    const zipped = await fetch(`${server.url}/detections/streamed`, {
+      headers: bearer(org.token, { 'accept-encoding': 'gzip' }),
+    });
     expect(zipped.headers.get('content-encoding')).toBe('gzip');
     expect((await zipped.json()).data).toEqual(run);
     // The list with include=tracks streams too, run after run: the same runs as fetched one by one, in list order.
-    const summaries = (await call(`/detections?mediaKey=${q(org.recording.mediaKey)}`)).body.data.runs as Array<{ runId: string }>;
+    const summaries = (await call(`/detections?mediaKey=${q(org.recording.mediaKey)}`)).body.data.runs as Array<{
+      runId: string;
+    }>;
     const one = await Promise.all(summaries.map(async (s) => (await call(`/detections/${q(s.runId)}`)).body.data));
     for (const headers of [bearer(org.token), bearer(org.token, { 'accept-encoding': 'br' })]) {
-      const listed = await fetch(`${server.url}/detections?mediaKey=${q(org.recording.mediaKey)}&include=tracks`, { headers });
+      const listed = await fetch(`${server.url}/detections?mediaKey=${q(org.recording.mediaKey)}&include=tracks`, {
+        headers,
+      });
       expect(listed.status).toBe(200);
       expect(await listed.json()).toEqual({ data: { mediaKey: org.recording.mediaKey, runs: one } });
     }

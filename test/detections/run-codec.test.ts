@@ -22,43 +22,64 @@ function expectSameBits(actual: Float64Array, expected: Float64Array) {
   const differs = (i: number) => (Number.isNaN(expected[i]!) ? !Number.isNaN(actual[i]!) : a[i] !== e[i]);
   let i = 0;
   while (i < e.length && !differs(i)) i++;
-  expect(i < e.length ? `value ${i}: ${Object.is(actual[i], -0) ? '-0' : actual[i]} for ${Object.is(expected[i], -0) ? '-0' : expected[i]}` : 'all equal').toBe('all equal');
+  expect(
+    i < e.length
+      ? `value ${i}: ${Object.is(actual[i], -0) ? '-0' : actual[i]} for ${Object.is(expected[i], -0) ? '-0' : expected[i]}`
+      : 'all equal',
+  ).toBe('all equal');
 }
 
 // Columns as producers send them: integers over a power of ten, sometimes with one odd value anywhere in the column
 // (a finer decimal, -0, NaN, a value beyond 32 bits, any double), and sometimes arbitrary doubles.
-const odd = fc.oneof(fc.constantFrom(-0, NaN, Infinity, -Infinity, 2 ** 31, -(2 ** 31) - 1, 0.1 + 0.2, 1e-300), fc.double());
-const decimalColumn = (count: number) => fc.record({
-  digits: fc.integer({ min: 0, max: 9 }),
-  magnitude: fc.constantFrom(1, 100, 200, 1e4, 40_000, 2 ** 31 - 1),
-  odd: fc.option(fc.record({ at: fc.nat({ max: count - 1 }), value: odd }), { nil: undefined }),
-  finerFrom: fc.option(fc.nat({ max: count - 1 }), { nil: undefined }),
-}).chain(({ digits, magnitude, odd: oddValue, finerFrom }) =>
-  fc.array(fc.integer({ min: -magnitude, max: magnitude }), { minLength: count, maxLength: count }).map((ints) => {
-    const values = ints.map((n, i) => (finerFrom !== undefined && i >= finerFrom ? n / 10 ** (digits + 1) : n / 10 ** digits));
-    if (oddValue) values[oddValue.at] = oddValue.value;
-    return values;
-  }));
+const odd = fc.oneof(
+  fc.constantFrom(-0, NaN, Infinity, -Infinity, 2 ** 31, -(2 ** 31) - 1, 0.1 + 0.2, 1e-300),
+  fc.double(),
+);
+const decimalColumn = (count: number) =>
+  fc
+    .record({
+      digits: fc.integer({ min: 0, max: 9 }),
+      magnitude: fc.constantFrom(1, 100, 200, 1e4, 40_000, 2 ** 31 - 1),
+      odd: fc.option(fc.record({ at: fc.nat({ max: count - 1 }), value: odd }), { nil: undefined }),
+      finerFrom: fc.option(fc.nat({ max: count - 1 }), { nil: undefined }),
+    })
+    .chain(({ digits, magnitude, odd: oddValue, finerFrom }) =>
+      fc.array(fc.integer({ min: -magnitude, max: magnitude }), { minLength: count, maxLength: count }).map((ints) => {
+        const values = ints.map((n, i) =>
+          finerFrom !== undefined && i >= finerFrom ? n / 10 ** (digits + 1) : n / 10 ** digits,
+        );
+        if (oddValue) values[oddValue.at] = oddValue.value;
+        return values;
+      }),
+    );
 const anyColumn = (count: number) => fc.array(fc.double(), { minLength: count, maxLength: count });
 const runBoxes = fc.integer({ min: 1, max: 150 }).chain((count) =>
-  fc.array(fc.oneof({ arbitrary: decimalColumn(count), weight: 4 }, { arbitrary: anyColumn(count), weight: 1 }), { minLength: BOX_STRIDE, maxLength: BOX_STRIDE })
+  fc
+    .array(fc.oneof({ arbitrary: decimalColumn(count), weight: 4 }, { arbitrary: anyColumn(count), weight: 1 }), {
+      minLength: BOX_STRIDE,
+      maxLength: BOX_STRIDE,
+    })
     .map((columns) => {
       const values: number[] = [];
       for (let i = 0; i < count; i++) for (const column of columns) values.push(column[i]!);
       return runOf(values);
-    }));
+    }),
+);
 
 describe('stored box formats', () => {
   for (const format of FORMATS) {
     it(`${format}: decoding gives back every double it was given, also from an unaligned slice`, () => {
-      fc.assert(fc.property(runBoxes, fc.integer({ min: 0, max: 7 }), (run, shift) => {
-        const blob = encodeBoxes(run, format);
-        expectSameBits(decodeBoxes(blob), run.columns);
-        // Drivers hand out slices of larger buffers at any offset.
-        const host = Buffer.alloc(blob.length + shift);
-        blob.copy(host, shift);
-        expectSameBits(decodeBoxes(host.subarray(shift)), run.columns);
-      }), { numRuns: 300 });
+      fc.assert(
+        fc.property(runBoxes, fc.integer({ min: 0, max: 7 }), (run, shift) => {
+          const blob = encodeBoxes(run, format);
+          expectSameBits(decodeBoxes(blob), run.columns);
+          // Drivers hand out slices of larger buffers at any offset.
+          const host = Buffer.alloc(blob.length + shift);
+          blob.copy(host, shift);
+          expectSameBits(decodeBoxes(host.subarray(shift)), run.columns);
+        }),
+        { numRuns: 300 },
+      );
     });
   }
 
@@ -83,10 +104,11 @@ describe('stored box formats', () => {
 
   it('a column that looks coarser in its first boxes than later is still stored exactly', () => {
     const values: number[] = [];
-    for (let i = 0; i < 200; i++) for (let c = 0; c < BOX_STRIDE; c++) values.push(i < 100 ? i / 10 : (i * 10 + c) / 1e4);
+    for (let i = 0; i < 200; i++)
+      for (let c = 0; c < BOX_STRIDE; c++) values.push(i < 100 ? i / 10 : (i * 10 + c) / 1e4);
     const run = runOf(values);
     expectSameBits(decodeBoxes(encodeBoxes(run, 'columns')), run.columns);
-    expect(encodeBoxes(run, 'columns').length).toBeLessThan(200 * BOX_STRIDE * 8 / 2);
+    expect(encodeBoxes(run, 'columns').length).toBeLessThan((200 * BOX_STRIDE * 8) / 2);
   });
 
   it('refuses an unknown format and a truncated blob with a clear error', () => {

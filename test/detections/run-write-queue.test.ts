@@ -3,30 +3,39 @@ import { describe, expect, it } from 'vitest';
 import { RunWriteQueue } from '../../src/detections/run-write-queue.js';
 import type { StoredRun } from '../../src/detections/run-write-batch.js';
 
-interface W { key: string; body: string }
+interface W {
+  key: string;
+  body: string;
+}
 
 function controlledWriter(fail: (groups: W[][]) => boolean = () => false) {
   const batches: Array<{ groups: W[][]; finish(): void }> = [];
   const stored = new Map<string, string>();
   let writing = 0;
   let mostAtOnce = 0;
-  const write = (groups: W[][]) => new Promise<StoredRun[]>((resolve, reject) => {
-    writing++;
-    mostAtOnce = Math.max(mostAtOnce, writing);
-    batches.push({
-      groups,
-      finish() {
-        writing--;
-        if (fail(groups)) { reject(new Error(`failed: ${groups.map((g) => g[0]!.key).join(',')}`)); return; }
-        resolve(groups.map((g) => {
-          const last = g[g.length - 1]!;
-          const created = !stored.has(last.key);
-          stored.set(last.key, last.body);
-          return { created, runPk: `pk-${last.key}` };
-        }));
-      },
+  const write = (groups: W[][]) =>
+    new Promise<StoredRun[]>((resolve, reject) => {
+      writing++;
+      mostAtOnce = Math.max(mostAtOnce, writing);
+      batches.push({
+        groups,
+        finish() {
+          writing--;
+          if (fail(groups)) {
+            reject(new Error(`failed: ${groups.map((g) => g[0]!.key).join(',')}`));
+            return;
+          }
+          resolve(
+            groups.map((g) => {
+              const last = g[g.length - 1]!;
+              const created = !stored.has(last.key);
+              stored.set(last.key, last.body);
+              return { created, runPk: `pk-${last.key}` };
+            }),
+          );
+        },
+      });
     });
-  });
   return { write, batches, stored, mostAtOnce: () => mostAtOnce };
 }
 
@@ -55,7 +64,12 @@ describe('RunWriteQueue', () => {
   it('never writes one key in two batches at once, and keeps at most maxInFlight batches', async () => {
     const w = controlledWriter();
     const queue = new RunWriteQueue(w.write, { maxInFlight: 2, maxKeys: 8, deferToCheckPhase: false });
-    const answers = [queue.write({ key: 'a', body: '1' }), queue.write({ key: 'a', body: '2' }), queue.write({ key: 'b', body: '1' }), queue.write({ key: 'c', body: '1' })];
+    const answers = [
+      queue.write({ key: 'a', body: '1' }),
+      queue.write({ key: 'a', body: '2' }),
+      queue.write({ key: 'b', body: '1' }),
+      queue.write({ key: 'c', body: '1' }),
+    ];
     // Two batches went out at once; the second 'a' and 'c' wait.
     expect(w.batches.map((b) => b.groups.map((g) => g[0]!.key))).toEqual([['a'], ['b']]);
     w.batches[1]!.finish();
@@ -75,7 +89,11 @@ describe('RunWriteQueue', () => {
     const w = controlledWriter((groups) => groups.some((g) => g.some((x) => x.body === 'bad')));
     const queue = new RunWriteQueue(w.write, { maxInFlight: 1, maxKeys: 8, deferToCheckPhase: false });
     const head = queue.write({ key: 'h', body: 'ok' });
-    const rest = [queue.write({ key: 'a', body: 'ok' }), queue.write({ key: 'b', body: 'bad' }), queue.write({ key: 'c', body: 'ok' })];
+    const rest = [
+      queue.write({ key: 'a', body: 'ok' }),
+      queue.write({ key: 'b', body: 'bad' }),
+      queue.write({ key: 'c', body: 'ok' }),
+    ];
     const outcomes = Promise.allSettled(rest);
     w.batches[0]!.finish();
     await head;

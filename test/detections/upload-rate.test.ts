@@ -14,15 +14,24 @@ describe.each(DIALECTS)('the minimum upload rate of a large POST /detections on 
   let org: SeededOrg;
   let n = 0;
   const run = (pad: number) => ({
-    mediaKey: org.recording.mediaKey, schemaVersion: '1.0', coordinateSpace: 'normalized', source: { runId: `rate-${++n}` },
-    tracks: [{ id: 't', boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] }], pad: 'p'.repeat(pad),
+    mediaKey: org.recording.mediaKey,
+    schemaVersion: '1.0',
+    coordinateSpace: 'normalized',
+    source: { runId: `rate-${++n}` },
+    tracks: [{ id: 't', boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] }],
+    pad: 'p'.repeat(pad),
   });
   beforeAll(async () => {
     // 1 MiB/s over windows of 300 ms, so that a stall is found in well under a second.
-    server = await startTestServer(dialect, { LARGE_UPLOAD_MIN_BYTES_PER_SECOND: String(MiB), LARGE_UPLOAD_RATE_WINDOW_MS: '300' });
+    server = await startTestServer(dialect, {
+      LARGE_UPLOAD_MIN_BYTES_PER_SECOND: String(MiB),
+      LARGE_UPLOAD_RATE_WINDOW_MS: '300',
+    });
     org = await seedOrg(server.store);
   });
-  afterAll(async () => { await server.close(); });
+  afterAll(async () => {
+    await server.close();
+  });
 
   /** Sends the head and the first 9 MiB of a large body, then nothing; resolves with all the server answers. */
   function stall(chunked: boolean) {
@@ -34,7 +43,9 @@ describe.each(DIALECTS)('the minimum upload rate of a large POST /detections on 
         const head = `POST /detections HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${org.token}\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`;
         socket.write(chunked ? `${head}${piece.length.toString(16)}\r\n${piece}\r\n` : head + piece);
       });
-      socket.on('data', (c) => { answer += c; });
+      socket.on('data', (c) => {
+        answer += c;
+      });
       socket.on('close', () => resolve(answer));
       socket.on('error', reject);
     });
@@ -58,40 +69,56 @@ describe.each(DIALECTS)('the minimum upload rate of a large POST /detections on 
 
   it('leaves no clock running on a request refused before its body: the process survives, the turns come back', async () => {
     // Refused from the header (413: over 32 MiB) and by its type (415) after taking a turn; both clients then stall.
-    const refused = async (length: number, type: string) => new Promise<string>((resolve, reject) => {
-      let answer = '';
-      const socket = net.connect(Number(new URL(server.url).port), '127.0.0.1', () => {
-        socket.write(`POST /detections HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${org.token}\r\nContent-Type: ${type}\r\nContent-Length: ${length}\r\n\r\n{`);
+    const refused = async (length: number, type: string) =>
+      new Promise<string>((resolve, reject) => {
+        let answer = '';
+        const socket = net.connect(Number(new URL(server.url).port), '127.0.0.1', () => {
+          socket.write(
+            `POST /detections HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${org.token}\r\nContent-Type: ${type}\r\nContent-Length: ${length}\r\n\r\n{`,
+          );
+        });
+        socket.on('data', (c) => {
+          answer += c;
+        });
+        socket.on('close', () => resolve(answer));
+        socket.on('error', reject);
       });
-      socket.on('data', (c) => { answer += c; });
-      socket.on('close', () => resolve(answer));
-      socket.on('error', reject);
-    });
     expect(await refused(32 * MiB + 1, 'application/json')).toMatch(/^HTTP\/1\.1 413 /);
     expect(await refused(20 * MiB, 'text/plain')).toMatch(/^HTTP\/1\.1 415 /);
     // Three windows of the rate clock: a clock left running would fail a stream nobody listens to, and crash.
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    for (let i = 0; i < 3; i++) expect((await postJson(`${server.url}/detections`, run(9 * MiB), bearer(org.token))).status).toBe(201);
+    for (let i = 0; i < 3; i++)
+      expect((await postJson(`${server.url}/detections`, run(9 * MiB), bearer(org.token))).status).toBe(201);
   });
 
   it('gives the turn back when a client drops a long streamed answer half-way', async () => {
     // 400 000 rejected boxes (a 24 MB streamed 207) in a body over 8 MiB; the client reads 100 KB and leaves.
     const body = JSON.stringify({
-      ...run(4 * MiB), tracks: [{ id: 'ok', boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] }, ...[0, 1, 2, 3].map((t) => ({ id: `bad${t}`, boxes: Array.from({ length: 100_000 }, () => ({ frame: -1 })) }))],
+      ...run(4 * MiB),
+      tracks: [
+        { id: 'ok', boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] },
+        ...[0, 1, 2, 3].map((t) => ({ id: `bad${t}`, boxes: Array.from({ length: 100_000 }, () => ({ frame: -1 })) })),
+      ],
     });
-    const dropHalfWay = () => new Promise<string>((resolve, reject) => {
-      let answer = '';
-      const socket = net.connect(Number(new URL(server.url).port), '127.0.0.1', () => {
-        socket.write(`POST /detections HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${org.token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
-        socket.write(body);
+    const dropHalfWay = () =>
+      new Promise<string>((resolve, reject) => {
+        let answer = '';
+        const socket = net.connect(Number(new URL(server.url).port), '127.0.0.1', () => {
+          socket.write(
+            `POST /detections HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${org.token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+          );
+          socket.write(body);
+        });
+        socket.on('data', (c) => {
+          answer += c;
+          if (answer.length > 100_000) {
+            socket.destroy();
+            resolve(answer.slice(0, 12));
+          }
+        });
+        socket.on('close', () => resolve(answer.slice(0, 12)));
+        socket.on('error', reject);
       });
-      socket.on('data', (c) => {
-        answer += c;
-        if (answer.length > 100_000) { socket.destroy(); resolve(answer.slice(0, 12)); }
-      });
-      socket.on('close', () => resolve(answer.slice(0, 12)));
-      socket.on('error', reject);
-    });
     expect(await Promise.all([dropHalfWay(), dropHalfWay()])).toEqual(['HTTP/1.1 207', 'HTTP/1.1 207']);
     // Both turns were held by the dropped answers: a leaked turn would keep this waiting until the request timeout.
     expect((await postJson(`${server.url}/detections`, run(9 * MiB), bearer(org.token))).status).toBe(201);
@@ -101,9 +128,17 @@ describe.each(DIALECTS)('the minimum upload rate of a large POST /detections on 
   it('lets a large body through that arrives steadily above the rate', async () => {
     const body = Buffer.from(JSON.stringify(run(12 * MiB)));
     const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request(`${server.url}/detections`, {
-        method: 'POST', headers: bearer(org.token, { 'content-type': 'application/json', 'content-length': String(body.length) }),
-      }, (res) => { res.resume(); resolve(res.statusCode!); });
+      const req = http.request(
+        `${server.url}/detections`,
+        {
+          method: 'POST',
+          headers: bearer(org.token, { 'content-type': 'application/json', 'content-length': String(body.length) }),
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
       req.on('error', reject);
       // 1 MiB every 50 ms: about 20 MiB/s, twenty times the minimum, in about 0.6 s.
       let at = 0;
@@ -123,6 +158,8 @@ describe('the minimum upload rate settings', () => {
     expect(loadConfig({}, {}).largeUploadMinimumRate).toEqual({ bytesPerSecond: 102_400, windowMs: 10_000 });
     expect(loadConfig({}, { LARGE_UPLOAD_MIN_BYTES_PER_SECOND: '0' }).largeUploadMinimumRate.bytesPerSecond).toBe(0);
     expect(() => loadConfig({}, { LARGE_UPLOAD_RATE_WINDOW_MS: '50' })).toThrow(/LARGE_UPLOAD_RATE_WINDOW_MS/);
-    expect(() => loadConfig({}, { LARGE_UPLOAD_MIN_BYTES_PER_SECOND: 'fast' })).toThrow(/LARGE_UPLOAD_MIN_BYTES_PER_SECOND/);
+    expect(() => loadConfig({}, { LARGE_UPLOAD_MIN_BYTES_PER_SECOND: 'fast' })).toThrow(
+      /LARGE_UPLOAD_MIN_BYTES_PER_SECOND/,
+    );
   });
 });

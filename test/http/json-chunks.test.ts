@@ -11,8 +11,11 @@ async function text(stream: NodeJS.ReadableStream) {
 
 describe('jsonStream', () => {
   it('writes any plain object as JSON.stringify does', async () => {
-    await fc.assert(fc.asyncProperty(fc.dictionary(fc.string(), fc.jsonValue()), async (value) => {
-      expect(await text(jsonStream(value))).toBe(JSON.stringify(value));
-    }), { numRuns: 200 });
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(fc.string(), fc.jsonValue()), async (value) => {
+        expect(await text(jsonStream(value))).toBe(JSON.stringify(value));
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -13,7 +13,9 @@ describe('a lingering close after an early answer', () => {
     server = await startTestServer('sqlite');
     org = await seedOrg(server.store);
   });
-  afterAll(async () => { await server.close(); });
+  afterAll(async () => {
+    await server.close();
+  });
 
   /** Writes the head and `bodyBytes` of body before reading anything; then everything the server said. */
   function sendAllThenRead(head: string, bodyBytes: number) {
@@ -22,14 +24,18 @@ describe('a lingering close after an early answer', () => {
       let error: string | undefined;
       const socket = net.connect(Number(new URL(server.url).port), '127.0.0.1');
       socket.pause();
-      socket.on('error', (err) => { error = (err as NodeJS.ErrnoException).code; });
+      socket.on('error', (err) => {
+        error = (err as NodeJS.ErrnoException).code;
+      });
       socket.on('close', () => resolve({ answer, error }));
       socket.on('connect', async () => {
         const chunk = Buffer.alloc(MiB, 0x20);
         const write = (data: string | Buffer) => new Promise<void>((done) => socket.write(data, () => done()));
         await write(head);
         for (let sent = 0; sent < bodyBytes && !socket.destroyed; sent += MiB) await write(chunk);
-        socket.on('data', (c) => { answer += c; });
+        socket.on('data', (c) => {
+          answer += c;
+        });
         socket.resume();
       });
     });

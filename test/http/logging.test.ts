@@ -24,12 +24,21 @@ describe('request logs', () => {
     ts = await createTestStore('sqlite');
     const stream = new PassThrough();
     stream.on('data', (chunk) => lines.push(...String(chunk).split('\n').filter(Boolean)));
-    const app = await buildApp({ config: loadConfig({ data: ts.location.dataDir }, { LOG_LEVEL: 'info' }), store: ts.store, logStream: stream });
+    const app = await buildApp({
+      config: loadConfig({ data: ts.location.dataDir }, { LOG_LEVEL: 'info' }),
+      store: ts.store,
+      logStream: stream,
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-    close = async () => { await app.close(); await ts.destroy(); };
+    close = async () => {
+      await app.close();
+      await ts.destroy();
+    };
   });
-  afterAll(async () => { await close(); });
+  afterAll(async () => {
+    await close();
+  });
 
   it('writes one access line per request with the request id, and never a secret', async () => {
     const org = await seedOrg(ts.store);
@@ -37,8 +46,17 @@ describe('request logs', () => {
     const login = await postJson(`${url}/login`, { username: 'logger-user', password: 'hunter2-but-longer' });
     const session = login.body.data.token as string;
     const secretHeader = 'storage-secret-value-that-must-not-leak';
-    await fetch(`${url}/detections?mediaKey=${encodeURIComponent(org.recording.mediaKey)}`, { headers: { ...bearer(session), 'x-request-id': 'trace-me-1' } });
-    await fetch(`${url}/api/storage`, { headers: { 'x-service-storage-accesskey': 'AK', 'x-service-storage-secretaccesskey': secretHeader, 'x-service-storage-filename': 'a/b.mp4', 'x-service-storage-provider': 'p' } });
+    await fetch(`${url}/detections?mediaKey=${encodeURIComponent(org.recording.mediaKey)}`, {
+      headers: { ...bearer(session), 'x-request-id': 'trace-me-1' },
+    });
+    await fetch(`${url}/api/storage`, {
+      headers: {
+        'x-service-storage-accesskey': 'AK',
+        'x-service-storage-secretaccesskey': secretHeader,
+        'x-service-storage-filename': 'a/b.mp4',
+        'x-service-storage-provider': 'p',
+      },
+    });
     await fetch(`${url}/api/storage/signed?a=acct&p=prov&f=a%2Fb.mp4&e=1&s=signed-url-token-secret`);
     await postJson(`${url}/login`, { username: 'logger-user', password: 'wrong-password-secret' });
     await new Promise((resolve) => setImmediate(resolve));
@@ -46,7 +64,14 @@ describe('request logs', () => {
     expect(access.length).toBeGreaterThanOrEqual(5);
     expect(access.find((l) => l.reqId === 'trace-me-1')).toMatchObject({ method: 'GET', status: 200 });
     const all = lines.join('\n');
-    for (const secret of [session, org.token, 'hunter2-but-longer', 'wrong-password-secret', secretHeader, 'signed-url-token-secret']) {
+    for (const secret of [
+      session,
+      org.token,
+      'hunter2-but-longer',
+      'wrong-password-secret',
+      secretHeader,
+      'signed-url-token-secret',
+    ]) {
       expect(all).not.toContain(secret);
     }
     expect(all).toContain('s=[redacted]');
@@ -58,9 +83,13 @@ describe('request logs', () => {
       let text = '';
       // allowHalfOpen false (the default): the client closes its side as soon as the server's FIN arrives.
       const socket = net.connect(Number(new URL(url).port), '127.0.0.1', () => {
-        socket.write('POST /detections HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 20\r\nX-Request-Id: early-fin\r\n\r\n');
+        socket.write(
+          'POST /detections HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 20\r\nX-Request-Id: early-fin\r\n\r\n',
+        );
       });
-      socket.on('data', (c) => { text += c; });
+      socket.on('data', (c) => {
+        text += c;
+      });
       socket.on('close', () => resolve(text));
       socket.on('error', reject);
     });
@@ -71,12 +100,16 @@ describe('request logs', () => {
     expect(access[0]).toMatchObject({ reqId: 'early-fin', status: 401 });
   });
 
-  it('cuts credentials a client put in a query under any credential\'s name, and keeps the rest', async () => {
+  it("cuts credentials a client put in a query under any credential's name, and keeps the rest", async () => {
     lines.length = 0;
-    await fetch(`${url}/detections?mediaKey=k1.mp4&access_token=sla_leaky&password=hunter3&api-key=k3y&X-Amz-Security-Token=tok&sessionId=sess&e=5`);
+    await fetch(
+      `${url}/detections?mediaKey=k1.mp4&access_token=sla_leaky&password=hunter3&api-key=k3y&X-Amz-Security-Token=tok&sessionId=sess&e=5`,
+    );
     await new Promise((resolve) => setImmediate(resolve));
     const logged = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'request')!.url as string;
-    expect(logged).toBe('/detections?mediaKey=k1.mp4&access_token=[redacted]&password=[redacted]&api-key=[redacted]&X-Amz-Security-Token=[redacted]&sessionId=[redacted]&e=5');
+    expect(logged).toBe(
+      '/detections?mediaKey=k1.mp4&access_token=[redacted]&password=[redacted]&api-key=[redacted]&X-Amz-Security-Token=[redacted]&sessionId=[redacted]&e=5',
+    );
   });
 
   it('also cuts pass, key, jwt and bearer', async () => {
@@ -84,34 +117,70 @@ describe('request logs', () => {
     await fetch(`${url}/detections?mediaKey=k1.mp4&pass=p4ss&key=k3y&jwt=j.w.t&Bearer=b3&e=5`);
     await new Promise((resolve) => setImmediate(resolve));
     const logged = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'request')!.url as string;
-    expect(logged).toBe('/detections?mediaKey=k1.mp4&pass=[redacted]&key=[redacted]&jwt=[redacted]&Bearer=[redacted]&e=5');
+    expect(logged).toBe(
+      '/detections?mediaKey=k1.mp4&pass=[redacted]&key=[redacted]&jwt=[redacted]&Bearer=[redacted]&e=5',
+    );
   });
 
-  it('writes one line for a refused request: the access line, with the client\'s address and the problem\'s code', async () => {
+  it("writes one line for a refused request: the access line, with the client's address and the problem's code", async () => {
     lines.length = 0;
     await fetch(`${url}/detections?mediaKey=k.mp4`, { headers: { 'x-request-id': 'refused-1' } });
     await fetch(`${url}/no/such/route`, { headers: { 'x-request-id': 'refused-2' } });
     await new Promise((resolve) => setImmediate(resolve));
     const mine = (id: string) => lines.map((l) => JSON.parse(l)).filter((l) => l.reqId === id);
     expect(mine('refused-1')).toHaveLength(1);
-    expect(mine('refused-1')[0]).toMatchObject({ msg: 'request', status: 401, code: 'unauthorized', ip: '127.0.0.1', method: 'GET' });
+    expect(mine('refused-1')[0]).toMatchObject({
+      msg: 'request',
+      status: 401,
+      code: 'unauthorized',
+      ip: '127.0.0.1',
+      method: 'GET',
+    });
     expect(mine('refused-2')).toHaveLength(1);
-    expect(mine('refused-2')[0]).toMatchObject({ msg: 'request', status: 404, code: 'route_not_found', ip: '127.0.0.1' });
+    expect(mine('refused-2')[0]).toMatchObject({
+      msg: 'request',
+      status: 404,
+      code: 'route_not_found',
+      ip: '127.0.0.1',
+    });
   });
 
   it('logs what only the HTTP parser saw: a request it refused, and a path Fastify could not decode', async () => {
     lines.length = 0;
     const raw = (text: string) => rawExchange(url, text);
-    expect(await raw('GET /api/health HTTP/1.1\r\nHost: x\r\nX-Request-Id: parser-refused\r\nX-Bad: a\u0001b\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
-    expect(await raw('GET /detections/%ZZ HTTP/1.1\r\nHost: x\r\nX-Request-Id: bad-path\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
+    expect(
+      await raw('GET /api/health HTTP/1.1\r\nHost: x\r\nX-Request-Id: parser-refused\r\nX-Bad: a\u0001b\r\n\r\n'),
+    ).toMatch(/^HTTP\/1\.1 400/);
+    expect(
+      await raw('GET /detections/%ZZ HTTP/1.1\r\nHost: x\r\nX-Request-Id: bad-path\r\nConnection: close\r\n\r\n'),
+    ).toMatch(/^HTTP\/1\.1 400/);
     const mine = (id: string) => lines.map((l) => JSON.parse(l)).filter((l) => l.reqId === id);
     for (let i = 0; i < 100 && mine('bad-path').length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(mine('parser-refused')).toEqual([expect.objectContaining({ msg: 'request', status: 400, code: 'bad_request', parserError: 'HPE_INVALID_HEADER_TOKEN', remoteAddress: '127.0.0.1' })]);
-    expect(mine('bad-path')).toEqual([expect.objectContaining({ msg: 'request', method: 'GET', url: '/detections/%ZZ', status: 400, code: 'bad_request' })]);
+    expect(mine('parser-refused')).toEqual([
+      expect.objectContaining({
+        msg: 'request',
+        status: 400,
+        code: 'bad_request',
+        parserError: 'HPE_INVALID_HEADER_TOKEN',
+        remoteAddress: '127.0.0.1',
+      }),
+    ]);
+    expect(mine('bad-path')).toEqual([
+      expect.objectContaining({
+        msg: 'request',
+        method: 'GET',
+        url: '/detections/%ZZ',
+        status: 400,
+        code: 'bad_request',
+      }),
+    ]);
   });
 
   it('gives a request that sent two ids one of its own, not the two joined', async () => {
-    const answer = await rawExchange(url, 'GET /api/health HTTP/1.1\r\nHost: x\r\nX-Request-Id: dupA\r\nX-Request-Id: dupB\r\nConnection: close\r\n\r\n');
+    const answer = await rawExchange(
+      url,
+      'GET /api/health HTTP/1.1\r\nHost: x\r\nX-Request-Id: dupA\r\nX-Request-Id: dupB\r\nConnection: close\r\n\r\n',
+    );
     const id = /\r\nx-request-id: ([^\r]*)\r\n/i.exec(answer)?.[1];
     expect(id).toBeDefined();
     expect(id).not.toContain('dupA');
@@ -123,8 +192,15 @@ describe('request logs', () => {
     lines.length = 0;
     await new Promise<void>((resolve, reject) => {
       const socket = net.connect(Number(new URL(url).port), '127.0.0.1', () => {
-        socket.write(`POST /detections HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${org.token}\r\nContent-Type: application/json\r\n`
-          + 'Content-Length: 5000\r\nX-Request-Id: left-mid-body\r\n\r\n{"mediaKey":"', () => setImmediate(() => { socket.destroy(); resolve(); }));
+        socket.write(
+          `POST /detections HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${org.token}\r\nContent-Type: application/json\r\n` +
+            'Content-Length: 5000\r\nX-Request-Id: left-mid-body\r\n\r\n{"mediaKey":"',
+          () =>
+            setImmediate(() => {
+              socket.destroy();
+              resolve();
+            }),
+        );
       });
       socket.on('error', reject);
     });
@@ -148,9 +224,19 @@ async function loggedServer(config: ReturnType<typeof loadConfig>, ts: TestStore
   return { app, lines, base: `http://127.0.0.1:${(app.server.address() as { port: number }).port}` };
 }
 
-async function signedUrl(base: string, account: { accessKey: string; secretAccessKey: string }, filename: string, provider: string): Promise<string> {
+async function signedUrl(
+  base: string,
+  account: { accessKey: string; secretAccessKey: string },
+  filename: string,
+  provider: string,
+): Promise<string> {
   const res = await fetch(`${base}/api/storage`, {
-    headers: { 'x-service-storage-accesskey': account.accessKey, 'x-service-storage-secretaccesskey': account.secretAccessKey, 'x-service-storage-filename': filename, 'x-service-storage-provider': provider },
+    headers: {
+      'x-service-storage-accesskey': account.accessKey,
+      'x-service-storage-secretaccesskey': account.secretAccessKey,
+      'x-service-storage-filename': filename,
+      'x-service-storage-provider': provider,
+    },
   });
   return (await res.json()).data as string;
 }
@@ -172,13 +258,22 @@ describe('a signed download that ends early', () => {
       // Take the first bytes, then go away.
       await new Promise<void>((resolve, reject) => {
         const req = http.get(signed, { headers: { 'x-request-id': 'cut-short-1' } }, (res) => {
-          res.once('data', () => { req.destroy(); resolve(); });
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          });
         });
-        req.on('error', (err) => { if (!req.destroyed) reject(err); });
+        req.on('error', (err) => {
+          if (!req.destroyed) reject(err);
+        });
       });
       const found = () => lines.map((l) => JSON.parse(l)).find((l) => l.reqId === 'cut-short-1');
       for (let i = 0; i < 200 && !found(); i++) await new Promise((r) => setTimeout(r, 20));
-      expect(found()).toMatchObject({ status: 200, provider: 'disk', msg: expect.stringContaining('signed download cut short: the client went away') });
+      expect(found()).toMatchObject({
+        status: 200,
+        provider: 'disk',
+        msg: expect.stringContaining('signed download cut short: the client went away'),
+      });
       expect(lines.join('\n')).not.toContain(new URL(signed).searchParams.get('s')!);
     } finally {
       await app.close();
@@ -191,14 +286,29 @@ describe('a signed download whose client leaves while the provider is still to a
   it('is one info line without a status, not a server error', async () => {
     // A provider endpoint that accepts the connection and never answers.
     const sockets: net.Socket[] = [];
-    const silent = net.createServer((socket) => { sockets.push(socket); });
+    const silent = net.createServer((socket) => {
+      sockets.push(socket);
+    });
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const reached = new Promise<void>((resolve) => silent.once('connection', () => resolve()));
     const ts = await createTestStore('sqlite');
-    const env = { LOG_LEVEL: 'info', STORAGE_SIGNING: 'true', STORAGE_URL_SIGNING_KEY: SIGNING_KEY, SIGHTLINE_MASTER_KEY: MASTER_KEY };
+    const env = {
+      LOG_LEVEL: 'info',
+      STORAGE_SIGNING: 'true',
+      STORAGE_URL_SIGNING_KEY: SIGNING_KEY,
+      SIGHTLINE_MASTER_KEY: MASTER_KEY,
+    };
     const config = loadConfig({ data: ts.location.dataDir }, env);
     await createProvider(ts.store, config, null, {
-      name: 'hole', type: 's3', config: { bucket: 'media', endpoint: `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`, pathStyle: true, accessKeyId: 'AKIDHOLE', secretAccessKey: 'hole-secret-value' },
+      name: 'hole',
+      type: 's3',
+      config: {
+        bucket: 'media',
+        endpoint: `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`,
+        pathStyle: true,
+        accessKeyId: 'AKIDHOLE',
+        secretAccessKey: 'hole-secret-value',
+      },
     });
     const account = await createAccount(ts.store, null, { name: 'gone', defaultProvider: 'hole' });
     const { app, base, lines } = await loggedServer(config, ts);
@@ -213,9 +323,14 @@ describe('a signed download whose client leaves while the provider is still to a
       for (let i = 0; i < 200 && mine().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
       // A failing handler would log right after the abort: a later request's access line comes after it.
       await fetch(`${base}/api/health`, { headers: { 'x-request-id': 'after-it' } });
-      for (let i = 0; i < 200 && !lines.some((l) => l.includes('"reqId":"after-it"')); i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 200 && !lines.some((l) => l.includes('"reqId":"after-it"')); i++)
+        await new Promise((r) => setTimeout(r, 20));
       expect(mine()).toHaveLength(1);
-      expect(mine()[0]).toMatchObject({ level: 30, provider: 'hole', msg: 'signed download cut short: the client went away' });
+      expect(mine()[0]).toMatchObject({
+        level: 30,
+        provider: 'hole',
+        msg: 'signed download cut short: the client went away',
+      });
       expect(mine()[0]).not.toHaveProperty('status');
     } finally {
       await app.close();
@@ -227,16 +342,29 @@ describe('a signed download whose client leaves while the provider is still to a
 });
 
 describe('a provider that fails', () => {
-  it('logs why (the connection\'s error), never the presigned URL\'s signature; the client sees only the problem', async () => {
+  it("logs why (the connection's error), never the presigned URL's signature; the client sees only the problem", async () => {
     const closed = net.createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as net.AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
     const ts = await createTestStore('sqlite');
-    const env = { LOG_LEVEL: 'info', STORAGE_SIGNING: 'true', STORAGE_URL_SIGNING_KEY: SIGNING_KEY, SIGHTLINE_MASTER_KEY: MASTER_KEY };
+    const env = {
+      LOG_LEVEL: 'info',
+      STORAGE_SIGNING: 'true',
+      STORAGE_URL_SIGNING_KEY: SIGNING_KEY,
+      SIGHTLINE_MASTER_KEY: MASTER_KEY,
+    };
     const config = loadConfig({ data: ts.location.dataDir }, env);
     await createProvider(ts.store, config, null, {
-      name: 'down', type: 's3', config: { bucket: 'media', endpoint: `http://127.0.0.1:${port}`, pathStyle: true, accessKeyId: 'AKIDDOWN', secretAccessKey: 'down-secret-value' },
+      name: 'down',
+      type: 's3',
+      config: {
+        bucket: 'media',
+        endpoint: `http://127.0.0.1:${port}`,
+        pathStyle: true,
+        accessKeyId: 'AKIDDOWN',
+        secretAccessKey: 'down-secret-value',
+      },
     });
     const account = await createAccount(ts.store, null, { name: 'downer', defaultProvider: 'down' });
     const { app, base, lines } = await loggedServer(config, ts);
@@ -246,7 +374,9 @@ describe('a provider that fails', () => {
       expect(res.status).toBe(502);
       const body = await res.text();
       expect(body).not.toContain('ECONNREFUSED');
-      const failed = lines.map((l) => JSON.parse(l)).find((l) => l.reqId === 'provider-down' && l.msg === 'request failed');
+      const failed = lines
+        .map((l) => JSON.parse(l))
+        .find((l) => l.reqId === 'provider-down' && l.msg === 'request failed');
       expect(failed?.err?.logDetail).toMatch(/ECONNREFUSED/);
       const all = lines.join('\n');
       expect(all).not.toContain('X-Amz-Signature=');
@@ -263,14 +393,22 @@ describe('a provider that fails', () => {
     const env = { LOG_LEVEL: 'info', STORAGE_URL_SIGNING_KEY: SIGNING_KEY, SIGHTLINE_MASTER_KEY: MASTER_KEY };
     const config = loadConfig({ data: ts.location.dataDir }, env);
     await createProvider(ts.store, config, null, {
-      name: 'keyed', type: 's3', config: { bucket: 'media', accessKeyId: 'AKIDKEYED', secretAccessKey: 'keyed-secret-value' },
+      name: 'keyed',
+      type: 's3',
+      config: { bucket: 'media', accessKeyId: 'AKIDKEYED', secretAccessKey: 'keyed-secret-value' },
     });
     const account = await createAccount(ts.store, null, { name: 'keyless', defaultProvider: 'keyed' });
     const { SIGHTLINE_MASTER_KEY: _, ...withoutKey } = env;
     const { app, base, lines } = await loggedServer(loadConfig({ data: ts.location.dataDir }, withoutKey), ts);
     try {
       const res = await fetch(`${base}/api/storage`, {
-        headers: { 'x-request-id': 'keyless-1', 'x-service-storage-accesskey': account.accessKey, 'x-service-storage-secretaccesskey': account.secretAccessKey, 'x-service-storage-filename': 'a/b.mp4', 'x-service-storage-provider': 'keyed' },
+        headers: {
+          'x-request-id': 'keyless-1',
+          'x-service-storage-accesskey': account.accessKey,
+          'x-service-storage-secretaccesskey': account.secretAccessKey,
+          'x-service-storage-filename': 'a/b.mp4',
+          'x-service-storage-provider': 'keyed',
+        },
       });
       expect(res.status).toBe(502);
       const body = await res.json();
@@ -292,7 +430,10 @@ describe('the log of a server process', () => {
     try {
       let out = '';
       const seen = new Promise<void>((resolve) => {
-        server.child.stdout!.on('data', (c) => { out += c; if (out.includes('"reqId":"flush-me"')) resolve(); });
+        server.child.stdout!.on('data', (c) => {
+          out += c;
+          if (out.includes('"reqId":"flush-me"')) resolve();
+        });
       });
       await fetch(`${server.url}/api/health`, { headers: { 'x-request-id': 'flush-me' } });
       const started = Date.now();

@@ -10,9 +10,11 @@ type Json = any;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head'];
 
 function operationsOf(doc: Json): Array<{ key: string; op: Json }> {
-  return Object.entries<Json>(doc.paths).flatMap(([path, ops]) => Object.entries<Json>(ops)
-    .filter(([method]) => METHODS.includes(method))
-    .map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op })));
+  return Object.entries<Json>(doc.paths).flatMap(([path, ops]) =>
+    Object.entries<Json>(ops)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op })),
+  );
 }
 
 /** Validates request bodies and query strings against what the document declares for an operation. */
@@ -35,9 +37,14 @@ function requestChecker(doc: Json) {
     query(key: string, query: Record<string, string>): boolean {
       const params = (at(key).parameters ?? []).filter((p: Json) => p.in === 'query');
       if (Object.keys(query).some((name) => !params.some((p: Json) => p.name === name))) return false;
-      return params.every((p: Json) => (query[p.name] === undefined
-        ? !p.required
-        : ajv.validate(p.schema, p.schema.type === 'integer' && /^\d+$/.test(query[p.name]!) ? Number(query[p.name]) : query[p.name])));
+      return params.every((p: Json) =>
+        query[p.name] === undefined
+          ? !p.required
+          : ajv.validate(
+              p.schema,
+              p.schema.type === 'integer' && /^\d+$/.test(query[p.name]!) ? Number(query[p.name]) : query[p.name],
+            ),
+      );
     },
   };
 }
@@ -49,7 +56,9 @@ describe('the OpenAPI document', () => {
     server = await startTestServer('sqlite', STORAGE_ENV);
     doc = await (await fetch(`${server.url}/docs/json`)).json();
   });
-  afterAll(async () => { await server?.close(); });
+  afterAll(async () => {
+    await server?.close();
+  });
 
   it('names every operation with a unique operationId, and offers a server to call', () => {
     const ops = operationsOf(doc);
@@ -76,11 +85,20 @@ describe('the OpenAPI document', () => {
   });
 
   it('says which operations need no credentials at all', () => {
-    const open = operationsOf(doc).filter(({ op }) => Array.isArray(op.security) && op.security.length === 0).map(({ key }) => key).sort();
+    const open = operationsOf(doc)
+      .filter(({ op }) => Array.isArray(op.security) && op.security.length === 0)
+      .map(({ key }) => key)
+      .sort();
     expect(open).toEqual([
-      'GET /api/health', 'GET /api/storage/signed', 'GET /api/storage/signed/validate', 'HEAD /api/storage/signed', 'POST /login',
+      'GET /api/health',
+      'GET /api/storage/signed',
+      'GET /api/storage/signed/validate',
+      'HEAD /api/storage/signed',
+      'POST /login',
     ]);
-    const undeclared = operationsOf(doc).filter(({ op }) => op.security === undefined).map(({ key }) => key);
+    const undeclared = operationsOf(doc)
+      .filter(({ op }) => op.security === undefined)
+      .map(({ key }) => key);
     expect(undeclared).toEqual([]);
   });
 
@@ -91,14 +109,25 @@ describe('the OpenAPI document', () => {
       .map(({ key }) => key);
     expect(missing).toEqual([]);
     const list = operationsOf(doc).find((o) => o.key === 'GET /recordings')!.op;
-    expect(list.parameters.map((p: Json) => p.name).sort()).toEqual(['cursor', 'device', 'from', 'hasDetections', 'label', 'limit', 'to']);
+    expect(list.parameters.map((p: Json) => p.name).sort()).toEqual([
+      'cursor',
+      'device',
+      'from',
+      'hasDetections',
+      'label',
+      'limit',
+      'to',
+    ]);
     const runs = operationsOf(doc).find((o) => o.key === 'GET /detections')!.op;
     expect(runs.parameters.find((p: Json) => p.name === 'mediaKey')).toMatchObject({ required: true });
   });
 
   it('describes every success answer (no "Default Response")', () => {
-    const vague = operationsOf(doc).flatMap(({ key, op }) => Object.entries<Json>(op.responses)
-      .filter(([, r]) => r.description === 'Default Response').map(([status]) => `${key} ${status}`));
+    const vague = operationsOf(doc).flatMap(({ key, op }) =>
+      Object.entries<Json>(op.responses)
+        .filter(([, r]) => r.description === 'Default Response')
+        .map(([status]) => `${key} ${status}`),
+    );
     expect(vague).toEqual([]);
   });
 });
@@ -115,11 +144,16 @@ describe.each(DIALECTS)('documented requests agree with the server (%s)', (diale
     fx = await seedStorage(server);
     check = requestChecker(await (await fetch(`${server.url}/docs/json`)).json());
   });
-  afterAll(async () => { await server?.close(); });
-
-  const send = (method: string, path: string, body: unknown, headers: Record<string, string>) => fetch(`${server.url}${path}`, {
-    method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body),
+  afterAll(async () => {
+    await server?.close();
   });
+
+  const send = (method: string, path: string, body: unknown, headers: Record<string, string>) =>
+    fetch(`${server.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
   /** The document's verdict and the server's, side by side: valid ⇔ a 2xx answer. */
   const agree = async (key: string, body: unknown, res: Response) => {
     const verdict = check.body(key, body);
@@ -128,13 +162,32 @@ describe.each(DIALECTS)('documented requests agree with the server (%s)', (diale
   };
 
   it('POST /detections', async () => {
-    const run = (extra: Record<string, unknown> = {}, tracks: unknown = [{ id: 1, label: 'person', boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] }]) => ({
-      mediaKey: org.recording.mediaKey, schemaVersion: '1.0', coordinateSpace: 'normalized', source: { runId: `r-${Math.random().toString(36).slice(2)}` }, tracks, ...extra,
+    const run = (
+      extra: Record<string, unknown> = {},
+      tracks: unknown = [{ id: 1, label: 'person', boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] }],
+    ) => ({
+      mediaKey: org.recording.mediaKey,
+      schemaVersion: '1.0',
+      coordinateSpace: 'normalized',
+      source: { runId: `r-${Math.random().toString(36).slice(2)}` },
+      tracks,
+      ...extra,
     });
     const cases = [
       run(),
-      { ...run({ coordinateSpace: 'pixel', media: { width: 1000, height: 500 } }), tracks: [{ id: 'a', boxes: [{ frame: 0, x1: 100, y1: 50, x2: 300, y2: 250 }] }] },
-      run({}, [{ id: 1, boxes: [{ frame: -1, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }, { frame: 1, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] }]),
+      {
+        ...run({ coordinateSpace: 'pixel', media: { width: 1000, height: 500 } }),
+        tracks: [{ id: 'a', boxes: [{ frame: 0, x1: 100, y1: 50, x2: 300, y2: 250 }] }],
+      },
+      run({}, [
+        {
+          id: 1,
+          boxes: [
+            { frame: -1, x: 0.1, y: 0.1, w: 0.2, h: 0.2 },
+            { frame: 1, x: 0.1, y: 0.1, w: 0.2, h: 0.2 },
+          ],
+        },
+      ]),
       run({}, []),
       run({}, [{ id: 1, boxes: [] }]),
       run({ source: { runId: 'a/b' } }),
@@ -143,19 +196,36 @@ describe.each(DIALECTS)('documented requests agree with the server (%s)', (diale
       { ...run(), mediaKey: undefined },
     ];
     const results = [];
-    for (const body of cases) results.push(await agree('POST /detections', body, await send('POST', '/detections', body, bearer(org.token))));
+    for (const body of cases)
+      results.push(await agree('POST /detections', body, await send('POST', '/detections', body, bearer(org.token))));
     expect(results.filter((r) => r.documented !== r.accepted)).toEqual([]);
     expect(results.map((r) => r.accepted)).toEqual([true, true, true, false, false, false, false, false, false]);
   });
 
   it('POST /recordings and POST /recordings/search', async () => {
     const results = [];
-    for (const body of [{ mediaKey: `doc/1700000000_${dialect}.mp4`, width: 640, height: 360 }, { mediaKey: 'doc/1700000001_x.mp4', width: 0 }, { mediaKey: '' }]) {
+    for (const body of [
+      { mediaKey: `doc/1700000000_${dialect}.mp4`, width: 640, height: 360 },
+      { mediaKey: 'doc/1700000001_x.mp4', width: 0 },
+      { mediaKey: '' },
+    ]) {
       results.push(await agree('POST /recordings', body, await send('POST', '/recordings', body, bearer(org.token))));
     }
-    for (const body of [{ region: { x: 0, y: 0, w: 1, h: 1 }, limit: 500, from: '2023-01-01T00:00:00Z' }, { region: { x: 0, y: 0, w: 1, h: 1 }, limit: 501 },
-      { region: { points: [{ x: 0, y: 0 }, { x: 1, y: 0 }] } }]) {
-      results.push(await agree('POST /recordings/search', body, await send('POST', '/recordings/search', body, bearer(org.token))));
+    for (const body of [
+      { region: { x: 0, y: 0, w: 1, h: 1 }, limit: 500, from: '2023-01-01T00:00:00Z' },
+      { region: { x: 0, y: 0, w: 1, h: 1 }, limit: 501 },
+      {
+        region: {
+          points: [
+            { x: 0, y: 0 },
+            { x: 1, y: 0 },
+          ],
+        },
+      },
+    ]) {
+      results.push(
+        await agree('POST /recordings/search', body, await send('POST', '/recordings/search', body, bearer(org.token))),
+      );
     }
     expect(results.filter((r) => r.documented !== r.accepted)).toEqual([]);
     expect(results.map((r) => r.accepted)).toEqual([true, false, false, true, false, false]);
@@ -163,9 +233,19 @@ describe.each(DIALECTS)('documented requests agree with the server (%s)', (diale
 
   it('POST /api/storage/bulk', async () => {
     const results = [];
-    for (const body of [[{ filename: 'alice/a.mp4', uriExpiryTime: '1h30m' }, { filename: 'alice/b.mp4', uriExpiryTime: 604800 }],
-      [{ fileName: 'alice/a.mp4' }], [{ filename: '' }], [{ filename: 'alice/a.mp4', uriExpiryTime: 0 }], [{ filename: 'alice/a.mp4', uriExpiryTime: '1x' }]]) {
-      results.push(await agree('POST /api/storage/bulk', body, await send('POST', '/api/storage/bulk', body, fx.headers())));
+    for (const body of [
+      [
+        { filename: 'alice/a.mp4', uriExpiryTime: '1h30m' },
+        { filename: 'alice/b.mp4', uriExpiryTime: 604800 },
+      ],
+      [{ fileName: 'alice/a.mp4' }],
+      [{ filename: '' }],
+      [{ filename: 'alice/a.mp4', uriExpiryTime: 0 }],
+      [{ filename: 'alice/a.mp4', uriExpiryTime: '1x' }],
+    ]) {
+      results.push(
+        await agree('POST /api/storage/bulk', body, await send('POST', '/api/storage/bulk', body, fx.headers())),
+      );
     }
     expect(results.filter((r) => r.documented !== r.accepted)).toEqual([]);
     expect(results.map((r) => r.accepted)).toEqual([true, false, false, false, false]);

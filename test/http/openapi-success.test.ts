@@ -34,10 +34,14 @@ const pointer = (...parts: string[]) => `openapi.json#/${parts.map(segment).join
  * here: a member the server sends but the document leaves out fails too. Objects that admit more say so.
  */
 function closeObjects(schema: Json): void {
-  if (Array.isArray(schema)) { schema.forEach(closeObjects); return; }
+  if (Array.isArray(schema)) {
+    schema.forEach(closeObjects);
+    return;
+  }
   if (typeof schema !== 'object' || schema === null) return;
   if (schema.properties && schema.additionalProperties === undefined) schema.additionalProperties = false;
-  for (const key of ['properties', 'patternProperties', '$defs']) Object.values(schema[key] ?? {}).forEach(closeObjects);
+  for (const key of ['properties', 'patternProperties', '$defs'])
+    Object.values(schema[key] ?? {}).forEach(closeObjects);
   for (const key of ['items', 'additionalProperties', 'not', 'if', 'then', 'else']) closeObjects(schema[key]);
   for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems']) closeObjects(schema[key]);
 }
@@ -79,7 +83,9 @@ describe.each(DIALECTS)('documented success answers on %s', (dialect) => {
     doc = await (await fetch(`${server.url}/docs/json`)).json();
     ajv = validatorOf(doc);
   });
-  afterAll(async () => { await server?.close(); });
+  afterAll(async () => {
+    await server?.close();
+  });
 
   function schemaAt(ref: string): ValidateFunction {
     const validate = ajv.getSchema(ref);
@@ -98,8 +104,12 @@ describe.each(DIALECTS)('documented success answers on %s', (dialect) => {
     for (const name of Object.keys(response.headers ?? {})) {
       const value = res.headers.get(name);
       expect(value, `${operation} ${status}: header ${name}`).not.toBeNull();
-      const validate = schemaAt(pointer('paths', path, method.toLowerCase(), 'responses', status, 'headers', name, 'schema'));
-      expect(validate(value), `${operation} ${status}: ${name}: ${value} ${ajv.errorsText(validate.errors)}`).toBe(true);
+      const validate = schemaAt(
+        pointer('paths', path, method.toLowerCase(), 'responses', status, 'headers', name, 'schema'),
+      );
+      expect(validate(value), `${operation} ${status}: ${name}: ${value} ${ajv.errorsText(validate.errors)}`).toBe(
+        true,
+      );
     }
     const bytes = Buffer.from(await res.arrayBuffer());
     if (!checked.has(operation)) checked.set(operation, new Set());
@@ -113,14 +123,22 @@ describe.each(DIALECTS)('documented success answers on %s', (dialect) => {
     expect(media, `${operation} ${status}: Content-Type ${type} is not documented`).toBeDefined();
     if (media !== 'application/json') return bytes;
     const body = JSON.parse(bytes.toString('utf8'));
-    const validate = schemaAt(pointer('paths', path, method.toLowerCase(), 'responses', status, 'content', media, 'schema'));
-    expect(validate(body), `${operation} ${status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 2000)}`).toBe(true);
+    const validate = schemaAt(
+      pointer('paths', path, method.toLowerCase(), 'responses', status, 'content', media, 'schema'),
+    );
+    expect(
+      validate(body),
+      `${operation} ${status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 2000)}`,
+    ).toBe(true);
     return body;
   }
 
-  const call = (method: string, url: string, token = org.token, body?: unknown) => fetch(`${server.url}${url}`, {
-    method, headers: bearer(token, body === undefined ? {} : { 'content-type': 'application/json' }), ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  const call = (method: string, url: string, token = org.token, body?: unknown) =>
+    fetch(`${server.url}${url}`, {
+      method,
+      headers: bearer(token, body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
 
   const recordingKey = 'doc/1700000100_cam1.mp4';
   const bigKey = 'doc/1700000200_cam2.mp4';
@@ -131,19 +149,49 @@ describe.each(DIALECTS)('documented success answers on %s', (dialect) => {
   });
 
   it('POST /recordings: 201 registered, 200 the same body again; nulls where nothing was sent', async () => {
-    const full = { mediaKey: recordingKey, deviceKey: 'cam1', provider: 'minio', width: 1920, height: 1080, fps: 29.97, frameCount: 600, durationMs: 20020.02 };
-    expect((await documented('POST', '/recordings', await call('POST', '/recordings', org.token, full))).data.mediaKey).toBe(recordingKey);
+    const full = {
+      mediaKey: recordingKey,
+      deviceKey: 'cam1',
+      provider: 'minio',
+      width: 1920,
+      height: 1080,
+      fps: 29.97,
+      frameCount: 600,
+      durationMs: 20020.02,
+    };
+    expect(
+      (await documented('POST', '/recordings', await call('POST', '/recordings', org.token, full))).data.mediaKey,
+    ).toBe(recordingKey);
     await documented('POST', '/recordings', await call('POST', '/recordings', org.token, full));
-    const bare = await documented('POST', '/recordings', await call('POST', '/recordings', org.token, { mediaKey: bigKey }));
+    const bare = await documented(
+      'POST',
+      '/recordings',
+      await call('POST', '/recordings', org.token, { mediaKey: bigKey }),
+    );
     expect(bare.data.deviceKey).toBeNull();
     expect(checked.get('POST /recordings')).toEqual(new Set(['201', '200']));
   });
 
   it('POST /recordings/events: 201, 200 already registered, 200 ignored', async () => {
-    const event = (key: string) => ({ source: 'minio-eu', payload: { key, fileSize: 1, metadata: { 'event-timestamp': '1700000300', productid: 'p-1' } } });
-    await documented('POST', '/recordings/events', await call('POST', '/recordings/events', org.token, event('doc/1700000300_cam3.mp4')));
-    await documented('POST', '/recordings/events', await call('POST', '/recordings/events', org.token, event('doc/1700000300_cam3.mp4')));
-    const ignored = await documented('POST', '/recordings/events', await call('POST', '/recordings/events', org.token, event('doc/1700000300_cam3_thumbnail.jpg')));
+    const event = (key: string) => ({
+      source: 'minio-eu',
+      payload: { key, fileSize: 1, metadata: { 'event-timestamp': '1700000300', productid: 'p-1' } },
+    });
+    await documented(
+      'POST',
+      '/recordings/events',
+      await call('POST', '/recordings/events', org.token, event('doc/1700000300_cam3.mp4')),
+    );
+    await documented(
+      'POST',
+      '/recordings/events',
+      await call('POST', '/recordings/events', org.token, event('doc/1700000300_cam3.mp4')),
+    );
+    const ignored = await documented(
+      'POST',
+      '/recordings/events',
+      await call('POST', '/recordings/events', org.token, event('doc/1700000300_cam3_thumbnail.jpg')),
+    );
     expect(ignored.data.ignored).toBe(true);
     expect(checked.get('POST /recordings/events')).toEqual(new Set(['201', '200']));
   });
@@ -152,32 +200,94 @@ describe.each(DIALECTS)('documented success answers on %s', (dialect) => {
     // Every optional member of spec §4.7 present: name, pixel media with an extra member, categories, source extras,
     // a numeric track id, track and box label/classId/confidence/color/timestampMs.
     const rich = {
-      mediaKey: recordingKey, schemaVersion: '1.0', name: 'layer a', task: 'detection', coordinateSpace: 'pixel',
+      mediaKey: recordingKey,
+      schemaVersion: '1.0',
+      name: 'layer a',
+      task: 'detection',
+      coordinateSpace: 'pixel',
       source: { kind: 'model', name: 'yolo', version: '8', runId: 'doc-rich', inputWidth: 640 },
-      media: { width: 1000, height: 500, fps: 25, frameCount: 1000, codec: 'h264' }, categories: [{ id: 0, name: 'person' }],
-      tracks: [{ id: 7, label: 'person', classId: 0, confidence: 0.9, color: '#ff0000', boxes: [
-        { frame: 3, x1: 100, y1: 50, x2: 300, y2: 250, confidence: 0.8, timestampMs: 120, label: 'person', classId: 'p' },
-        { frame: 1, x1: 100, y1: 50, x2: 300, y2: 250 },
-      ] }],
+      media: { width: 1000, height: 500, fps: 25, frameCount: 1000, codec: 'h264' },
+      categories: [{ id: 0, name: 'person' }],
+      tracks: [
+        {
+          id: 7,
+          label: 'person',
+          classId: 0,
+          confidence: 0.9,
+          color: '#ff0000',
+          boxes: [
+            {
+              frame: 3,
+              x1: 100,
+              y1: 50,
+              x2: 300,
+              y2: 250,
+              confidence: 0.8,
+              timestampMs: 120,
+              label: 'person',
+              classId: 'p',
+            },
+            { frame: 1, x1: 100, y1: 50, x2: 300, y2: 250 },
+          ],
+        },
+      ],
     };
-    const bare = { mediaKey: recordingKey, schemaVersion: '1.0', coordinateSpace: 'normalized', source: {}, tracks: [{ id: 'a', boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] }] };
+    const bare = {
+      mediaKey: recordingKey,
+      schemaVersion: '1.0',
+      coordinateSpace: 'normalized',
+      source: {},
+      tracks: [{ id: 'a', boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] }],
+    };
     const big = {
-      mediaKey: bigKey, schemaVersion: '1.0', coordinateSpace: 'normalized', source: { runId: 'doc-big' },
-      tracks: [{ id: 'b', label: 'car', boxes: Array.from({ length: 20_000 }, (_, frame) => ({ frame, x: 0.25, y: 0.5, w: 0.125, h: 0.25, confidence: 0.5 })) }],
+      mediaKey: bigKey,
+      schemaVersion: '1.0',
+      coordinateSpace: 'normalized',
+      source: { runId: 'doc-big' },
+      tracks: [
+        {
+          id: 'b',
+          label: 'car',
+          boxes: Array.from({ length: 20_000 }, (_, frame) => ({
+            frame,
+            x: 0.25,
+            y: 0.5,
+            w: 0.125,
+            h: 0.25,
+            confidence: 0.5,
+          })),
+        },
+      ],
     };
     for (const run of [rich, bare, big]) expect((await call('POST', '/detections', org.token, run)).status).toBe(201);
 
-    const summaries = await documented('GET', '/detections', await call('GET', `/detections?mediaKey=${q(recordingKey)}`));
+    const summaries = await documented(
+      'GET',
+      '/detections',
+      await call('GET', `/detections?mediaKey=${q(recordingKey)}`),
+    );
     expect(summaries.data.runs).toHaveLength(2);
     expect(summaries.data.runs[0]).not.toHaveProperty('tracks');
-    const full = await documented('GET', '/detections', await call('GET', `/detections?mediaKey=${q(recordingKey)}&include=tracks`));
+    const full = await documented(
+      'GET',
+      '/detections',
+      await call('GET', `/detections?mediaKey=${q(recordingKey)}&include=tracks`),
+    );
     expect(full.data.runs[0].tracks[0].id).toBe('7');
     // 20 000 boxes and more are streamed (run-json-stream.ts), by id and in the list.
-    const streamedList = await documented('GET', '/detections', await call('GET', `/detections?mediaKey=${q(bigKey)}&include=tracks`));
+    const streamedList = await documented(
+      'GET',
+      '/detections',
+      await call('GET', `/detections?mediaKey=${q(bigKey)}&include=tracks`),
+    );
     expect(streamedList.data.runs[0].tracks[0].boxes).toHaveLength(20_000);
     const streamed = await documented('GET', '/detections/{runId}', await call('GET', '/detections/doc-big'));
     expect(streamed.data.boxesStored).toBe(20_000);
-    const one = await documented('GET', '/detections/{runId}', await call('GET', `/detections/doc-rich?mediaKey=${q(recordingKey)}`));
+    const one = await documented(
+      'GET',
+      '/detections/{runId}',
+      await call('GET', `/detections/doc-rich?mediaKey=${q(recordingKey)}`),
+    );
     expect(one.data.source.inputWidth).toBe(640);
     const generated = summaries.data.runs.find((r: Json) => r.runId !== 'doc-rich').runId;
     const gone = await documented('DELETE', '/detections/{runId}', await call('DELETE', `/detections/${q(generated)}`));
@@ -187,7 +297,11 @@ describe.each(DIALECTS)('documented success answers on %s', (dialect) => {
   it('GET /recordings: a page with a cursor, and the last page', async () => {
     const first = await documented('GET', '/recordings', await call('GET', '/recordings?limit=2'));
     expect(first.data.nextCursor).toEqual(expect.any(String));
-    const rest = await documented('GET', '/recordings', await call('GET', `/recordings?limit=500&cursor=${q(first.data.nextCursor)}`));
+    const rest = await documented(
+      'GET',
+      '/recordings',
+      await call('GET', `/recordings?limit=500&cursor=${q(first.data.nextCursor)}`),
+    );
     expect(rest.data.nextCursor).toBeNull();
   });
 
@@ -199,10 +313,21 @@ describe.each(DIALECTS)('documented success answers on %s', (dialect) => {
   });
 
   it('POST /recordings/search: a page with a cursor, and the last page', async () => {
-    const first = await documented('POST', '/recordings/search', await call('POST', '/recordings/search', org.token, { region: { x: 0, y: 0, w: 1, h: 1 }, limit: 1 }));
+    const first = await documented(
+      'POST',
+      '/recordings/search',
+      await call('POST', '/recordings/search', org.token, { region: { x: 0, y: 0, w: 1, h: 1 }, limit: 1 }),
+    );
     expect(first.data.recordings[0].matches.length).toBeGreaterThan(0);
     expect(first.data.nextCursor).toEqual(expect.any(String));
-    const rest = await documented('POST', '/recordings/search', await call('POST', '/recordings/search', org.token, { region: { x: 0, y: 0, w: 1, h: 1 }, cursor: first.data.nextCursor }));
+    const rest = await documented(
+      'POST',
+      '/recordings/search',
+      await call('POST', '/recordings/search', org.token, {
+        region: { x: 0, y: 0, w: 1, h: 1 },
+        cursor: first.data.nextCursor,
+      }),
+    );
     expect(rest.data.nextCursor).toBeNull();
   });
 
@@ -217,7 +342,10 @@ describe.each(DIALECTS)('documented success answers on %s', (dialect) => {
 
   it('GET and HEAD /api/storage/signed: 200, 206, 304, and an empty object', async () => {
     const urlFor = async (filename: string) => {
-      const res = await getUrl(server, fx.headers({ 'x-service-storage-filename': filename, 'x-service-storage-provider': 'disk' }));
+      const res = await getUrl(
+        server,
+        fx.headers({ 'x-service-storage-filename': filename, 'x-service-storage-provider': 'disk' }),
+      );
       expect(res.status).toBe(200);
       return res.body.data as string;
     };
@@ -241,7 +369,8 @@ describe.each(DIALECTS)('documented success answers on %s', (dialect) => {
     for (const [operation, statuses] of Object.entries(SUCCESS)) {
       const [method, path] = operation.split(' ') as [string, string];
       const responses = doc.paths[path]?.[method.toLowerCase()]?.responses ?? {};
-      for (const status of statuses) expect(responses[status], `${operation} does not document ${status}`).toBeDefined();
+      for (const status of statuses)
+        expect(responses[status], `${operation} does not document ${status}`).toBeDefined();
       expect([...(checked.get(operation) ?? [])].sort(), operation).toEqual([...statuses].sort());
     }
     expect(JSON.stringify(doc)).not.toContain('x-documented-responses');

@@ -11,7 +11,10 @@ async function refusingConnections(port: number): Promise<void> {
   for (let i = 0; i < 500; i++) {
     const refused = await new Promise<boolean>((resolve) => {
       const socket = net.connect(port, '127.0.0.1');
-      socket.once('connect', () => { socket.destroy(); resolve(false); });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(false);
+      });
       socket.once('error', () => resolve(true));
     });
     if (refused) return;
@@ -26,8 +29,11 @@ async function refusingConnections(port: number): Promise<void> {
  * sent after it finds the request in flight, not still in the socket.
  */
 async function inFlight(socket: net.Socket, body: string, received: () => string): Promise<void> {
-  socket.write(`POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`);
-  for (let i = 0; i < 500 && !received().startsWith('HTTP/1.1 100 Continue\r\n\r\n'); i++) await new Promise((r) => setTimeout(r, 10));
+  socket.write(
+    `POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`,
+  );
+  for (let i = 0; i < 500 && !received().startsWith('HTTP/1.1 100 Continue\r\n\r\n'); i++)
+    await new Promise((r) => setTimeout(r, 10));
   expect(received()).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
   socket.write(body.slice(0, 10));
 }
@@ -37,8 +43,12 @@ async function connectTo(port: number) {
   const socket = net.connect(port, '127.0.0.1');
   await new Promise((resolve) => socket.once('connect', resolve));
   const conn = { socket, received: '', reset: false, closed: new Promise((resolve) => socket.once('close', resolve)) };
-  socket.on('data', (c: Buffer) => { conn.received += c.toString('latin1'); });
-  socket.on('error', () => { conn.reset = true; });
+  socket.on('data', (c: Buffer) => {
+    conn.received += c.toString('latin1');
+  });
+  socket.on('error', () => {
+    conn.reset = true;
+  });
   return conn;
 }
 
@@ -47,8 +57,12 @@ const finalAnswers = (text: string) => text.replace(/^HTTP\/1\.1 100 Continue\r\
 
 describe.each(DIALECTS)('graceful shutdown on %s', (dialect) => {
   let ts: TestStore;
-  beforeAll(async () => { ts = await createTestStore(dialect); });
-  afterAll(async () => { await ts.destroy(); });
+  beforeAll(async () => {
+    ts = await createTestStore(dialect);
+  });
+  afterAll(async () => {
+    await ts.destroy();
+  });
 
   const BODY = JSON.stringify({ username: 'nobody', password: 'wrong-password' });
 
@@ -104,7 +118,8 @@ describe.each(DIALECTS)('graceful shutdown on %s', (dialect) => {
     const port = Number(new URL(server.url).port);
     const conn = await connectTo(port);
     conn.socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
-    for (let i = 0; i < 500 && !/\r\n\r\n\{.*\}$/s.test(conn.received); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 500 && !/\r\n\r\n\{.*\}$/s.test(conn.received); i++)
+      await new Promise((r) => setTimeout(r, 10));
     expect(conn.received).toMatch(/^HTTP\/1\.1 200 /);
     conn.received = '';
     const started = Date.now();
@@ -119,8 +134,13 @@ describe.each(DIALECTS)('graceful shutdown on %s', (dialect) => {
     expect(await exited(server.child)).toBe(0);
     expect(Date.now() - started).toBeLessThan(30_000);
     // A refusal while closing is routine during a deploy: its access line, not an error with a stack.
-    const lines = server.stdout().split('\n').filter((l) => l.includes('after-signal'));
-    expect(lines.map((l) => JSON.parse(l) as { level: number; code?: string; msg: string })).toEqual([expect.objectContaining({ level: 30, code: 'service_unavailable' })]);
+    const lines = server
+      .stdout()
+      .split('\n')
+      .filter((l) => l.includes('after-signal'));
+    expect(lines.map((l) => JSON.parse(l) as { level: number; code?: string; msg: string })).toEqual([
+      expect.objectContaining({ level: 30, code: 'service_unavailable' }),
+    ]);
   });
 
   it('answers a request whose headers were still arriving when the signal came, however long they take', async () => {

@@ -13,7 +13,10 @@ function feedbackAfterQuietCollections(mode: 'pin' | 'control'): { pinned: boole
   const fd = fs.openSync(file, 'w');
   let run;
   try {
-    run = spawnSync(process.execPath, ['--allow-natives-syntax', '--expose-gc', '--import', 'tsx', FIXTURE, mode], { encoding: 'utf8', stdio: ['ignore', fd, 'pipe'] });
+    run = spawnSync(process.execPath, ['--allow-natives-syntax', '--expose-gc', '--import', 'tsx', FIXTURE, mode], {
+      encoding: 'utf8',
+      stdio: ['ignore', fd, 'pipe'],
+    });
   } finally {
     fs.closeSync(fd);
   }
@@ -36,6 +39,9 @@ describe('the pinned tick object', () => {
     const pinned = feedbackAfterQuietCollections('pin');
     expect(pinned.pinned).toBe(true);
     expect(pinned.states.length).toBe(control.states.length);
-    expect(pinned.states.every((s) => s === 'MONOMORPHIC'), pinned.states.join(' ')).toBe(true);
+    expect(
+      pinned.states.every((s) => s === 'MONOMORPHIC'),
+      pinned.states.join(' '),
+    ).toBe(true);
   });
 });

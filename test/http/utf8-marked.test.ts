@@ -4,9 +4,12 @@ import { utf8OrMarked } from '../../src/http/utf8-marked.js';
 
 describe('utf8OrMarked', () => {
   it('decodes well-formed UTF-8 as it is', () => {
-    fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (s) => {
-      expect(utf8OrMarked(Buffer.from(s, 'utf8'))).toBe(s);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (s) => {
+        expect(utf8OrMarked(Buffer.from(s, 'utf8'))).toBe(s);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it.each([
@@ -21,12 +24,15 @@ describe('utf8OrMarked', () => {
   });
 
   it('property: any bytes give text without U+FFFD unless the bytes spelled it, and JSON strings of it never hold U+FFFD for a bad byte', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
-      const text = utf8OrMarked(Buffer.from(bytes));
-      const spelled = Buffer.from(bytes).includes(Buffer.from('\uFFFD', 'utf8'));
-      if (!spelled) expect(text.includes('\uFFFD')).toBe(false);
-      // Every well-formed byte survives: removing the marks and re-encoding loses only the bad bytes.
-      expect(Buffer.byteLength(text.replaceAll('\\uDFFF', ''), 'utf8')).toBeLessThanOrEqual(bytes.length);
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+        const text = utf8OrMarked(Buffer.from(bytes));
+        const spelled = Buffer.from(bytes).includes(Buffer.from('\uFFFD', 'utf8'));
+        if (!spelled) expect(text.includes('\uFFFD')).toBe(false);
+        // Every well-formed byte survives: removing the marks and re-encoding loses only the bad bytes.
+        expect(Buffer.byteLength(text.replaceAll('\\uDFFF', ''), 'utf8')).toBeLessThanOrEqual(bytes.length);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -10,8 +10,12 @@ import { DIALECTS } from '../support/store.js';
 import { writeObject } from '../storage/helpers.js';
 import { bearer, getJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
 
-const STORAGE_ENV = { STORAGE_URL_SIGNING_KEY: 'assets-test-signing-key-0123456789abcdef', SIGHTLINE_MASTER_KEY: 'assets-test-master-key-0123456789' };
-const assetsUrl = (server: TestServer, idOrKey: string) => `${server.url}/recordings/${encodeURIComponent(idOrKey)}/assets`;
+const STORAGE_ENV = {
+  STORAGE_URL_SIGNING_KEY: 'assets-test-signing-key-0123456789abcdef',
+  SIGHTLINE_MASTER_KEY: 'assets-test-master-key-0123456789',
+};
+const assetsUrl = (server: TestServer, idOrKey: string) =>
+  `${server.url}/recordings/${encodeURIComponent(idOrKey)}/assets`;
 
 describe('assetNames', () => {
   it('derives thumbnail, sprite and redacted copy by the naming convention', () => {
@@ -50,10 +54,21 @@ describe.each(DIALECTS)('GET /recordings/{id}/assets without a storage account (
       expect(res.headers.get('cache-control')).toBe('private, no-store');
       expect(res.body.data).toEqual({
         recording: {
-          id: org.recording.id, mediaKey: org.recording.mediaKey, analysisId: org.recording.analysisId, startTimestamp: 1_700_000_000,
-          deviceKey: null, provider: null, width: 1000, height: 500, fps: 25, frameCount: 1000, durationMs: null,
+          id: org.recording.id,
+          mediaKey: org.recording.mediaKey,
+          analysisId: org.recording.analysisId,
+          startTimestamp: 1_700_000_000,
+          deviceKey: null,
+          provider: null,
+          width: 1000,
+          height: 500,
+          fps: 25,
+          frameCount: 1000,
+          durationMs: null,
         },
-        assets: null, expiresAt: null, assetsUnavailable: 'storage_not_configured',
+        assets: null,
+        expiresAt: null,
+        assetsUnavailable: 'storage_not_configured',
       });
     }
   });
@@ -76,13 +91,24 @@ describe.each(DIALECTS)('GET /recordings/{id}/assets with EDITOR_STORAGE_ACCOUNT
   const account = `editor-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 
   beforeAll(async () => {
-    server = await startTestServer(dialect, { ...STORAGE_ENV, EDITOR_STORAGE_ACCOUNT: account, EDITOR_URI_EXPIRY_TIME: '30m' });
+    server = await startTestServer(dialect, {
+      ...STORAGE_ENV,
+      EDITOR_STORAGE_ACCOUNT: account,
+      EDITOR_URI_EXPIRY_TIME: '30m',
+    });
     org = await seedOrg(server.store);
     root = path.join(server.config.dataDir, 'media');
     fs.mkdirSync(root, { recursive: true });
     await createProvider(server.store, server.config, org.orgId, { name: 'disk', type: 'fs', config: { root } });
     await createProvider(server.store, server.config, org.orgId, { name: 'other-disk', type: 'fs', config: { root } });
-    secret = (await createAccount(server.store, org.orgId, { name: account, defaultProvider: 'disk', providers: ['disk'], directories: ['*'] })).secretAccessKey;
+    secret = (
+      await createAccount(server.store, org.orgId, {
+        name: account,
+        defaultProvider: 'disk',
+        providers: ['disk'],
+        directories: ['*'],
+      })
+    ).secretAccessKey;
     for (const [kind, name] of Object.entries(assetNames(org.recording.mediaKey))) {
       const file = path.join(root, ...name.split('/'));
       fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -112,7 +138,11 @@ describe.each(DIALECTS)('GET /recordings/{id}/assets with EDITOR_STORAGE_ACCOUNT
   });
 
   it("uses the recording's own provider, and degrades to assets: null when the account may not use it", async () => {
-    const rec = await insertRecording(server.store.db, org.orgId, { mediaKey: `elsewhere/1700000100_cam2.mp4`, startTimestamp: 1_700_000_100, provider: 'other-disk' });
+    const rec = await insertRecording(server.store.db, org.orgId, {
+      mediaKey: `elsewhere/1700000100_cam2.mp4`,
+      startTimestamp: 1_700_000_100,
+      provider: 'other-disk',
+    });
     const res = await getJson(assetsUrl(server, rec.id), bearer(org.token));
     expect(res.status).toBe(200);
     expect(res.body.data.recording.mediaKey).toBe('elsewhere/1700000100_cam2.mp4');
@@ -130,49 +160,63 @@ describe.each(DIALECTS)('GET /recordings/{id}/assets with EDITOR_STORAGE_ACCOUNT
   });
 });
 
-describe.each(DIALECTS)('GET /recordings/{id}/assets signs only with an account of the caller\'s organisation (%s)', (dialect) => {
-  let server: TestServer;
-  let root: string;
-  const suffix = `${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  const [shared, ownA, ownB] = [`shared-${suffix}`, `a-${suffix}`, `b-${suffix}`];
+describe.each(DIALECTS)(
+  "GET /recordings/{id}/assets signs only with an account of the caller's organisation (%s)",
+  (dialect) => {
+    let server: TestServer;
+    let root: string;
+    const suffix = `${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+    const [shared, ownA, ownB] = [`shared-${suffix}`, `a-${suffix}`, `b-${suffix}`];
 
-  beforeAll(async () => {
-    server = await startTestServer(dialect, { ...STORAGE_ENV, EDITOR_STORAGE_ACCOUNT: `${shared}, ${ownA},${ownB}` });
-    root = path.join(server.config.dataDir, 'shared-media');
-    fs.mkdirSync(root, { recursive: true });
-    // A service-wide provider and account, as an operator makes them with the CLI.
-    await createProvider(server.store, server.config, null, { name: 'shared-disk', type: 'fs', config: { root } });
-    await createAccount(server.store, null, { name: shared, defaultProvider: 'shared-disk', directories: ['*'] });
-  });
-  afterAll(() => server?.close());
+    beforeAll(async () => {
+      server = await startTestServer(dialect, { ...STORAGE_ENV, EDITOR_STORAGE_ACCOUNT: `${shared}, ${ownA},${ownB}` });
+      root = path.join(server.config.dataDir, 'shared-media');
+      fs.mkdirSync(root, { recursive: true });
+      // A service-wide provider and account, as an operator makes them with the CLI.
+      await createProvider(server.store, server.config, null, { name: 'shared-disk', type: 'fs', config: { root } });
+      await createAccount(server.store, null, { name: shared, defaultProvider: 'shared-disk', directories: ['*'] });
+    });
+    afterAll(() => server?.close());
 
-  it("never signs another tenant's file: a service-wide account is not used, whatever key a recording names", async () => {
-    const victim = await seedOrg(server.store);
-    const intruder = await seedOrg(server.store);
-    writeObject(root, victim.recording.mediaKey, 'the victim video');
-    // The intruder registers the victim's key in its own organisation (mediaKeys are unique per organisation only).
-    const rec = await insertRecording(server.store.db, intruder.orgId, { mediaKey: victim.recording.mediaKey, startTimestamp: 1_700_000_000 });
-    const res = await getJson(assetsUrl(server, rec.id), bearer(intruder.token));
-    expect(res.status).toBe(200);
-    expect([res.body.data.assets, res.body.data.assetsUnavailable]).toEqual([null, 'invalid_credentials']);
-    expect(JSON.stringify(res.body)).not.toContain('/api/storage/signed');
-  });
+    it("never signs another tenant's file: a service-wide account is not used, whatever key a recording names", async () => {
+      const victim = await seedOrg(server.store);
+      const intruder = await seedOrg(server.store);
+      writeObject(root, victim.recording.mediaKey, 'the victim video');
+      // The intruder registers the victim's key in its own organisation (mediaKeys are unique per organisation only).
+      const rec = await insertRecording(server.store.db, intruder.orgId, {
+        mediaKey: victim.recording.mediaKey,
+        startTimestamp: 1_700_000_000,
+      });
+      const res = await getJson(assetsUrl(server, rec.id), bearer(intruder.token));
+      expect(res.status).toBe(200);
+      expect([res.body.data.assets, res.body.data.assetsUnavailable]).toEqual([null, 'invalid_credentials']);
+      expect(JSON.stringify(res.body)).not.toContain('/api/storage/signed');
+    });
 
-  it("signs each organisation's recordings with that organisation's own account from the list", async () => {
-    const orgs = [await seedOrg(server.store), await seedOrg(server.store)];
-    for (const [i, org] of orgs.entries()) {
-      const own = path.join(server.config.dataDir, `media-${i}-${suffix}`);
-      fs.mkdirSync(own, { recursive: true });
-      await createProvider(server.store, server.config, org.orgId, { name: 'disk', type: 'fs', config: { root: own } });
-      await createAccount(server.store, org.orgId, { name: [ownA, ownB][i]!, defaultProvider: 'disk', directories: ['*'] });
-      writeObject(own, org.recording.mediaKey, `video of ${i}`);
-    }
-    for (const [i, org] of orgs.entries()) {
-      const res = await getJson(assetsUrl(server, org.recording.id), bearer(org.sessions.viewer));
-      expect(res.body.data.assetsUnavailable).toBeNull();
-      const url = new URL(res.body.data.assets.video, server.url);
-      expect(url.searchParams.get('a')).toBe([ownA, ownB][i]);
-      expect(await (await fetch(url)).text()).toBe(`video of ${i}`);
-    }
-  });
-});
+    it("signs each organisation's recordings with that organisation's own account from the list", async () => {
+      const orgs = [await seedOrg(server.store), await seedOrg(server.store)];
+      for (const [i, org] of orgs.entries()) {
+        const own = path.join(server.config.dataDir, `media-${i}-${suffix}`);
+        fs.mkdirSync(own, { recursive: true });
+        await createProvider(server.store, server.config, org.orgId, {
+          name: 'disk',
+          type: 'fs',
+          config: { root: own },
+        });
+        await createAccount(server.store, org.orgId, {
+          name: [ownA, ownB][i]!,
+          defaultProvider: 'disk',
+          directories: ['*'],
+        });
+        writeObject(own, org.recording.mediaKey, `video of ${i}`);
+      }
+      for (const [i, org] of orgs.entries()) {
+        const res = await getJson(assetsUrl(server, org.recording.id), bearer(org.sessions.viewer));
+        expect(res.body.data.assetsUnavailable).toBeNull();
+        const url = new URL(res.body.data.assets.video, server.url);
+        expect(url.searchParams.get('a')).toBe([ownA, ownB][i]);
+        expect(await (await fetch(url)).text()).toBe(`video of ${i}`);
+      }
+    });
+  },
+);

@@ -4,9 +4,13 @@ import { bearer, postJson } from '../support/server.js';
 /** A normalized run whose tracks each have one box centred at (cx, cy) in the 100×100 space. */
 export function runAt(mediaKey: string, runId: string, centres: Array<{ cx: number; cy: number; label?: string }>) {
   return {
-    mediaKey, schemaVersion: '1.0', coordinateSpace: 'normalized', source: { kind: 'model', name: 'test', runId },
+    mediaKey,
+    schemaVersion: '1.0',
+    coordinateSpace: 'normalized',
+    source: { kind: 'model', name: 'test', runId },
     tracks: centres.map((c, i) => ({
-      id: `t${i}`, ...(c.label ? { label: c.label } : {}),
+      id: `t${i}`,
+      ...(c.label ? { label: c.label } : {}),
       boxes: [{ frame: 0, x: c.cx / 100 - 0.01, y: c.cy / 100 - 0.01, w: 0.02, h: 0.02 }],
     })),
   };

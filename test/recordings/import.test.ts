@@ -30,23 +30,48 @@ describe.each(DIALECTS)('admin recording import on %s', (dialect) => {
     fs.writeFileSync(path.join(root, 'user0', 'untimed.mp4'), 'x');
     const when = new Date('2024-01-02T03:04:05Z');
     fs.utimesSync(path.join(root, 'user0', 'untimed.mp4'), when, when);
-    await insertProvider(server.store.db, newProviderRow(server.config, org.orgId, 'disk', 'fs', { settings: { root } }));
+    await insertProvider(
+      server.store.db,
+      newProviderRow(server.config, org.orgId, 'disk', 'fs', { settings: { root } }),
+    );
   });
-  afterAll(async () => { await server.close(); });
+  afterAll(async () => {
+    await server.close();
+  });
 
   it('registers every .mp4 but not the redacted copies, and is idempotent', async () => {
-    const first = await runCli(['admin', 'recording', 'import', '--org', org.name, '--provider', 'disk', '--json'], server.testStore.location);
+    const first = await runCli(
+      ['admin', 'recording', 'import', '--org', org.name, '--provider', 'disk', '--json'],
+      server.testStore.location,
+    );
     expect(first.code, first.stderr).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ found: 1001, created: 1001, existing: 0, failed: 0 });
-    const count = await server.store.db.selectFrom('recordings').select((eb) => eb.fn.countAll().as('n')).where('org_id', '=', org.orgId).executeTakeFirstOrThrow();
+    const count = await server.store.db
+      .selectFrom('recordings')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('org_id', '=', org.orgId)
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1002); // with the seeded recording
-    const one = await getJson(`${server.url}/recordings/${encodeURIComponent('user7/1700000007_6-967003_cam3_24_769.mp4')}`, bearer(org.token));
+    const one = await getJson(
+      `${server.url}/recordings/${encodeURIComponent('user7/1700000007_6-967003_cam3_24_769.mp4')}`,
+      bearer(org.token),
+    );
     expect(one.body.data).toMatchObject({ startTimestamp: 1_700_000_007, provider: 'disk' });
     const untimed = await getJson(`${server.url}/recordings/user0/untimed.mp4`, bearer(org.token));
     expect(untimed.body.data.startTimestamp).toBe(Math.floor(Date.parse('2024-01-02T03:04:05Z') / 1000));
-    expect((await getJson(`${server.url}/recordings/${encodeURIComponent('user0/1700000000_6-967003_cam0_24_769_redacted.mp4')}`, bearer(org.token))).status).toBe(404);
+    expect(
+      (
+        await getJson(
+          `${server.url}/recordings/${encodeURIComponent('user0/1700000000_6-967003_cam0_24_769_redacted.mp4')}`,
+          bearer(org.token),
+        )
+      ).status,
+    ).toBe(404);
 
-    const again = await runCli(['admin', 'recording', 'import', '--org', org.name, '--provider', 'disk', '--prefix', 'user3'], server.testStore.location);
+    const again = await runCli(
+      ['admin', 'recording', 'import', '--org', org.name, '--provider', 'disk', '--prefix', 'user3'],
+      server.testStore.location,
+    );
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/100 recording files, 0 registered, 100 already registered, 0 failed/);
   });
@@ -55,15 +80,26 @@ describe.each(DIALECTS)('admin recording import on %s', (dialect) => {
     const shared = path.join(server.testStore.location.dataDir, 'shared');
     fs.mkdirSync(path.join(shared, 'cams'), { recursive: true });
     fs.writeFileSync(path.join(shared, 'cams', '1700000000_shared.mp4'), 'x');
-    await insertProvider(server.store.db, newProviderRow(server.config, null, 'common', 'fs', { settings: { root: shared } }));
-    const res = await runCli(['admin', 'recording', 'import', '--org', org.name, '--provider', 'common', '--json'], server.testStore.location);
+    await insertProvider(
+      server.store.db,
+      newProviderRow(server.config, null, 'common', 'fs', { settings: { root: shared } }),
+    );
+    const res = await runCli(
+      ['admin', 'recording', 'import', '--org', org.name, '--provider', 'common', '--json'],
+      server.testStore.location,
+    );
     expect(res.code, res.stderr).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject({ found: 1, created: 1 });
-    expect((await getJson(`${server.url}/recordings/cams/1700000000_shared.mp4`, bearer(org.token))).body.data).toMatchObject({ provider: 'common' });
+    expect(
+      (await getJson(`${server.url}/recordings/cams/1700000000_shared.mp4`, bearer(org.token))).body.data,
+    ).toMatchObject({ provider: 'common' });
   });
 
   it('fails clearly for an unknown provider', async () => {
-    const res = await runCli(['admin', 'recording', 'import', '--org', org.name, '--provider', 'nope'], server.testStore.location);
+    const res = await runCli(
+      ['admin', 'recording', 'import', '--org', org.name, '--provider', 'nope'],
+      server.testStore.location,
+    );
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/no storage provider named "nope"/);
   });

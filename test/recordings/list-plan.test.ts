@@ -6,15 +6,22 @@ import { listRecordingsPage, type ListFilters } from '../../src/recordings/queri
 
 describe('recording list plans on sqlite', () => {
   let ts: TestStore;
-  beforeAll(async () => { ts = await createTestStore('sqlite'); });
-  afterAll(async () => { await ts.destroy(); });
+  beforeAll(async () => {
+    ts = await createTestStore('sqlite');
+  });
+  afterAll(async () => {
+    await ts.destroy();
+  });
 
   /** SQLite's plan for the statement listRecordingsPage runs with these filters. */
   async function planOf(filters: ListFilters): Promise<string> {
     const sqlite = ts.store.sqlite!;
     const prepare = sqlite.prepare.bind(sqlite);
     const seen: string[] = [];
-    sqlite.prepare = ((source: string) => { seen.push(source); return prepare(source); }) as typeof sqlite.prepare;
+    sqlite.prepare = ((source: string) => {
+      seen.push(source);
+      return prepare(source);
+    }) as typeof sqlite.prepare;
     try {
       await listRecordingsPage(ts.store.db, 'org', filters);
     } finally {
@@ -23,7 +30,11 @@ describe('recording list plans on sqlite', () => {
     const statement = seen.find((s) => /from "recordings"/i.test(s));
     expect(statement).toBeDefined();
     const params = Array.from({ length: (statement!.match(/\?/g) ?? []).length }, (_, i) => (i === 0 ? 'org' : 'x'));
-    return sqlite.prepare(`explain query plan ${statement}`).all(...params).map((r) => (r as { detail: string }).detail).join('\n');
+    return sqlite
+      .prepare(`explain query plan ${statement}`)
+      .all(...params)
+      .map((r) => (r as { detail: string }).detail)
+      .join('\n');
   }
 
   it('reads a device filter through the device index in the list order, without a sort', async () => {

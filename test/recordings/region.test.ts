@@ -25,15 +25,25 @@ describe('region core', () => {
   });
 
   it('covers every cell that holds a point the polygon contains', () => {
-    const coord = fc.oneof(fc.integer({ min: 0, max: 8 }).map((i) => i * 12.5), fc.double({ min: -5, max: 105, noNaN: true }));
-    fc.assert(fc.property(fc.array(fc.tuple(coord, coord), { minLength: 3, maxLength: 10 }), fc.array(fc.tuple(coord, coord), { minLength: 1, maxLength: 40 }),
-      (vertices, points) => {
-        const poly = polygonOf(vertices.flat());
-        const cover = coverCells(poly);
-        for (const [x, y] of points) {
-          const px = Math.min(100, Math.max(0, x)); const py = Math.min(100, Math.max(0, y));
-          if (containsPoint(poly, px, py)) expect(intersects(cover, cellMasksOfPoints([px, py]))).toBe(true);
-        }
-      }), { numRuns: 2000 });
+    const coord = fc.oneof(
+      fc.integer({ min: 0, max: 8 }).map((i) => i * 12.5),
+      fc.double({ min: -5, max: 105, noNaN: true }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(coord, coord), { minLength: 3, maxLength: 10 }),
+        fc.array(fc.tuple(coord, coord), { minLength: 1, maxLength: 40 }),
+        (vertices, points) => {
+          const poly = polygonOf(vertices.flat());
+          const cover = coverCells(poly);
+          for (const [x, y] of points) {
+            const px = Math.min(100, Math.max(0, x));
+            const py = Math.min(100, Math.max(0, y));
+            if (containsPoint(poly, px, py)) expect(intersects(cover, cellMasksOfPoints([px, py]))).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/store.js';
-import { bearer, getJson, postJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
+import {
+  bearer,
+  getJson,
+  postJson,
+  seedOrg,
+  startTestServer,
+  type SeededOrg,
+  type TestServer,
+} from '../support/server.js';
 import { postRun, runAt } from './helpers.js';
 
 describe.each(DIALECTS)('recordings registry on %s', (dialect) => {
@@ -12,15 +20,29 @@ describe.each(DIALECTS)('recordings registry on %s', (dialect) => {
     org = await seedOrg(server.store);
     other = await seedOrg(server.store);
   });
-  afterAll(async () => { await server.close(); });
+  afterAll(async () => {
+    await server.close();
+  });
 
   const post = (body: unknown, token = org.token) => postJson(`${server.url}/recordings`, body, bearer(token));
 
   it('registers a recording, parses the start from the key, and is idempotent on the same body', async () => {
-    const body = { mediaKey: 'alice/1700000123_6-967003_cam1_200-200-400-400_24_769.mp4', deviceKey: 'cam1', width: 1920, height: 1080, fps: 25 };
+    const body = {
+      mediaKey: 'alice/1700000123_6-967003_cam1_200-200-400-400_24_769.mp4',
+      deviceKey: 'cam1',
+      width: 1920,
+      height: 1080,
+      fps: 25,
+    };
     const first = await post(body);
     expect(first.status).toBe(201);
-    expect(first.body.data).toMatchObject({ mediaKey: body.mediaKey, startTimestamp: 1_700_000_123, deviceKey: 'cam1', width: 1920, provider: null });
+    expect(first.body.data).toMatchObject({
+      mediaKey: body.mediaKey,
+      startTimestamp: 1_700_000_123,
+      deviceKey: 'cam1',
+      width: 1920,
+      provider: null,
+    });
     expect(first.body.data.id).toMatch(/^[0-9a-z]{26}$/);
     expect(typeof first.body.data.analysisId).toBe('string');
     const again = await post(body);
@@ -51,18 +73,32 @@ describe.each(DIALECTS)('recordings registry on %s', (dialect) => {
   });
 
   it('stores a fractional durationMs as sent, and refuses starts and counts no column can hold', async () => {
-    const created = await post({ mediaKey: 'alice/1700000500_frac.mp4', fps: 29.97, frameCount: 600, durationMs: 20020.02 });
+    const created = await post({
+      mediaKey: 'alice/1700000500_frac.mp4',
+      fps: 29.97,
+      frameCount: 600,
+      durationMs: 20020.02,
+    });
     expect(created.status).toBe(201);
-    const stored = await getJson(`${server.url}/recordings/${encodeURIComponent('alice/1700000500_frac.mp4')}`, bearer(org.token));
+    const stored = await getJson(
+      `${server.url}/recordings/${encodeURIComponent('alice/1700000500_frac.mp4')}`,
+      bearer(org.token),
+    );
     expect(stored.body.data).toMatchObject({ durationMs: 20020.02, fps: 29.97, frameCount: 600 });
-    for (const body of [{ mediaKey: 'alice/x1.mp4', startTimestamp: 253_402_300_800 }, { mediaKey: 'alice/1700000500_y.mp4', frameCount: 1e19 }]) {
+    for (const body of [
+      { mediaKey: 'alice/x1.mp4', startTimestamp: 253_402_300_800 },
+      { mediaKey: 'alice/1700000500_y.mp4', frameCount: 1e19 },
+    ]) {
       const res = await post(body);
       expect([res.status, res.body.code], JSON.stringify(body)).toEqual([400, 'invalid_field']);
     }
   });
 
   it('refuses a lone surrogate in the key and text fields (it would be stored as another value)', async () => {
-    for (const body of [{ mediaKey: 'x/1700000000_\ud800cam.mp4' }, { mediaKey: 'x/1700000000_ok.mp4', deviceKey: 'cam\udc00' }]) {
+    for (const body of [
+      { mediaKey: 'x/1700000000_\ud800cam.mp4' },
+      { mediaKey: 'x/1700000000_ok.mp4', deviceKey: 'cam\udc00' },
+    ]) {
       const res = await post(body);
       expect([res.status, res.body.code], JSON.stringify(body)).toEqual([400, 'invalid_field']);
     }
@@ -74,7 +110,10 @@ describe.each(DIALECTS)('recordings registry on %s', (dialect) => {
     const b = await post({ mediaKey: 'alice/1700000300_b.mp4', analysisId: 'analysis-taken-1' });
     expect(b.status).toBe(409);
     expect(b.body.code).toBe('recording_conflict');
-    expect((await getJson(`${server.url}/recordings/${encodeURIComponent('alice/1700000300_b.mp4')}`, bearer(org.token))).status).toBe(404);
+    expect(
+      (await getJson(`${server.url}/recordings/${encodeURIComponent('alice/1700000300_b.mp4')}`, bearer(org.token)))
+        .status,
+    ).toBe(404);
   });
 
   it('resolves concurrent registrations of one key to a single recording', async () => {
@@ -87,9 +126,15 @@ describe.each(DIALECTS)('recordings registry on %s', (dialect) => {
   it('resolves concurrent registrations of one key with its analysisId to a single recording, never a 409', async () => {
     // The analysisId check used to find the twin registered a moment before and call it another recording's.
     for (let round = 0; round < 6; round++) {
-      const body = { mediaKey: `race/1700000500_${round}.mp4`, analysisId: `race-analysis-${round}`, deviceKey: 'race' };
+      const body = {
+        mediaKey: `race/1700000500_${round}.mp4`,
+        analysisId: `race-analysis-${round}`,
+        deviceKey: 'race',
+      };
       const results = await Promise.all(Array.from({ length: 8 }, () => post(body)));
-      expect(results.map((r) => r.status).sort(), JSON.stringify(results.find((r) => r.status === 409)?.body)).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+      expect(results.map((r) => r.status).sort(), JSON.stringify(results.find((r) => r.status === 409)?.body)).toEqual([
+        200, 200, 200, 200, 200, 200, 200, 201,
+      ]);
       expect(new Set(results.map((r) => r.body.data.id)).size).toBe(1);
     }
   });
@@ -97,14 +142,37 @@ describe.each(DIALECTS)('recordings registry on %s', (dialect) => {
   it('validates the body', async () => {
     expect((await post({})).body).toMatchObject({ status: 400, code: 'media_key_missing' });
     expect((await post([])).body).toMatchObject({ status: 400, code: 'invalid_body' });
-    expect((await post({ mediaKey: 'no-time-here.mp4' })).body).toMatchObject({ status: 400, code: 'invalid_field', field: 'startTimestamp' });
-    expect((await post({ mediaKey: 'k/1700000000_a.mp4', width: -1 })).body).toMatchObject({ status: 400, code: 'invalid_field', field: 'width' });
-    expect((await post({ mediaKey: 'k/1700000000_a.mp4', frameCount: 1.5 })).body).toMatchObject({ status: 400, code: 'invalid_field', field: 'frameCount' });
-    expect((await post({ mediaKey: 'k/1700000000_a.mp4', startTimestamp: '1700000000' })).body).toMatchObject({ status: 400, field: 'startTimestamp' });
-    const res = await fetch(`${server.url}/recordings`, { method: 'POST', headers: { ...bearer(org.token), 'content-type': 'application/json' }, body: '{' });
+    expect((await post({ mediaKey: 'no-time-here.mp4' })).body).toMatchObject({
+      status: 400,
+      code: 'invalid_field',
+      field: 'startTimestamp',
+    });
+    expect((await post({ mediaKey: 'k/1700000000_a.mp4', width: -1 })).body).toMatchObject({
+      status: 400,
+      code: 'invalid_field',
+      field: 'width',
+    });
+    expect((await post({ mediaKey: 'k/1700000000_a.mp4', frameCount: 1.5 })).body).toMatchObject({
+      status: 400,
+      code: 'invalid_field',
+      field: 'frameCount',
+    });
+    expect((await post({ mediaKey: 'k/1700000000_a.mp4', startTimestamp: '1700000000' })).body).toMatchObject({
+      status: 400,
+      field: 'startTimestamp',
+    });
+    const res = await fetch(`${server.url}/recordings`, {
+      method: 'POST',
+      headers: { ...bearer(org.token), 'content-type': 'application/json' },
+      body: '{',
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).code).toBe('malformed_json');
-    const text = await fetch(`${server.url}/recordings`, { method: 'POST', headers: { ...bearer(org.token), 'content-type': 'text/plain' }, body: 'x' });
+    const text = await fetch(`${server.url}/recordings`, {
+      method: 'POST',
+      headers: { ...bearer(org.token), 'content-type': 'text/plain' },
+      body: 'x',
+    });
     expect(text.status).toBe(415);
   });
 
@@ -135,18 +203,25 @@ describe.each(DIALECTS)('recordings registry on %s', (dialect) => {
       expect(res.body.data.runs[0]).toMatchObject({ mediaKey, tracksStored: 1, boxesStored: 1 });
       expect(res.body.data.runs[0].tracks).toBeUndefined();
     }
-    expect((await getJson(`${server.url}/recordings/${encodeURIComponent('bob/nope.mp4')}`, bearer(org.token))).body).toMatchObject({ status: 404, code: 'recording_not_found' });
+    expect(
+      (await getJson(`${server.url}/recordings/${encodeURIComponent('bob/nope.mp4')}`, bearer(org.token))).body,
+    ).toMatchObject({ status: 404, code: 'recording_not_found' });
   });
 
   it('hides other organisations: 404 exactly as if absent', async () => {
     const mediaKey = 'secret/1700000700_x.mp4';
     const created = await post({ mediaKey });
     const byOther = await getJson(`${server.url}/recordings/${encodeURIComponent(mediaKey)}`, bearer(other.token));
-    const absent = await getJson(`${server.url}/recordings/${encodeURIComponent('secret/1700000700_absent.mp4')}`, bearer(other.token));
+    const absent = await getJson(
+      `${server.url}/recordings/${encodeURIComponent('secret/1700000700_absent.mp4')}`,
+      bearer(other.token),
+    );
     expect(byOther.status).toBe(404);
     expect({ ...byOther.body, detail: '' }).toEqual({ ...absent.body, detail: '' });
     expect((await getJson(`${server.url}/recordings/${created.body.data.id}`, bearer(other.token))).status).toBe(404);
-    expect((await getJson(`${server.url}/recordings/${created.body.data.id}`, bearer(other.token), 'DELETE')).status).toBe(404);
+    expect(
+      (await getJson(`${server.url}/recordings/${created.body.data.id}`, bearer(other.token), 'DELETE')).status,
+    ).toBe(404);
     const list = await getJson(`${server.url}/recordings?limit=500`, bearer(other.token));
     expect(list.body.data.recordings.map((r: { mediaKey: string }) => r.mediaKey)).not.toContain(mediaKey);
     // The other organisation may register the same key as its own recording.
@@ -157,21 +232,41 @@ describe.each(DIALECTS)('recordings registry on %s', (dialect) => {
     const mediaKey = 'del/1700000800_x.mp4';
     await post({ mediaKey });
     await postRun(server.url, org.token, runAt(mediaKey, 'run-del', [{ cx: 91, cy: 91, label: 'deleteme' }]));
-    const found = await postJson(`${server.url}/recordings/search`, { region: { x: 0.9, y: 0.9, w: 0.02, h: 0.02 }, labels: ['deleteme'] }, bearer(org.token));
+    const found = await postJson(
+      `${server.url}/recordings/search`,
+      { region: { x: 0.9, y: 0.9, w: 0.02, h: 0.02 }, labels: ['deleteme'] },
+      bearer(org.token),
+    );
     expect(found.body.data.recordings.map((r: { mediaKey: string }) => r.mediaKey)).toEqual([mediaKey]);
-    expect((await getJson(`${server.url}/recordings/${encodeURIComponent(mediaKey)}`, bearer(org.sessions.editor), 'DELETE')).status).toBe(403);
+    expect(
+      (await getJson(`${server.url}/recordings/${encodeURIComponent(mediaKey)}`, bearer(org.sessions.editor), 'DELETE'))
+        .status,
+    ).toBe(403);
     const res = await getJson(`${server.url}/recordings/${mediaKey}`, bearer(org.token), 'DELETE');
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ mediaKey, deleted: true, runsDeleted: 1 });
-    expect((await getJson(`${server.url}/recordings/${encodeURIComponent(mediaKey)}`, bearer(org.token))).status).toBe(404);
+    expect((await getJson(`${server.url}/recordings/${encodeURIComponent(mediaKey)}`, bearer(org.token))).status).toBe(
+      404,
+    );
     expect((await getJson(`${server.url}/detections/run-del`, bearer(org.token))).status).toBe(404);
-    const after = await postJson(`${server.url}/recordings/search`, { region: { x: 0.9, y: 0.9, w: 0.02, h: 0.02 }, labels: ['deleteme'] }, bearer(org.token));
+    const after = await postJson(
+      `${server.url}/recordings/search`,
+      { region: { x: 0.9, y: 0.9, w: 0.02, h: 0.02 }, labels: ['deleteme'] },
+      bearer(org.token),
+    );
     expect(after.body.data.recordings).toEqual([]);
     for (const table of ['run_centroids', 'recording_label_cells'] as const) {
-      const left = await server.store.db.selectFrom(table).select('recording_id').where('org_id', '=', org.orgId).where('label', '=', 'deleteme').execute();
+      const left = await server.store.db
+        .selectFrom(table)
+        .select('recording_id')
+        .where('org_id', '=', org.orgId)
+        .where('label', '=', 'deleteme')
+        .execute();
       expect(left, table).toEqual([]);
     }
-    expect((await getJson(`${server.url}/recordings/${encodeURIComponent(mediaKey)}`, bearer(org.token), 'DELETE')).status).toBe(404);
+    expect(
+      (await getJson(`${server.url}/recordings/${encodeURIComponent(mediaKey)}`, bearer(org.token), 'DELETE')).status,
+    ).toBe(404);
   });
 });
 
@@ -185,18 +280,27 @@ describe.each(DIALECTS)('listing recordings on %s', (dialect) => {
     for (let i = 0; i < 12; i++) {
       const mediaKey = `list/${1_700_000_000 + (i % 6) * 100}_n${i}.mp4`;
       keys.push(mediaKey);
-      const res = await postJson(`${server.url}/recordings`, { mediaKey, deviceKey: i % 2 ? 'odd' : 'even' }, bearer(org.token));
+      const res = await postJson(
+        `${server.url}/recordings`,
+        { mediaKey, deviceKey: i % 2 ? 'odd' : 'even' },
+        bearer(org.token),
+      );
       expect(res.status).toBe(201);
     }
     await postRun(server.url, org.token, runAt(keys[3]!, 'r1', [{ cx: 10, cy: 10, label: 'car' }]));
     await postRun(server.url, org.token, runAt(keys[4]!, 'r1', [{ cx: 10, cy: 10, label: 'person' }]));
   });
-  afterAll(async () => { await server.close(); });
+  afterAll(async () => {
+    await server.close();
+  });
 
   const list = async (query: string) => {
     const res = await getJson(`${server.url}/recordings?${query}`, bearer(org.sessions.viewer));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body.data as { recordings: Array<{ mediaKey: string; startTimestamp: number; id: string; runCount: number }>; nextCursor: string | null };
+    return res.body.data as {
+      recordings: Array<{ mediaKey: string; startTimestamp: number; id: string; runCount: number }>;
+      nextCursor: string | null;
+    };
   };
 
   it('pages newest first without duplicates or gaps', async () => {
@@ -221,7 +325,9 @@ describe.each(DIALECTS)('listing recordings on %s', (dialect) => {
   });
 
   it('filters by device, start range, detections and label', async () => {
-    expect((await list('device=odd&limit=100')).recordings.map((r) => r.mediaKey).sort()).toEqual(keys.filter((_, i) => i % 2).sort());
+    expect((await list('device=odd&limit=100')).recordings.map((r) => r.mediaKey).sort()).toEqual(
+      keys.filter((_, i) => i % 2).sort(),
+    );
     const range = (await list('from=1700000100&to=1700000200')).recordings;
     expect(range.map((r) => r.mediaKey).sort()).toEqual(keys.filter((_, i) => [1, 2].includes(i % 6)).sort());
     const withRuns = (await list('hasDetections=true')).recordings;
@@ -229,7 +335,9 @@ describe.each(DIALECTS)('listing recordings on %s', (dialect) => {
     expect(withRuns.every((r) => r.runCount === 1)).toBe(true);
     expect((await list('hasDetections=false&limit=100')).recordings).toHaveLength(11);
     expect((await list('label=car')).recordings.map((r) => r.mediaKey)).toEqual([keys[3]]);
-    expect((await list('label=car,person')).recordings.map((r) => r.mediaKey).sort()).toEqual([keys[3], keys[4]].sort());
+    expect((await list('label=car,person')).recordings.map((r) => r.mediaKey).sort()).toEqual(
+      [keys[3], keys[4]].sort(),
+    );
     expect((await list('from=2023-11-14T22:13:20Z&to=1700000000')).recordings).toHaveLength(2);
   });
 
@@ -240,11 +348,23 @@ describe.each(DIALECTS)('listing recordings on %s', (dialect) => {
 
   it('rejects bad filters with 400', async () => {
     for (const q of [
-      'limit=0', 'limit=501', 'limit=abc', 'from=yesterday', 'hasDetections=maybe', 'cursor=garbage',
+      'limit=0',
+      'limit=501',
+      'limit=abc',
+      'from=yesterday',
+      'hasDetections=maybe',
+      'cursor=garbage',
       // Repeated filters are refused, never dropped; loose dates and a reversed range too, as in the search.
-      'device=cam1&device=cam1', 'device=cam1&device=cam2', 'from=May%201', 'to=-5', 'from=2024-02-30', 'from=1700000100&to=1700000000',
+      'device=cam1&device=cam1',
+      'device=cam1&device=cam2',
+      'from=May%201',
+      'to=-5',
+      'from=2024-02-30',
+      'from=1700000100&to=1700000000',
       // An empty filter (an unset variable) is refused, never dropped.
-      'device=', 'label=', 'label=,',
+      'device=',
+      'label=',
+      'label=,',
       // More labels than the region search takes (3 000 held SQLite for seconds).
       `label=${Array.from({ length: 101 }, (_, i) => `l${i}`).join(',')}`,
     ]) {

@@ -18,22 +18,29 @@ function sliver() {
   const out: Array<{ x: number; y: number }> = [];
   const back: Array<{ x: number; y: number }> = [];
   LINES.forEach((y, row) => {
-    for (const x of row % 2 === 0 ? [0.005, 0.995] : [0.995, 0.005]) { out.push({ x, y }); back.push({ x, y: y + 1e-6 }); }
+    for (const x of row % 2 === 0 ? [0.005, 0.995] : [0.995, 0.005]) {
+      out.push({ x, y });
+      back.push({ x, y: y + 1e-6 });
+    }
   });
   return { points: out.concat(back.reverse()) };
 }
 
 function seededRandom(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 /** 50 000 centroids spread over the frame, each at least 0.01 away from the sliver's lines. */
 function missingRun(mediaKey: string, rnd: () => number) {
   return {
-    mediaKey, schemaVersion: '1.0', coordinateSpace: 'normalized', source: { kind: 'model', name: 'test', runId: 'dense' },
+    mediaKey,
+    schemaVersion: '1.0',
+    coordinateSpace: 'normalized',
+    source: { kind: 'model', name: 'test', runId: 'dense' },
     tracks: Array.from({ length: TRACKS }, (_, t) => ({
-      id: t, label: 'car',
+      id: t,
+      label: 'car',
       boxes: Array.from({ length: BOXES }, (_, frame) => {
         const row = Math.floor(rnd() * 8);
         const cy = 0.125 * row + (rnd() < 0.5 ? 0.005 + rnd() * 0.045 : 0.075 + rnd() * 0.045);
@@ -56,7 +63,10 @@ describe.each(DIALECTS)('the confirmation budget of a region search on %s', (dia
     // other one to reach it.
     expect((await postJson(`${server.url}/recordings`, { mediaKey: onSliver }, bearer(org.token))).status).toBe(201);
     await postRun(server.url, org.token, {
-      mediaKey: onSliver, schemaVersion: '1.0', coordinateSpace: 'normalized', source: { runId: 'hit' },
+      mediaKey: onSliver,
+      schemaVersion: '1.0',
+      coordinateSpace: 'normalized',
+      source: { runId: 'hit' },
       tracks: [{ id: 'on', label: 'car', boxes: [{ frame: 0, x: 0.49, y: LINES[3]! - 0.01, w: 0.02, h: 0.02 }] }],
     });
     for (let i = 1; i <= RECORDINGS; i++) {
@@ -65,7 +75,9 @@ describe.each(DIALECTS)('the confirmation budget of a region search on %s', (dia
       await postRun(server.url, org.token, missingRun(mediaKey, rnd));
     }
   }, 120_000);
-  afterAll(async () => { await server.close(); });
+  afterAll(async () => {
+    await server.close();
+  });
 
   it('answers short pages with a nextCursor, and the pages together hold exactly the match', async () => {
     const pages: Array<{ keys: string[]; nextCursor: string | null }> = [];
@@ -86,8 +98,9 @@ describe.each(DIALECTS)('the confirmation budget of a region search on %s', (dia
   it('leaves a search that fits the budget whole: a full page and its cursor', async () => {
     const res = await search(server.url, org.token, { region: { x: 0, y: 0, w: 1, h: 1 }, limit: 3 });
     expect(res.status).toBe(200);
-    expect(res.body.data.recordings.map((r: { mediaKey: string }) => r.mediaKey))
-      .toEqual([25, 24, 23].map((i) => `budget/${1_600_000_000 + i}_miss.mp4`));
+    expect(res.body.data.recordings.map((r: { mediaKey: string }) => r.mediaKey)).toEqual(
+      [25, 24, 23].map((i) => `budget/${1_600_000_000 + i}_miss.mp4`),
+    );
     expect(res.body.data.nextCursor).toEqual(expect.any(String));
   });
 });
@@ -106,14 +119,26 @@ describe.each(DIALECTS)('the budget bounds the work of every page on %s', (diale
       const tracks = i < 20 ? 1 : 10;
       const boxes = i < 20 ? 1 : 10;
       await postRun(server.url, org.token, {
-        mediaKey, schemaVersion: '1.0', coordinateSpace: 'normalized', source: { runId: 'r' },
+        mediaKey,
+        schemaVersion: '1.0',
+        coordinateSpace: 'normalized',
+        source: { runId: 'r' },
         tracks: Array.from({ length: tracks }, (_, t) => ({
-          id: t, boxes: Array.from({ length: boxes }, (_, f) => ({ frame: f, x: 0.05 + 0.08 * f, y: LINES[t % 8]! + 0.01, w: 0.01, h: 0.01 })),
+          id: t,
+          boxes: Array.from({ length: boxes }, (_, f) => ({
+            frame: f,
+            x: 0.05 + 0.08 * f,
+            y: LINES[t % 8]! + 0.01,
+            w: 0.01,
+            h: 0.01,
+          })),
         })),
       });
     }
   }, 120_000);
-  afterAll(async () => { await server.close(); });
+  afterAll(async () => {
+    await server.close();
+  });
 
   it('no page confirms more than the budget, and the pages together find nothing, each recording once', async () => {
     const budget = 1000;
@@ -121,7 +146,13 @@ describe.each(DIALECTS)('the budget bounds the work of every page on %s', (diale
     let pages = 0;
     do {
       const stats: Work = { units: 0 };
-      const page = await searchRecordings(server.store.db, org.orgId, validateSearchBody({ region: sliver(), limit: 50, cursor }), budget, stats);
+      const page = await searchRecordings(
+        server.store.db,
+        org.orgId,
+        validateSearchBody({ region: sliver(), limit: 50, cursor }),
+        budget,
+        stats,
+      );
       expect(page.recordings).toEqual([]);
       expect(stats.units).toBeGreaterThan(0);
       expect(stats.units).toBeLessThanOrEqual(budget);

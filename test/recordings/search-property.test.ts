@@ -12,11 +12,14 @@ import { postRun, search } from './helpers.js';
 
 const LABELS = ['person', 'car', 'dog'];
 // Coordinates on the grid's cell borders (multiples of 12.5) and off them, so cell edges are exercised.
-const coord = fc.oneof(fc.integer({ min: 0, max: 8 }).map((i) => i * 12.5), fc.double({ min: 0, max: 100, noNaN: true }));
+const coord = fc.oneof(
+  fc.integer({ min: 0, max: 8 }).map((i) => i * 12.5),
+  fc.double({ min: 0, max: 100, noNaN: true }),
+);
 
 function seededRandom(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 describe.each(DIALECTS)('region search equals a brute-force scan on %s', (dialect) => {
@@ -35,78 +38,143 @@ describe.each(DIALECTS)('region search equals a brute-force scan on %s', (dialec
       for (let k = 0; k < runs; k++) {
         const tracks = Array.from({ length: 1 + Math.floor(rnd() * 4) }, (_, t) => {
           // A small object wandering near a random spot; some boxes touch the frame's edges.
-          const ox = rnd() * 0.9; const oy = rnd() * 0.9;
+          const ox = rnd() * 0.9;
+          const oy = rnd() * 0.9;
           const n = 1 + Math.floor(rnd() * 14);
           return {
-            id: `t${t}`, ...(rnd() < 0.85 ? { label: LABELS[Math.floor(rnd() * LABELS.length)] } : {}),
-            boxes: Array.from({ length: n }, (_, f) => ({ frame: f, x: Math.min(0.9, ox + rnd() * 0.05), y: Math.min(0.9, oy + rnd() * 0.05), w: 0.1 * rnd() + 0.001, h: 0.1 * rnd() + 0.001 })),
+            id: `t${t}`,
+            ...(rnd() < 0.85 ? { label: LABELS[Math.floor(rnd() * LABELS.length)] } : {}),
+            boxes: Array.from({ length: n }, (_, f) => ({
+              frame: f,
+              x: Math.min(0.9, ox + rnd() * 0.05),
+              y: Math.min(0.9, oy + rnd() * 0.05),
+              w: 0.1 * rnd() + 0.001,
+              h: 0.1 * rnd() + 0.001,
+            })),
           };
         });
-        await postRun(server.url, org.token, { mediaKey, schemaVersion: '1.0', coordinateSpace: 'normalized', source: { runId: `run${k}` }, tracks });
+        await postRun(server.url, org.token, {
+          mediaKey,
+          schemaVersion: '1.0',
+          coordinateSpace: 'normalized',
+          source: { runId: `run${k}` },
+          tracks,
+        });
       }
     }
-    const rows = await server.store.db.selectFrom('run_centroids').innerJoin('runs', 'runs.id', 'run_centroids.run_pk')
+    const rows = await server.store.db
+      .selectFrom('run_centroids')
+      .innerJoin('runs', 'runs.id', 'run_centroids.run_pk')
       .innerJoin('recordings', 'recordings.id', 'runs.recording_id')
-      .select(['recordings.media_key', 'recordings.start_timestamp', 'recordings.id', 'runs.run_id', 'run_centroids.label', 'run_centroids.points'])
-      .where('runs.org_id', '=', org.orgId).execute();
-    truth = rows.map((r) => ({ mediaKey: r.media_key, start: Number(r.start_timestamp), id: r.id, runId: r.run_id, label: r.label, points: decodePoints(r.points) }));
+      .select([
+        'recordings.media_key',
+        'recordings.start_timestamp',
+        'recordings.id',
+        'runs.run_id',
+        'run_centroids.label',
+        'run_centroids.points',
+      ])
+      .where('runs.org_id', '=', org.orgId)
+      .execute();
+    truth = rows.map((r) => ({
+      mediaKey: r.media_key,
+      start: Number(r.start_timestamp),
+      id: r.id,
+      runId: r.run_id,
+      label: r.label,
+      points: decodePoints(r.points),
+    }));
     // Order of the brute force: newest first, then id.
     truth.sort((a, b) => b.start - a.start || (b.id < a.id ? -1 : 1));
   });
-  afterAll(async () => { await server.close(); });
+  afterAll(async () => {
+    await server.close();
+  });
 
   const regionArb = fc.oneof(
-    fc.record({ x: fc.double({ min: -0.1, max: 1, noNaN: true }), y: fc.double({ min: -0.1, max: 1, noNaN: true }), w: fc.double({ min: 0.001, max: 0.8, noNaN: true }), h: fc.double({ min: 0.001, max: 0.8, noNaN: true }) }),
-    fc.array(fc.record({ x: coord, y: coord }), { minLength: 3, maxLength: 12 }).map((points) => ({ points: points.map((p) => ({ x: p.x * 8, y: p.y * 4.5 })), width: 800, height: 450 })),
+    fc.record({
+      x: fc.double({ min: -0.1, max: 1, noNaN: true }),
+      y: fc.double({ min: -0.1, max: 1, noNaN: true }),
+      w: fc.double({ min: 0.001, max: 0.8, noNaN: true }),
+      h: fc.double({ min: 0.001, max: 0.8, noNaN: true }),
+    }),
+    fc
+      .array(fc.record({ x: coord, y: coord }), { minLength: 3, maxLength: 12 })
+      .map((points) => ({ points: points.map((p) => ({ x: p.x * 8, y: p.y * 4.5 })), width: 800, height: 450 })),
   );
 
   it('matches on random regions, labels, time ranges and page sizes', async () => {
-    await fc.assert(fc.asyncProperty(
-      regionArb, fc.subarray(LABELS.concat('object')), fc.option(fc.integer({ min: 1_699_999_990, max: 1_700_001_300 })),
-      fc.option(fc.integer({ min: 1_700_000_000, max: 1_700_001_300 })), fc.integer({ min: 1, max: 9 }),
-      // A confirmation budget small enough to cut pages short (searchRecordings called directly), or none: the
-      // route over HTTP with the default budget, which this little data never reaches.
-      fc.option(fc.integer({ min: 1, max: 400 })),
-      async (region, labels, from, to, limit, budget) => {
-        if (from !== null && to !== null && from > to) return;
-        // The expected answer, computed the slow way from the stored centroids.
-        const poly = 'points' in region
-          ? polygonOf(region.points.flatMap((p) => [(p.x / region.width) * 100, (p.y / region.height) * 100]))
-          : polygonOf([region.x * 100, region.y * 100, (region.x + region.w) * 100, region.y * 100, (region.x + region.w) * 100, (region.y + region.h) * 100, region.x * 100, (region.y + region.h) * 100]);
-        const expected = new Map<string, Array<{ runId: string; label: string; count: number }>>();
-        for (const t of truth) {
-          if (labels.length > 0 && !labels.includes(t.label)) continue;
-          if ((from !== null && t.start < from) || (to !== null && t.start > to)) continue;
-          let count = 0;
-          for (let i = 0; i < t.points.length; i += 2) if (containsPoint(poly, t.points[i]!, t.points[i + 1]!)) count++;
-          if (count === 0) continue;
-          const list = expected.get(t.mediaKey) ?? [];
-          list.push({ runId: t.runId, label: t.label, count });
-          expected.set(t.mediaKey, list);
-        }
-        for (const list of expected.values()) list.sort((a, b) => (a.runId + '\u0000' + a.label < b.runId + '\u0000' + b.label ? -1 : 1));
-        const got: Array<[string, unknown]> = [];
-        let cursor: string | null = null;
-        let pages = 0;
-        do {
-          const body = { region, labels, ...(from !== null ? { from } : {}), ...(to !== null ? { to } : {}), limit, cursor };
-          let data: { recordings: Array<{ mediaKey: string; matches: unknown }>; nextCursor: string | null };
-          if (budget === null) {
-            const res = await search(server.url, org.token, body);
-            expect(res.status, JSON.stringify(res.body)).toBe(200);
-            data = res.body.data;
-          } else {
-            data = await searchRecordings(server.store.db, org.orgId, validateSearchBody(body), budget);
+    await fc.assert(
+      fc.asyncProperty(
+        regionArb,
+        fc.subarray(LABELS.concat('object')),
+        fc.option(fc.integer({ min: 1_699_999_990, max: 1_700_001_300 })),
+        fc.option(fc.integer({ min: 1_700_000_000, max: 1_700_001_300 })),
+        fc.integer({ min: 1, max: 9 }),
+        // A confirmation budget small enough to cut pages short (searchRecordings called directly), or none: the
+        // route over HTTP with the default budget, which this little data never reaches.
+        fc.option(fc.integer({ min: 1, max: 400 })),
+        async (region, labels, from, to, limit, budget) => {
+          if (from !== null && to !== null && from > to) return;
+          // The expected answer, computed the slow way from the stored centroids.
+          const poly =
+            'points' in region
+              ? polygonOf(region.points.flatMap((p) => [(p.x / region.width) * 100, (p.y / region.height) * 100]))
+              : polygonOf([
+                  region.x * 100,
+                  region.y * 100,
+                  (region.x + region.w) * 100,
+                  region.y * 100,
+                  (region.x + region.w) * 100,
+                  (region.y + region.h) * 100,
+                  region.x * 100,
+                  (region.y + region.h) * 100,
+                ]);
+          const expected = new Map<string, Array<{ runId: string; label: string; count: number }>>();
+          for (const t of truth) {
+            if (labels.length > 0 && !labels.includes(t.label)) continue;
+            if ((from !== null && t.start < from) || (to !== null && t.start > to)) continue;
+            let count = 0;
+            for (let i = 0; i < t.points.length; i += 2)
+              if (containsPoint(poly, t.points[i]!, t.points[i + 1]!)) count++;
+            if (count === 0) continue;
+            const list = expected.get(t.mediaKey) ?? [];
+            list.push({ runId: t.runId, label: t.label, count });
+            expected.set(t.mediaKey, list);
           }
-          expect(data.recordings.length).toBeLessThanOrEqual(limit);
-          for (const r of data.recordings) got.push([r.mediaKey, r.matches]);
-          cursor = data.nextCursor;
-          if (cursor && budget === null) expect(data.recordings).toHaveLength(limit);
-          // Every page moves on, short or not: at most one page per candidate recording and one more.
-          expect(++pages).toBeLessThanOrEqual(42);
-        } while (cursor);
-        expect(got).toEqual([...expected]);
-      },
-    ), { numRuns: 40 });
+          for (const list of expected.values())
+            list.sort((a, b) => (a.runId + '\u0000' + a.label < b.runId + '\u0000' + b.label ? -1 : 1));
+          const got: Array<[string, unknown]> = [];
+          let cursor: string | null = null;
+          let pages = 0;
+          do {
+            const body = {
+              region,
+              labels,
+              ...(from !== null ? { from } : {}),
+              ...(to !== null ? { to } : {}),
+              limit,
+              cursor,
+            };
+            let data: { recordings: Array<{ mediaKey: string; matches: unknown }>; nextCursor: string | null };
+            if (budget === null) {
+              const res = await search(server.url, org.token, body);
+              expect(res.status, JSON.stringify(res.body)).toBe(200);
+              data = res.body.data;
+            } else {
+              data = await searchRecordings(server.store.db, org.orgId, validateSearchBody(body), budget);
+            }
+            expect(data.recordings.length).toBeLessThanOrEqual(limit);
+            for (const r of data.recordings) got.push([r.mediaKey, r.matches]);
+            cursor = data.nextCursor;
+            if (cursor && budget === null) expect(data.recordings).toHaveLength(limit);
+            // Every page moves on, short or not: at most one page per candidate recording and one more.
+            expect(++pages).toBeLessThanOrEqual(42);
+          } while (cursor);
+          expect(got).toEqual([...expected]);
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 });

@@ -1,14 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/store.js';
-import { bearer, getJson, postJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
+import {
+  bearer,
+  getJson,
+  postJson,
+  seedOrg,
+  startTestServer,
+  type SeededOrg,
+  type TestServer,
+} from '../support/server.js';
 import { postRun, runAt, search } from './helpers.js';
 
-type Hit = { mediaKey: string; startTimestamp: number; matches: Array<{ runId: string; label: string; count: number }> };
+type Hit = {
+  mediaKey: string;
+  startTimestamp: number;
+  matches: Array<{ runId: string; label: string; count: number }>;
+};
 
 // A U: the bar at the bottom (y 60–90) and two arms (x 10–30 and 70–90) up to y 10; the notch between the arms is outside.
 const U = [
-  { x: 10, y: 10 }, { x: 30, y: 10 }, { x: 30, y: 60 }, { x: 70, y: 60 }, { x: 70, y: 10 },
-  { x: 90, y: 10 }, { x: 90, y: 90 }, { x: 10, y: 90 },
+  { x: 10, y: 10 },
+  { x: 30, y: 10 },
+  { x: 30, y: 60 },
+  { x: 70, y: 60 },
+  { x: 70, y: 10 },
+  { x: 90, y: 10 },
+  { x: 90, y: 90 },
+  { x: 10, y: 90 },
 ];
 // The same U on a 1000×500 canvas.
 const U_CANVAS = { points: U.map((p) => ({ x: p.x * 10, y: p.y * 5 })), width: 1000, height: 500 };
@@ -22,7 +40,9 @@ describe.each(DIALECTS)('region search on %s', (dialect) => {
     org = await seedOrg(server.store, { mediaKey: 'seed/1500000000_s.mp4', startTimestamp: 1_500_000_000 });
     other = await seedOrg(server.store);
   });
-  afterAll(async () => { await server.close(); });
+  afterAll(async () => {
+    await server.close();
+  });
 
   async function recording(mediaKey: string, token = org.token) {
     const res = await postJson(`${server.url}/recordings`, { mediaKey }, bearer(token));
@@ -36,33 +56,69 @@ describe.each(DIALECTS)('region search on %s', (dialect) => {
     await recording('u/1700100001_arm.mp4');
     await recording('u/1700100002_bar.mp4');
     await postRun(server.url, org.token, runAt('u/1700100000_notch.mp4', 'r', [{ cx: 50, cy: 30, label: 'ushape' }]));
-    await postRun(server.url, org.token, runAt('u/1700100001_arm.mp4', 'r', [{ cx: 20, cy: 20, label: 'ushape' }, { cx: 50, cy: 30, label: 'ushape' }]));
+    await postRun(
+      server.url,
+      org.token,
+      runAt('u/1700100001_arm.mp4', 'r', [
+        { cx: 20, cy: 20, label: 'ushape' },
+        { cx: 50, cy: 30, label: 'ushape' },
+      ]),
+    );
     await postRun(server.url, org.token, runAt('u/1700100002_bar.mp4', 'r', [{ cx: 50, cy: 75, label: 'ushape' }]));
     const res = await search(server.url, org.sessions.viewer, { region: U_CANVAS, labels: ['ushape'] });
     expect(res.status).toBe(200);
     expect(res.body.data.nextCursor).toBeNull();
     expect(res.body.data.recordings).toEqual([
-      expect.objectContaining({ mediaKey: 'u/1700100002_bar.mp4', startTimestamp: 1_700_100_002, deviceKey: null, matches: [{ runId: 'r', label: 'ushape', count: 1 }] }),
-      expect.objectContaining({ mediaKey: 'u/1700100001_arm.mp4', matches: [{ runId: 'r', label: 'ushape', count: 1 }] }),
+      expect.objectContaining({
+        mediaKey: 'u/1700100002_bar.mp4',
+        startTimestamp: 1_700_100_002,
+        deviceKey: null,
+        matches: [{ runId: 'r', label: 'ushape', count: 1 }],
+      }),
+      expect.objectContaining({
+        mediaKey: 'u/1700100001_arm.mp4',
+        matches: [{ runId: 'r', label: 'ushape', count: 1 }],
+      }),
     ]);
     expect(typeof res.body.data.recordings[0].analysisId).toBe('string');
     // Normalized polygon points (no width/height) give the same answer.
-    const normalized = await search(server.url, org.token, { region: { points: U.map((p) => ({ x: p.x / 100, y: p.y / 100 })) }, labels: ['ushape'] });
+    const normalized = await search(server.url, org.token, {
+      region: { points: U.map((p) => ({ x: p.x / 100, y: p.y / 100 })) },
+      labels: ['ushape'],
+    });
     expect(keysOf(normalized)).toEqual(['u/1700100002_bar.mp4', 'u/1700100001_arm.mp4']);
   });
 
   it('counts points on an edge or a vertex as inside', async () => {
     await recording('edge/1700200000_a.mp4');
     // Centres exactly on the U's edges and corners (and on grid-cell borders: 25, 50, 75).
-    await postRun(server.url, org.token, runAt('edge/1700200000_a.mp4', 'edges', [
-      { cx: 30, cy: 40, label: 'edge' }, { cx: 50, cy: 60, label: 'edge' }, { cx: 90, cy: 90, label: 'edge' }, { cx: 10, cy: 50, label: 'edge' },
-      { cx: 50, cy: 59.9, label: 'edge' },
-    ]));
+    await postRun(
+      server.url,
+      org.token,
+      runAt('edge/1700200000_a.mp4', 'edges', [
+        { cx: 30, cy: 40, label: 'edge' },
+        { cx: 50, cy: 60, label: 'edge' },
+        { cx: 90, cy: 90, label: 'edge' },
+        { cx: 10, cy: 50, label: 'edge' },
+        { cx: 50, cy: 59.9, label: 'edge' },
+      ]),
+    );
     const res = await search(server.url, org.token, { region: U_CANVAS, labels: ['edge'] });
-    expect(res.body.data.recordings).toEqual([expect.objectContaining({ mediaKey: 'edge/1700200000_a.mp4', matches: [{ runId: 'edges', label: 'edge', count: 4 }] })]);
-    const rect = await search(server.url, org.token, { region: { x: 0.5, y: 0.6, w: 0.25, h: 0.25 }, labels: ['edge'] });
+    expect(res.body.data.recordings).toEqual([
+      expect.objectContaining({
+        mediaKey: 'edge/1700200000_a.mp4',
+        matches: [{ runId: 'edges', label: 'edge', count: 4 }],
+      }),
+    ]);
+    const rect = await search(server.url, org.token, {
+      region: { x: 0.5, y: 0.6, w: 0.25, h: 0.25 },
+      labels: ['edge'],
+    });
     expect(rect.body.data.recordings[0].matches).toEqual([{ runId: 'edges', label: 'edge', count: 1 }]);
-    const corner = await search(server.url, org.token, { region: { x: 0.9, y: 0.9, w: 0.05, h: 0.05 }, labels: ['edge'] });
+    const corner = await search(server.url, org.token, {
+      region: { x: 0.9, y: 0.9, w: 0.05, h: 0.05 },
+      labels: ['edge'],
+    });
     expect(corner.body.data.recordings[0].matches).toEqual([{ runId: 'edges', label: 'edge', count: 1 }]);
   });
 
@@ -71,29 +127,50 @@ describe.each(DIALECTS)('region search on %s', (dialect) => {
     await recording('f/1700300100_b.mp4');
     await recording('f/1700300200_c.mp4');
     await postRun(server.url, org.token, runAt('f/1700300000_a.mp4', 'r1', [{ cx: 5, cy: 95, label: 'cat' }]));
-    await postRun(server.url, org.token, runAt('f/1700300100_b.mp4', 'r1', [{ cx: 5, cy: 95, label: 'dog' }, { cx: 6, cy: 94, label: 'cat' }]));
+    await postRun(
+      server.url,
+      org.token,
+      runAt('f/1700300100_b.mp4', 'r1', [
+        { cx: 5, cy: 95, label: 'dog' },
+        { cx: 6, cy: 94, label: 'cat' },
+      ]),
+    );
     await postRun(server.url, org.token, runAt('f/1700300100_b.mp4', 'r2', [{ cx: 5, cy: 95, label: 'dog' }]));
     await postRun(server.url, org.token, runAt('f/1700300200_c.mp4', 'r1', [{ cx: 5, cy: 95, label: 'bird' }]));
     const region = { x: 0, y: 0.9, w: 0.1, h: 0.1 };
-    const fKeys = async (body: Record<string, unknown>) => keysOf(await search(server.url, org.token, { region, ...body }))
-      .filter((k: string) => k.startsWith('f/'));
+    const fKeys = async (body: Record<string, unknown>) =>
+      keysOf(await search(server.url, org.token, { region, ...body })).filter((k: string) => k.startsWith('f/'));
     expect(await fKeys({})).toEqual(['f/1700300200_c.mp4', 'f/1700300100_b.mp4', 'f/1700300000_a.mp4']);
     expect(await fKeys({ labels: ['cat'] })).toEqual(['f/1700300100_b.mp4', 'f/1700300000_a.mp4']);
-    expect(await fKeys({ labels: ['bird', 'cat'] })).toEqual(['f/1700300200_c.mp4', 'f/1700300100_b.mp4', 'f/1700300000_a.mp4']);
+    expect(await fKeys({ labels: ['bird', 'cat'] })).toEqual([
+      'f/1700300200_c.mp4',
+      'f/1700300100_b.mp4',
+      'f/1700300000_a.mp4',
+    ]);
     expect(await fKeys({ labels: ['horse'] })).toEqual([]);
     expect(await fKeys({ from: 1_700_300_100 })).toEqual(['f/1700300200_c.mp4', 'f/1700300100_b.mp4']);
     expect(await fKeys({ from: 1_700_300_050, to: 1_700_300_100 })).toEqual(['f/1700300100_b.mp4']);
     expect(await fKeys({ to: '2023-11-18T09:33:20Z' })).toEqual(['f/1700300000_a.mp4']);
-    const b = (await search(server.url, org.token, { region, labels: ['dog', 'cat'], from: 1_700_300_100, to: 1_700_300_100 })).body.data.recordings;
+    const b = (
+      await search(server.url, org.token, { region, labels: ['dog', 'cat'], from: 1_700_300_100, to: 1_700_300_100 })
+    ).body.data.recordings;
     expect(b).toHaveLength(1);
-    expect(b[0].matches).toEqual([{ runId: 'r1', label: 'cat', count: 1 }, { runId: 'r1', label: 'dog', count: 1 }, { runId: 'r2', label: 'dog', count: 1 }]);
+    expect(b[0].matches).toEqual([
+      { runId: 'r1', label: 'cat', count: 1 },
+      { runId: 'r1', label: 'dog', count: 1 },
+      { runId: 'r2', label: 'dog', count: 1 },
+    ]);
   });
 
   it('keeps other organisations invisible', async () => {
     await recording('x/1700400000_mine.mp4', other.token);
     await postRun(server.url, other.token, runAt('x/1700400000_mine.mp4', 'r', [{ cx: 50, cy: 50, label: 'secret' }]));
-    expect(keysOf(await search(server.url, org.token, { region: { x: 0, y: 0, w: 1, h: 1 }, labels: ['secret'] }))).toEqual([]);
-    expect(keysOf(await search(server.url, other.token, { region: { x: 0, y: 0, w: 1, h: 1 }, labels: ['secret'] }))).toEqual(['x/1700400000_mine.mp4']);
+    expect(
+      keysOf(await search(server.url, org.token, { region: { x: 0, y: 0, w: 1, h: 1 }, labels: ['secret'] })),
+    ).toEqual([]);
+    expect(
+      keysOf(await search(server.url, other.token, { region: { x: 0, y: 0, w: 1, h: 1 }, labels: ['secret'] })),
+    ).toEqual(['x/1700400000_mine.mp4']);
     const all = await search(server.url, org.token, { region: { x: 0, y: 0, w: 1, h: 1 }, limit: 500 });
     expect(keysOf(all)).not.toContain('x/1700400000_mine.mp4');
   });
@@ -104,7 +181,11 @@ describe.each(DIALECTS)('region search on %s', (dialect) => {
     const right = { region: { x: 0.7, y: 0.7, w: 0.3, h: 0.3 }, labels: ['moving'] };
     await postRun(server.url, org.token, runAt('rep/1700500000_a.mp4', 'mv', [{ cx: 10, cy: 10, label: 'moving' }]));
     expect(keysOf(await search(server.url, org.token, left))).toEqual(['rep/1700500000_a.mp4']);
-    const replaced = await postRun(server.url, org.token, runAt('rep/1700500000_a.mp4', 'mv', [{ cx: 90, cy: 90, label: 'moving' }]));
+    const replaced = await postRun(
+      server.url,
+      org.token,
+      runAt('rep/1700500000_a.mp4', 'mv', [{ cx: 90, cy: 90, label: 'moving' }]),
+    );
     expect(replaced.status).toBe(200);
     expect(keysOf(await search(server.url, org.token, left))).toEqual([]);
     expect(keysOf(await search(server.url, org.token, right))).toEqual(['rep/1700500000_a.mp4']);
@@ -126,7 +207,12 @@ describe.each(DIALECTS)('region search on %s', (dialect) => {
     let cursor: string | null = null;
     let page = 0;
     do {
-      const res = await search(server.url, org.token, { region: { x: 0.35, y: 0.35, w: 0.1, h: 0.1 }, labels: ['pager'], limit: 4, cursor });
+      const res = await search(server.url, org.token, {
+        region: { x: 0.35, y: 0.35, w: 0.1, h: 0.1 },
+        labels: ['pager'],
+        limit: 4,
+        cursor,
+      });
       expect(res.status).toBe(200);
       seen.push(...keysOf(res));
       cursor = res.body.data.nextCursor;
@@ -145,18 +231,68 @@ describe.each(DIALECTS)('region search on %s', (dialect) => {
 
   it('validates the request', async () => {
     const bad = [
-      [{}, 'region'], [{ region: { points: [{ x: 0, y: 0 }, { x: 1, y: 1 }] } }, 'region.points'],
-      [{ region: { points: [{ x: 0, y: 0 }, { x: 1, y: 1 }, { x: 'a', y: 1 }] } }, 'region.points[2]'],
-      [{ region: { points: U, width: 100 } }, 'region'], [{ region: { x: 0, y: 0, w: 0, h: 1 } }, 'region'],
-      [{ region: { x: 0, y: 0, w: 1, h: 1 }, labels: 'cat' }, 'labels'], [{ region: { x: 0, y: 0, w: 1, h: 1 }, limit: 0 }, 'limit'],
-      [{ region: { x: 0, y: 0, w: 1, h: 1 }, from: 10, to: 5 }, 'from'], [{ region: { x: 0, y: 0, w: 1, h: 1 }, cursor: 'nope' }, 'cursor'],
+      [{}, 'region'],
+      [
+        {
+          region: {
+            points: [
+              { x: 0, y: 0 },
+              { x: 1, y: 1 },
+            ],
+          },
+        },
+        'region.points',
+      ],
+      [
+        {
+          region: {
+            points: [
+              { x: 0, y: 0 },
+              { x: 1, y: 1 },
+              { x: 'a', y: 1 },
+            ],
+          },
+        },
+        'region.points[2]',
+      ],
+      [{ region: { points: U, width: 100 } }, 'region'],
+      [{ region: { x: 0, y: 0, w: 0, h: 1 } }, 'region'],
+      [{ region: { x: 0, y: 0, w: 1, h: 1 }, labels: 'cat' }, 'labels'],
+      [{ region: { x: 0, y: 0, w: 1, h: 1 }, limit: 0 }, 'limit'],
+      [{ region: { x: 0, y: 0, w: 1, h: 1 }, from: 10, to: 5 }, 'from'],
+      [{ region: { x: 0, y: 0, w: 1, h: 1 }, cursor: 'nope' }, 'cursor'],
       // JSON says what a number is: a limit sent as text is refused, as every other numeric field is.
       [{ region: { x: 0, y: 0, w: 1, h: 1 }, limit: '5' }, 'limit'],
       // Coordinates that overflow once scaled would match nothing silently.
       [{ region: { x: 0.4, y: 0.4, w: 1e308, h: 1e308 } }, 'region'],
-      [{ region: { points: [{ x: 0, y: 0 }, { x: 1e308, y: 0 }, { x: 0, y: 1e308 }] } }, 'region'],
-      [{ region: { points: [{ x: 0, y: 0 }, { x: 1, y: 0 }, { x: 0, y: 1 }], width: 1e-320, height: 1e-320 } }, 'region'],
-      [{ region: { x: 0, y: 0, w: 1, h: 1 }, from: '-5' }, 'from'], [{ region: { x: 0, y: 0, w: 1, h: 1 }, to: 'May 1' }, 'to'],
+      [
+        {
+          region: {
+            points: [
+              { x: 0, y: 0 },
+              { x: 1e308, y: 0 },
+              { x: 0, y: 1e308 },
+            ],
+          },
+        },
+        'region',
+      ],
+      [
+        {
+          region: {
+            points: [
+              { x: 0, y: 0 },
+              { x: 1, y: 0 },
+              { x: 0, y: 1 },
+            ],
+            width: 1e-320,
+            height: 1e-320,
+          },
+        },
+        'region',
+      ],
+      [{ region: { x: 0, y: 0, w: 1, h: 1 }, from: '-5' }, 'from'],
+      [{ region: { x: 0, y: 0, w: 1, h: 1 }, to: 'May 1' }, 'to'],
     ] as const;
     for (const [body, field] of bad) {
       const res = await search(server.url, org.token, body);
@@ -164,7 +300,9 @@ describe.each(DIALECTS)('region search on %s', (dialect) => {
       expect(res.body, JSON.stringify(body)).toMatchObject({ code: 'invalid_field', field });
     }
     expect((await search(server.url, org.token, [])).body.code).toBe('invalid_body');
-    expect((await postJson(`${server.url}/recordings/search`, { region: { x: 0, y: 0, w: 1, h: 1 } })).status).toBe(401);
+    expect((await postJson(`${server.url}/recordings/search`, { region: { x: 0, y: 0, w: 1, h: 1 } })).status).toBe(
+      401,
+    );
     const outside = await search(server.url, org.token, { region: { x: 2, y: 2, w: 1, h: 1 } });
     expect(outside.body.data).toEqual({ recordings: [], nextCursor: null });
   });

@@ -11,8 +11,12 @@ let n = 0;
 
 describe.each(DIALECTS)('retention sweep on %s', (dialect) => {
   let server: TestServer;
-  beforeAll(async () => { server = await startTestServer(dialect); });
-  afterAll(async () => { await server.close(); });
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
 
   async function orgWith(retentionDays: number, keepRecordings = false) {
     const org = await createOrganisation(server.store.db, `ret-${process.pid}-${++n}`, retentionDays, keepRecordings);
@@ -29,7 +33,16 @@ describe.each(DIALECTS)('retention sweep on %s', (dialect) => {
   }
   const exists = async (token: string, mediaKey: string) =>
     (await getJson(`${server.url}/recordings/${encodeURIComponent(mediaKey)}`, bearer(token))).status === 200;
-  const runCount = async (orgId: string) => Number((await server.store.db.selectFrom('runs').select((eb) => eb.fn.countAll().as('n')).where('org_id', '=', orgId).executeTakeFirstOrThrow()).n);
+  const runCount = async (orgId: string) =>
+    Number(
+      (
+        await server.store.db
+          .selectFrom('runs')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('org_id', '=', orgId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('removes a run of a recording that started retentionDays + 1 days ago, and keeps one within retention', async () => {
     const org = await orgWith(7);
@@ -50,8 +63,14 @@ describe.each(DIALECTS)('retention sweep on %s', (dialect) => {
     expect(await exists(org.token, fresh)).toBe(true);
     expect((await getJson(`${server.url}/detections/run-old`, bearer(org.token))).status).toBe(404);
     expect((await getJson(`${server.url}/detections/run-fresh`, bearer(org.token))).status).toBe(200);
-    expect((await search(server.url, org.token, region)).body.data.recordings.map((r: { mediaKey: string }) => r.mediaKey)).toEqual([fresh]);
-    const leftovers = await server.store.db.selectFrom('run_centroids').select('recording_id').where('org_id', '=', org.id).execute();
+    expect(
+      (await search(server.url, org.token, region)).body.data.recordings.map((r: { mediaKey: string }) => r.mediaKey),
+    ).toEqual([fresh]);
+    const leftovers = await server.store.db
+      .selectFrom('run_centroids')
+      .select('recording_id')
+      .where('org_id', '=', org.id)
+      .execute();
     expect(leftovers).toHaveLength(1);
     // Nothing left to do: a second sweep removes nothing of this organisation.
     const again: Array<Record<string, unknown>> = [];
@@ -66,19 +85,33 @@ describe.each(DIALECTS)('retention sweep on %s', (dialect) => {
     const now = Date.now();
     const dry = await sweepExpired(server.store, { dryRun: true, now });
     const real = await sweepExpired(server.store, { now });
-    const counts = ({ runsRemoved, recordingsRemoved, recordingsEmptied, sessionsRemoved }: typeof real) => ({ runsRemoved, recordingsRemoved, recordingsEmptied, sessionsRemoved });
+    const counts = ({ runsRemoved, recordingsRemoved, recordingsEmptied, sessionsRemoved }: typeof real) => ({
+      runsRemoved,
+      recordingsRemoved,
+      recordingsEmptied,
+      sessionsRemoved,
+    });
     expect(counts(dry)).toEqual(counts(real));
     expect(real.recordingsEmptied).toBeGreaterThanOrEqual(1);
     expect(await exists(org.token, old)).toBe(true);
     expect(await runCount(org.id)).toBe(0);
     const read = await getJson(`${server.url}/recordings/${encodeURIComponent(old)}`, bearer(org.token));
     expect(read.body.data.runs).toEqual([]);
-    expect((await search(server.url, org.token, { region: { x: 0, y: 0, w: 1, h: 1 }, labels: ['kept'] })).body.data.recordings).toEqual([]);
+    expect(
+      (await search(server.url, org.token, { region: { x: 0, y: 0, w: 1, h: 1 }, labels: ['kept'] })).body.data
+        .recordings,
+    ).toEqual([]);
   });
 
   it('removes expired sessions', async () => {
     const org = await orgWith(30);
-    const user = await createUser(server.store.db, org.id, `u-${process.pid}-${++n}`, 'correct horse battery', 'viewer');
+    const user = await createUser(
+      server.store.db,
+      org.id,
+      `u-${process.pid}-${++n}`,
+      'correct horse battery',
+      'viewer',
+    );
     const session = await createSession(server.store.db, user.id, org.id, 3600);
     const result = await sweepExpired(server.store, { now: Date.now() + 2 * 3600 * 1000 });
     expect(result.sessionsRemoved).toBeGreaterThanOrEqual(1);
@@ -90,14 +123,17 @@ describe.each(DIALECTS)('retention sweep on %s', (dialect) => {
       expect((await postJson(`${server.url}/login`, { username, password: 'not-the-password' })).status).toBe(401);
     }
     const db = server.store.db;
-    const count = async () => Number((await db.selectFrom('login_failures').select(db.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number((await db.selectFrom('login_failures').select(db.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     // Two usernames and the client's address.
     expect(await count()).toBeGreaterThanOrEqual(3);
     // The server's LOGIN_WINDOW_SECONDS (the default, 900) was stored with each counter: a sweeper configured
     // otherwise (a CLI on a cron) goes by it. A window that has just passed still counts as the previous one.
     const windowSeconds = server.config.login.windowSeconds;
     expect((await sweepExpired(server.store, {})).loginCountersRemoved).toBe(0);
-    expect((await sweepExpired(server.store, { now: Date.now() + (windowSeconds + 1) * 1000 })).loginCountersRemoved).toBe(0);
+    expect(
+      (await sweepExpired(server.store, { now: Date.now() + (windowSeconds + 1) * 1000 })).loginCountersRemoved,
+    ).toBe(0);
     expect(await count()).toBeGreaterThanOrEqual(3);
     const later = await sweepExpired(server.store, { now: Date.now() + (2 * windowSeconds + 1) * 1000 });
     expect(later.loginCountersRemoved).toBeGreaterThanOrEqual(3);
@@ -115,7 +151,9 @@ describe.each(DIALECTS)('retention sweep on %s', (dialect) => {
       await postRun(server.url, org.token, runAt(mediaKey, 'r2', [{ cx: 90, cy: 90 }]));
     }
     // Two instances: two `sightline admin sweep` processes on the same database, at the same time.
-    const [a, b] = await Promise.all([1, 2].map(() => runCli(['admin', 'sweep', '--json', '--batch-size', '7'], server.testStore.location)));
+    const [a, b] = await Promise.all(
+      [1, 2].map(() => runCli(['admin', 'sweep', '--json', '--batch-size', '7'], server.testStore.location)),
+    );
     for (const r of [a, b]) expect(r.code, r.stderr).toBe(0);
     const [ra, rb] = [JSON.parse(a!.stdout), JSON.parse(b!.stdout)];
     expect(ra.runsRemoved + rb.runsRemoved).toBe(2 * total);

@@ -19,15 +19,23 @@ async function seedAzure(server: TestServer, azurite: Azurite) {
   const fx = await seedStorage(server);
   const name = unique('azure');
   await createProvider(server.store, server.config, fx.orgId, {
-    name, type: 'azure', config: { ...AZURITE_ACCOUNT, container: azurite.container, endpoint: azurite.endpoint },
+    name,
+    type: 'azure',
+    config: { ...AZURITE_ACCOUNT, container: azurite.container, endpoint: azurite.endpoint },
   });
   const local = path.join(server.config.dataDir, `${name}.mp4`);
   fs.writeFileSync(local, video);
   await uploadFile(server.store, server.config, fx.orgId, name, local, KEY);
-  const account = await createAccount(server.store, fx.orgId, { name: unique('acct'), defaultProvider: name, providers: [] });
+  const account = await createAccount(server.store, fx.orgId, {
+    name: unique('acct'),
+    defaultProvider: name,
+    providers: [],
+  });
   return (filename: string) => ({
-    'x-service-storage-accesskey': account.accessKey, 'x-service-storage-secretaccesskey': account.secretAccessKey,
-    'x-service-storage-filename': filename, 'x-service-storage-provider': name,
+    'x-service-storage-accesskey': account.accessKey,
+    'x-service-storage-secretaccesskey': account.secretAccessKey,
+    'x-service-storage-filename': filename,
+    'x-service-storage-provider': name,
   });
 }
 
@@ -37,17 +45,23 @@ describe.each(DIALECTS)('Azure SAS URLs against Azurite on %s', (dialect) => {
   let azurite: Azurite;
   beforeAll(async () => {
     [native, signing, azurite] = await Promise.all([
-      startTestServer(dialect, STORAGE_ENV), startTestServer(dialect, { ...STORAGE_ENV, STORAGE_SIGNING: 'true' }), startAzurite(),
+      startTestServer(dialect, STORAGE_ENV),
+      startTestServer(dialect, { ...STORAGE_ENV, STORAGE_SIGNING: 'true' }),
+      startAzurite(),
     ]);
   });
-  afterAll(async () => { await Promise.all([native?.close(), signing?.close(), azurite?.close()]); });
+  afterAll(async () => {
+    await Promise.all([native?.close(), signing?.close(), azurite?.close()]);
+  });
 
   it('downloads the uploaded blob through the native SAS URL, whole and by Range, and nothing else', async () => {
     const headers = await seedAzure(native, azurite);
     const res = await getUrl(native, headers(KEY));
     expect(res.status).toBe(200);
     const url: string = res.body.data;
-    expect(url.startsWith(`${azurite.endpoint}/media/alice/1700000000_cam1%20%28front%29.mp4?sv=2020-12-06&se=`)).toBe(true);
+    expect(url.startsWith(`${azurite.endpoint}/media/alice/1700000000_cam1%20%28front%29.mp4?sv=2020-12-06&se=`)).toBe(
+      true,
+    );
     expect(url).toContain('&sr=b&sp=r&sig=');
     const whole = await fetch(url);
     expect(whole.status).toBe(200);
@@ -58,7 +72,10 @@ describe.each(DIALECTS)('Azure SAS URLs against Azurite on %s', (dialect) => {
     expect(Buffer.from(await part.arrayBuffer()).equals(video.subarray(1000, 2000))).toBe(true);
     // Azurite checks the signature: a changed one, a longer lifetime than signed, or a write with a read URL fail.
     const sig = new URL(url).searchParams.get('sig')!;
-    const forged = url.replace(encodeURIComponent(sig), encodeURIComponent(`${sig[0] === 'A' ? 'B' : 'A'}${sig.slice(1)}`));
+    const forged = url.replace(
+      encodeURIComponent(sig),
+      encodeURIComponent(`${sig[0] === 'A' ? 'B' : 'A'}${sig.slice(1)}`),
+    );
     expect((await fetch(forged)).status).toBe(403);
     const longer = url.replace(/se=\d{4}/, (m) => `se=${Number(m.slice(3)) + 1}`);
     expect((await fetch(longer)).status).toBe(403);

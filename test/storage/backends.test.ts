@@ -17,15 +17,29 @@ for (let i = 0; i < video.length; i++) video[i] = (i * 7) % 256;
 async function seedS3(server: TestServer, s3: S3Server, fx: StorageFixture, pathStyle: boolean | undefined = true) {
   const name = unique('minio');
   await createProvider(server.store, server.config, fx.orgId, {
-    name, type: 's3', config: { bucket: s3.bucket, region: 'us-east-1', endpoint: s3.endpoint, ...(pathStyle === undefined ? {} : { pathStyle }), ...S3RVER_KEYS },
+    name,
+    type: 's3',
+    config: {
+      bucket: s3.bucket,
+      region: 'us-east-1',
+      endpoint: s3.endpoint,
+      ...(pathStyle === undefined ? {} : { pathStyle }),
+      ...S3RVER_KEYS,
+    },
   });
   const local = path.join(server.config.dataDir, `${name}.mp4`);
   fs.writeFileSync(local, video);
   await uploadFile(server.store, server.config, fx.orgId, name, local, 'alice/1700000000_cam1.mp4');
-  const account = await createAccount(server.store, fx.orgId, { name: unique('acct'), defaultProvider: name, providers: ['disk'] });
+  const account = await createAccount(server.store, fx.orgId, {
+    name: unique('acct'),
+    defaultProvider: name,
+    providers: ['disk'],
+  });
   const headers = (filename: string, provider = name) => ({
-    'x-service-storage-accesskey': account.accessKey, 'x-service-storage-secretaccesskey': account.secretAccessKey,
-    'x-service-storage-filename': filename, 'x-service-storage-provider': provider,
+    'x-service-storage-accesskey': account.accessKey,
+    'x-service-storage-secretaccesskey': account.secretAccessKey,
+    'x-service-storage-filename': filename,
+    'x-service-storage-provider': provider,
   });
   return { name, headers };
 }
@@ -38,14 +52,18 @@ describe.each(DIALECTS)('native S3 URLs against s3rver on %s', (dialect) => {
     [server, s3] = await Promise.all([startTestServer(dialect, STORAGE_ENV), startS3rver()]);
     fx = await seedStorage(server);
   });
-  afterAll(async () => { await Promise.all([server.close(), s3.close()]); });
+  afterAll(async () => {
+    await Promise.all([server.close(), s3.close()]);
+  });
 
   it('downloads the object, whole and by Range, straight from the backend', async () => {
     const { headers } = await seedS3(server, s3, fx);
     const res = await getUrl(server, headers('alice/1700000000_cam1.mp4'));
     expect(res.status).toBe(200);
     const url: string = res.body.data;
-    expect(url.startsWith(`${s3.endpoint}/${s3.bucket}/alice/1700000000_cam1.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&`)).toBe(true);
+    expect(
+      url.startsWith(`${s3.endpoint}/${s3.bucket}/alice/1700000000_cam1.mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&`),
+    ).toBe(true);
     const whole = await fetch(url);
     expect(whole.status).toBe(200);
     expect(Buffer.from(await whole.arrayBuffer()).equals(video)).toBe(true);
@@ -73,11 +91,16 @@ describe.each(DIALECTS)('service-signed URLs over s3rver, and a provider that is
   let s3: S3Server;
   let fx: StorageFixture;
   beforeAll(async () => {
-    [server, s3] = await Promise.all([startTestServer(dialect, { ...STORAGE_ENV, STORAGE_SIGNING: 'true', STORAGE_PROVIDER_TIMEOUT_MS: '2000' }), startS3rver()]);
+    [server, s3] = await Promise.all([
+      startTestServer(dialect, { ...STORAGE_ENV, STORAGE_SIGNING: 'true', STORAGE_PROVIDER_TIMEOUT_MS: '2000' }),
+      startS3rver(),
+    ]);
     fx = await seedStorage(server);
     writeObject(fx.root, 'alice/notes.txt', 'still here');
   });
-  afterAll(async () => { await Promise.all([server.close(), s3.close()]); });
+  afterAll(async () => {
+    await Promise.all([server.close(), s3.close()]);
+  });
 
   it('streams the S3 object through the service with Range, ETag and 304', async () => {
     const { headers } = await seedS3(server, s3, fx);
@@ -107,12 +130,26 @@ describe.each(DIALECTS)('service-signed URLs over s3rver, and a provider that is
     const port = await freePort();
     const name = unique('down');
     await createProvider(server.store, server.config, fx.orgId, {
-      name, type: 's3', config: { bucket: 'media-bucket', endpoint: `http://127.0.0.1:${port}`, pathStyle: true, accessKeyId: 'AKIDDOWN', secretAccessKey: 'down-secret-value' },
+      name,
+      type: 's3',
+      config: {
+        bucket: 'media-bucket',
+        endpoint: `http://127.0.0.1:${port}`,
+        pathStyle: true,
+        accessKeyId: 'AKIDDOWN',
+        secretAccessKey: 'down-secret-value',
+      },
     });
-    const account = await createAccount(server.store, fx.orgId, { name: unique('acct'), defaultProvider: name, providers: ['disk'] });
+    const account = await createAccount(server.store, fx.orgId, {
+      name: unique('acct'),
+      defaultProvider: name,
+      providers: ['disk'],
+    });
     const h = (filename: string, provider: string) => ({
-      'x-service-storage-accesskey': account.accessKey, 'x-service-storage-secretaccesskey': account.secretAccessKey,
-      'x-service-storage-filename': filename, 'x-service-storage-provider': provider,
+      'x-service-storage-accesskey': account.accessKey,
+      'x-service-storage-secretaccesskey': account.secretAccessKey,
+      'x-service-storage-filename': filename,
+      'x-service-storage-provider': provider,
     });
     const downUrl: string = (await getUrl(server, h('alice/x.mp4', name))).body.data;
     const fsUrl: string = (await getUrl(server, h('alice/notes.txt', 'disk'))).body.data;

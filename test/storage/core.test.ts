@@ -15,8 +15,32 @@ import { checkProviderConfig } from '../../src/storage/provider-config.js';
 
 describe('filenames', () => {
   it('accepts ordinary keys and rejects each forbidden form', () => {
-    for (const ok of ['a.mp4', 'alice/1700000000_cam1.mp4', 'a/b/c d+e%20.jpg', 'é/ü.mp4', 'a/..b/c..', `a/${'x'.repeat(1022)}`]) expect(filenameProblem(ok), ok).toBeUndefined();
-    for (const bad of ['', '/a', 'a\\b', 'a//b', 'a/', './a', 'a/./b', 'a/../b', '..', 'a\u0000b', 'a\nb', 'a\u0085b', 'x'.repeat(1025), 'é'.repeat(513), 'a\ud800b']) {
+    for (const ok of [
+      'a.mp4',
+      'alice/1700000000_cam1.mp4',
+      'a/b/c d+e%20.jpg',
+      'é/ü.mp4',
+      'a/..b/c..',
+      `a/${'x'.repeat(1022)}`,
+    ])
+      expect(filenameProblem(ok), ok).toBeUndefined();
+    for (const bad of [
+      '',
+      '/a',
+      'a\\b',
+      'a//b',
+      'a/',
+      './a',
+      'a/./b',
+      'a/../b',
+      '..',
+      'a\u0000b',
+      'a\nb',
+      'a\u0085b',
+      'x'.repeat(1025),
+      'é'.repeat(513),
+      'a\ud800b',
+    ]) {
       expect(filenameProblem(bad), JSON.stringify(bad)).toBeTypeOf('string');
     }
   });
@@ -41,7 +65,28 @@ describe('expiry', () => {
     expect(parseExpiry('90')).toBe(90);
     expect(parseExpiry('1h30m')).toBe(5400);
     expect(parseExpiry('7d')).toBe(604_800);
-    for (const bad of [0, -1, 1.5, 604_801, '0s', '8d', '', ' ', 'h', '1x', '1h 30m', ' 1h', '1h\n', '\t60', ' 60 ', '\u00a060', null, true, {}]) expect(parseExpiry(bad), String(bad)).toBeUndefined();
+    for (const bad of [
+      0,
+      -1,
+      1.5,
+      604_801,
+      '0s',
+      '8d',
+      '',
+      ' ',
+      'h',
+      '1x',
+      '1h 30m',
+      ' 1h',
+      '1h\n',
+      '\t60',
+      ' 60 ',
+      '\u00a060',
+      null,
+      true,
+      {},
+    ])
+      expect(parseExpiry(bad), String(bad)).toBeUndefined();
   });
 });
 
@@ -59,13 +104,27 @@ describe('service-signed tokens', () => {
   });
 
   it('never gives two different tuples the same canonical string', () => {
-    const tuple = fc.record({ account: fc.string(), provider: fc.string(), filename: fc.string(), expiresAt: fc.nat() });
-    fc.assert(fc.property(tuple, tuple, (x, y) => {
-      const same = x.account === y.account && x.provider === y.provider && x.filename === y.filename && x.expiresAt === y.expiresAt;
-      return same === (canonicalString(x) === canonicalString(y));
-    }), { numRuns: 2000 });
+    const tuple = fc.record({
+      account: fc.string(),
+      provider: fc.string(),
+      filename: fc.string(),
+      expiresAt: fc.nat(),
+    });
+    fc.assert(
+      fc.property(tuple, tuple, (x, y) => {
+        const same =
+          x.account === y.account &&
+          x.provider === y.provider &&
+          x.filename === y.filename &&
+          x.expiresAt === y.expiresAt;
+        return same === (canonicalString(x) === canonicalString(y));
+      }),
+      { numRuns: 2000 },
+    );
     // The classic delimiter collision: moving a separator between fields.
-    expect(canonicalString({ ...t, account: 'a|b', provider: 'c' })).not.toBe(canonicalString({ ...t, account: 'a', provider: 'b|c' }));
+    expect(canonicalString({ ...t, account: 'a|b', provider: 'c' })).not.toBe(
+      canonicalString({ ...t, account: 'a', provider: 'b|c' }),
+    );
   });
 
   it('parses the query strictly', () => {
@@ -74,8 +133,14 @@ describe('service-signed tokens', () => {
     expect(parseSignedQuery({ a: ['x', 'y'], p: 'disk', f: 'alice/x.mp4', e: '1', s }).ok).toBe(false);
     expect(parseSignedQuery({ a: 'acct', p: 'disk', f: '../x', e: '1', s }).ok).toBe(false);
     expect(parseSignedQuery({ a: 'acct', p: 'disk', f: 'x', e: '1e9', s }).ok).toBe(false);
-    expect(parseSignedQuery({ a: 'acct', p: 'disk', f: 'alice/x.mp4', e: '1900000000', s })).toMatchObject({ ok: true, exact: true });
-    expect(parseSignedQuery({ a: 'acct', p: 'disk', f: 'alice/x.mp4', e: '01900000000', s })).toMatchObject({ ok: true, exact: false });
+    expect(parseSignedQuery({ a: 'acct', p: 'disk', f: 'alice/x.mp4', e: '1900000000', s })).toMatchObject({
+      ok: true,
+      exact: true,
+    });
+    expect(parseSignedQuery({ a: 'acct', p: 'disk', f: 'alice/x.mp4', e: '01900000000', s })).toMatchObject({
+      ok: true,
+      exact: false,
+    });
   });
 });
 
@@ -85,27 +150,56 @@ describe('HTTP-dates', () => {
     expect(parseHttpDate('Sun, 06 Nov 1994 08:49:37 GMT')).toBe(at);
     expect(parseHttpDate('Sunday, 06-Nov-94 08:49:37 GMT')).toBe(at);
     expect(parseHttpDate('Sun Nov  6 08:49:37 1994')).toBe(at);
-    for (const bad of ['2030', '1994-11-06T08:49:37Z', 'Sun, 06 Nov 1994 08:49:37 UTC', 'Sun, 31 Feb 1994 08:49:37 GMT',
-      'Sun, 06 Nov 1994 24:49:37 GMT', 'Sun, 6 Nov 1994 08:49:37 GMT', '', 'garbage']) {
+    for (const bad of [
+      '2030',
+      '1994-11-06T08:49:37Z',
+      'Sun, 06 Nov 1994 08:49:37 UTC',
+      'Sun, 31 Feb 1994 08:49:37 GMT',
+      'Sun, 06 Nov 1994 24:49:37 GMT',
+      'Sun, 6 Nov 1994 08:49:37 GMT',
+      '',
+      'garbage',
+    ]) {
       expect(parseHttpDate(bad), bad).toBeUndefined();
     }
   });
   it('agrees with toUTCString for any instant', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 253402300799 }), (s) => parseHttpDate(new Date(s * 1000).toUTCString()) === s * 1000));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 253402300799 }),
+        (s) => parseHttpDate(new Date(s * 1000).toUTCString()) === s * 1000,
+      ),
+    );
   });
 });
 
 describe('STORAGE_PUBLIC_URL', () => {
   it('takes an http(s) base, without a trailing slash, and refuses what would bend the URLs built on it', () => {
-    expect(loadConfig({}, { STORAGE_PUBLIC_URL: 'https://cdn.example.com/media/' }).storage.publicUrl).toBe('https://cdn.example.com/media');
-    for (const bad of ['https://cdn.example.com/media/?x=1', 'https://cdn.example.com/#a', 'https://u:p@cdn.example.com', 'javascript:alert(1)', 'cdn.example.com', 'https://cdn.example.com/?']) {
+    expect(loadConfig({}, { STORAGE_PUBLIC_URL: 'https://cdn.example.com/media/' }).storage.publicUrl).toBe(
+      'https://cdn.example.com/media',
+    );
+    for (const bad of [
+      'https://cdn.example.com/media/?x=1',
+      'https://cdn.example.com/#a',
+      'https://u:p@cdn.example.com',
+      'javascript:alert(1)',
+      'cdn.example.com',
+      'https://cdn.example.com/?',
+    ]) {
       expect(() => loadConfig({}, { STORAGE_PUBLIC_URL: bad }), bad).toThrow(/STORAGE_PUBLIC_URL/);
     }
   });
 
-  it('does not repeat a credential or query it refuses in its message (the message goes to the service\'s log)', () => {
-    for (const bad of ['https://user:pubpass1@media.example.com', 'https://:pubpass1@media.example.com/x', 'https://media.example.com/?sig=pubpass1', 'http://pubpass1@media.example.com',
-      'https://user:pub/pass1@media.example.com', 'https://user:pub#pass1@h', 'user:pubpass1@media.example.com']) {
+  it("does not repeat a credential or query it refuses in its message (the message goes to the service's log)", () => {
+    for (const bad of [
+      'https://user:pubpass1@media.example.com',
+      'https://:pubpass1@media.example.com/x',
+      'https://media.example.com/?sig=pubpass1',
+      'http://pubpass1@media.example.com',
+      'https://user:pub/pass1@media.example.com',
+      'https://user:pub#pass1@h',
+      'user:pubpass1@media.example.com',
+    ]) {
       expect(() => loadConfig({}, { STORAGE_PUBLIC_URL: bad }), bad).toThrow(/STORAGE_PUBLIC_URL/);
       expect(() => loadConfig({}, { STORAGE_PUBLIC_URL: bad }), bad).not.toThrow(/pubpass1/);
     }
@@ -124,11 +218,19 @@ describe('ranges and conditionals', () => {
     expect(decideRange({ range: 'items=0-1' }, 100, v)).toEqual({ kind: 'full' });
     expect(decideRange({ range: 'bytes=5-1' }, 100, v)).toEqual({ kind: 'full' });
     expect(decideRange({ range: 'bytes=0-1', ifRange: '"old"' }, 100, v)).toEqual({ kind: 'full' });
-    expect(decideRange({ range: 'bytes=0-1', ifRange: '"abc"' }, 100, v)).toEqual({ kind: 'partial', start: 0, end: 1 });
+    expect(decideRange({ range: 'bytes=0-1', ifRange: '"abc"' }, 100, v)).toEqual({
+      kind: 'partial',
+      start: 0,
+      end: 1,
+    });
   });
   it('answers the whole object for an If-Range date, even the matching one (two versions can share a second)', () => {
-    expect(decideRange({ range: 'bytes=0-1', ifRange: 'Mon, 01 Jan 2024 00:00:00 GMT' }, 100, v)).toEqual({ kind: 'full' });
-    expect(decideRange({ range: 'bytes=0-1', ifRange: 'Mon, 01 Jan 2024 00:00:01 GMT' }, 100, v)).toEqual({ kind: 'full' });
+    expect(decideRange({ range: 'bytes=0-1', ifRange: 'Mon, 01 Jan 2024 00:00:00 GMT' }, 100, v)).toEqual({
+      kind: 'full',
+    });
+    expect(decideRange({ range: 'bytes=0-1', ifRange: 'Mon, 01 Jan 2024 00:00:01 GMT' }, 100, v)).toEqual({
+      kind: 'full',
+    });
   });
   it('fails If-Match unless a strong tag matches, and If-Unmodified-Since only without If-Match', () => {
     expect(preconditionFailed({ ifMatch: '"abc"' }, v)).toBe(false);
@@ -173,11 +275,19 @@ describe('secrets at rest', () => {
 describe('native presigned URLs', () => {
   it('matches the AWS SigV4 query-presigning example of the S3 documentation', () => {
     const url = presignV4({
-      method: 'GET', origin: 'https://examplebucket.s3.amazonaws.com', path: '/test.txt', region: 'us-east-1', service: 's3',
-      accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', expiresIn: 86_400,
+      method: 'GET',
+      origin: 'https://examplebucket.s3.amazonaws.com',
+      path: '/test.txt',
+      region: 'us-east-1',
+      service: 's3',
+      accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+      secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+      expiresIn: 86_400,
       now: Date.parse('2013-05-24T00:00:00Z'),
     });
-    expect(new URL(url).searchParams.get('X-Amz-Signature')).toBe('aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404');
+    expect(new URL(url).searchParams.get('X-Amz-Signature')).toBe(
+      'aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404',
+    );
   });
 
   it('builds a read-only Azure service SAS whose signature is HMAC-SHA256 of the documented string', () => {
@@ -190,12 +300,20 @@ describe('native presigned URLs', () => {
     expect(url.searchParams.get('se')).toBe('2030-03-17T17:46:40Z');
     const toSign = azureStringToSign('acct', 'videos', 'alice/a b.mp4', 'r', '2030-03-17T17:46:40Z');
     expect(toSign.split('\n')).toHaveLength(16);
-    expect(url.searchParams.get('sig')).toBe(createHmac('sha256', Buffer.from(key, 'base64')).update(toSign).digest('base64'));
+    expect(url.searchParams.get('sig')).toBe(
+      createHmac('sha256', Buffer.from(key, 'base64')).update(toSign).digest('base64'),
+    );
     // The public cloud's suffix is the default endpoint, not one of its own; another cloud's is.
-    expect(parseConnectionString('DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=abc=;EndpointSuffix=core.windows.net'))
-      .toEqual({ account: 'acct', accountKey: 'abc=' });
-    expect(parseConnectionString('DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=abc=;EndpointSuffix=core.chinacloudapi.cn'))
-      .toEqual({ account: 'acct', accountKey: 'abc=', endpoint: 'https://acct.blob.core.chinacloudapi.cn' });
+    expect(
+      parseConnectionString(
+        'DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=abc=;EndpointSuffix=core.windows.net',
+      ),
+    ).toEqual({ account: 'acct', accountKey: 'abc=' });
+    expect(
+      parseConnectionString(
+        'DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=abc=;EndpointSuffix=core.chinacloudapi.cn',
+      ),
+    ).toEqual({ account: 'acct', accountKey: 'abc=', endpoint: 'https://acct.blob.core.chinacloudapi.cn' });
   });
 
   it('builds a GCS V4 signed URL that verifies against the service account public key', () => {
@@ -207,11 +325,15 @@ describe('native presigned URLs', () => {
     const url = new URL(p.nativeUrl('alice/x.mp4', Math.floor(now / 1000) + 600, now));
     expect(url.host).toBe('storage.googleapis.com');
     expect(url.pathname).toBe('/media/alice/x.mp4');
-    expect(url.searchParams.get('X-Goog-Credential')).toBe('signer@proj.iam.gserviceaccount.com/20240501/auto/storage/goog4_request');
+    expect(url.searchParams.get('X-Goog-Credential')).toBe(
+      'signer@proj.iam.gserviceaccount.com/20240501/auto/storage/goog4_request',
+    );
     expect(url.searchParams.get('X-Goog-Expires')).toBe('600');
     const c = gcsCanonical(settings, 'GET', 'alice/x.mp4', 600, now);
     expect(c.stringToSign.split('\n')[3]).toBe(createHash('sha256').update(c.canonicalRequest).digest('hex'));
-    const ok = createVerify('RSA-SHA256').update(c.stringToSign).verify(publicKey, url.searchParams.get('X-Goog-Signature')!, 'hex');
+    const ok = createVerify('RSA-SHA256')
+      .update(c.stringToSign)
+      .verify(publicKey, url.searchParams.get('X-Goog-Signature')!, 'hex');
     expect(ok).toBe(true);
   });
 
@@ -220,12 +342,20 @@ describe('native presigned URLs', () => {
     expect(s3.ok && s3.value.settings).toEqual({ bucket: 'b-1', region: 'us-east-1', pathStyle: false });
     expect(s3.ok && s3.value.secret).toEqual({ accessKeyId: 'AK', secretAccessKey: 'SK' });
     expect(checkProviderConfig('s3', { bucket: 'b', accessKeyId: 'AK' }).ok).toBe(false);
-    expect(checkProviderConfig('s3', { bucket: 'b-1', accessKeyId: 'AK', secretAccessKey: 'SK', typo: 1 }).ok).toBe(false);
+    expect(checkProviderConfig('s3', { bucket: 'b-1', accessKeyId: 'AK', secretAccessKey: 'SK', typo: 1 }).ok).toBe(
+      false,
+    );
     expect(checkProviderConfig('gcs', { bucket: 'b', clientEmail: 'x@y', privateKey: 'not a key' }).ok).toBe(false);
-    expect(checkProviderConfig('fs', { root: '/srv/media' })).toEqual({ ok: true, value: { settings: { root: '/srv/media' } } });
+    expect(checkProviderConfig('fs', { root: '/srv/media' })).toEqual({
+      ok: true,
+      value: { settings: { root: '/srv/media' } },
+    });
     // The endpoint is a setting, shown by `provider list`: a password in it would be a credential in clear.
     for (const endpoint of ['http://:pw@127.0.0.1:9000', 'http://user@127.0.0.1:9000', 'http://u:pw@127.0.0.1:9000']) {
-      expect(checkProviderConfig('s3', { bucket: 'b-1', accessKeyId: 'AK', secretAccessKey: 'SK', endpoint }).ok, endpoint).toBe(false);
+      expect(
+        checkProviderConfig('s3', { bucket: 'b-1', accessKeyId: 'AK', secretAccessKey: 'SK', endpoint }).ok,
+        endpoint,
+      ).toBe(false);
     }
   });
 });

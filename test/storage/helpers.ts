@@ -21,24 +21,40 @@ let n = 0;
 export const unique = (prefix: string) => `${prefix}-${process.pid}-${++n}-${Math.random().toString(36).slice(2, 7)}`;
 
 /** Organisation + fs provider `disk` + s3 provider `s3` + an account bound to both (default disk). */
-export async function seedStorage(server: TestServer, options: { directories?: string[]; s3Endpoint?: string } = {}): Promise<StorageFixture> {
+export async function seedStorage(
+  server: TestServer,
+  options: { directories?: string[]; s3Endpoint?: string } = {},
+): Promise<StorageFixture> {
   const org = await createOrganisation(server.store.db, unique('org'));
   const root = path.join(server.config.dataDir, unique('root'));
   fs.mkdirSync(root, { recursive: true });
   await createProvider(server.store, server.config, org.id, { name: 'disk', type: 'fs', config: { root } });
   await createProvider(server.store, server.config, org.id, {
-    name: 's3', type: 's3',
-    config: { bucket: 'media-bucket', region: 'eu-west-1', accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
-      ...(options.s3Endpoint ? { endpoint: options.s3Endpoint, pathStyle: true } : {}) },
+    name: 's3',
+    type: 's3',
+    config: {
+      bucket: 'media-bucket',
+      region: 'eu-west-1',
+      accessKeyId: 'AKIDEXAMPLE',
+      secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
+      ...(options.s3Endpoint ? { endpoint: options.s3Endpoint, pathStyle: true } : {}),
+    },
   });
   const created = await createAccount(server.store, org.id, {
-    name: unique('acct'), defaultProvider: 'disk', providers: ['s3'], directories: options.directories ?? ['*'],
+    name: unique('acct'),
+    defaultProvider: 'disk',
+    providers: ['s3'],
+    directories: options.directories ?? ['*'],
   });
   const account = { name: created.name, accessKey: created.accessKey, secretAccessKey: created.secretAccessKey };
   return {
-    orgId: org.id, root, account,
+    orgId: org.id,
+    root,
+    account,
     headers: (extra = {}) => ({
-      'x-service-storage-accesskey': account.accessKey, 'x-service-storage-secretaccesskey': account.secretAccessKey, ...extra,
+      'x-service-storage-accesskey': account.accessKey,
+      'x-service-storage-secretaccesskey': account.secretAccessKey,
+      ...extra,
     }),
   };
 }
@@ -51,12 +67,19 @@ export function writeObject(root: string, key: string, content: string | Buffer)
 
 export async function getUrl(server: TestServer, headers: Record<string, string>) {
   const res = await fetch(`${server.url}/api/storage`, { headers });
-  return { status: res.status, headers: res.headers, body: await res.json() as any };
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
 
-export async function bulk(server: TestServer, headers: Record<string, string>, body: unknown, contentType = 'application/json') {
+export async function bulk(
+  server: TestServer,
+  headers: Record<string, string>,
+  body: unknown,
+  contentType = 'application/json',
+) {
   const res = await fetch(`${server.url}/api/storage/bulk`, {
-    method: 'POST', headers: { 'content-type': contentType, ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body),
+    method: 'POST',
+    headers: { 'content-type': contentType, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-  return { status: res.status, headers: res.headers, body: await res.json() as any };
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }

@@ -1,7 +1,10 @@
 // s3rver ships no types; the part the tests use.
 declare module 's3rver' {
   interface S3rverOptions {
-    port?: number; address?: string; silent?: boolean; directory: string;
+    port?: number;
+    address?: string;
+    silent?: boolean;
+    directory: string;
     configureBuckets?: Array<{ name: string; configs: unknown[] }>;
   }
   export default class S3rver {

@@ -5,15 +5,29 @@ import os from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
 
-export interface S3Server { endpoint: string; bucket: string; close(): Promise<void> }
+export interface S3Server {
+  endpoint: string;
+  bucket: string;
+  close(): Promise<void>;
+}
 
 export async function startS3rver(bucket = 'media-bucket'): Promise<S3Server> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-s3rver-'));
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+  const server = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket, configs: [] }],
+  });
   const { port } = (await server.run()) as { port: number };
   return {
-    endpoint: `http://127.0.0.1:${port}`, bucket,
-    async close() { await server.close(); fs.rmSync(directory, { recursive: true, force: true }); },
+    endpoint: `http://127.0.0.1:${port}`,
+    bucket,
+    async close() {
+      await server.close();
+      fs.rmSync(directory, { recursive: true, force: true });
+    },
   };
 }
 

@@ -14,7 +14,14 @@ function upstream(handler: http.RequestListener) {
   return new Promise<{ url: string; close(): Promise<void> }>((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as { port: number };
-      resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) });
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        close: () =>
+          new Promise((r) => {
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
+      });
     });
   });
 }
@@ -26,17 +33,28 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
   for (let i = 0; i < video.length; i++) video[i] = i % 251;
 
   beforeAll(async () => {
-    server = await startTestServer(dialect, { ...STORAGE_ENV, STORAGE_SIGNING: 'true', STORAGE_PROVIDER_TIMEOUT_MS: '300' });
+    server = await startTestServer(dialect, {
+      ...STORAGE_ENV,
+      STORAGE_SIGNING: 'true',
+      STORAGE_PROVIDER_TIMEOUT_MS: '300',
+    });
     fx = await seedStorage(server);
     writeObject(fx.root, 'alice/1700000000_cam1.mp4', video);
     writeObject(fx.root, 'alice/notes.txt', 'hello');
   });
-  afterAll(async () => { await server.close(); });
+  afterAll(async () => {
+    await server.close();
+  });
 
   async function urlFor(filename: string, provider = 'disk', expiry?: string): Promise<string> {
-    const res = await getUrl(server, fx.headers({
-      'x-service-storage-filename': filename, 'x-service-storage-provider': provider, ...(expiry ? { 'x-service-storage-uriexpirytime': expiry } : {}),
-    }));
+    const res = await getUrl(
+      server,
+      fx.headers({
+        'x-service-storage-filename': filename,
+        'x-service-storage-provider': provider,
+        ...(expiry ? { 'x-service-storage-uriexpirytime': expiry } : {}),
+      }),
+    );
     expect(res.status).toBe(200);
     return res.body.data;
   }
@@ -48,7 +66,9 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     expect(res.headers.get('content-length')).toBe(String(video.length));
     expect(res.headers.get('accept-ranges')).toBe('bytes');
     expect(res.headers.get('etag')).toMatch(/^"[0-9a-f]+-[0-9a-f]+-[0-9a-f]+"$/);
-    expect(res.headers.get('content-disposition')).toBe(`inline; filename="1700000000_cam1.mp4"; filename*=UTF-8''1700000000_cam1.mp4`);
+    expect(res.headers.get('content-disposition')).toBe(
+      `inline; filename="1700000000_cam1.mp4"; filename*=UTF-8''1700000000_cam1.mp4`,
+    );
     expect(res.headers.get('last-modified')).toMatch(/GMT$/);
     const maxAge = Number(/^private, max-age=(\d+)$/.exec(res.headers.get('cache-control') ?? '')?.[1]);
     expect(maxAge).toBeGreaterThan(3590);
@@ -73,7 +93,12 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
 
   it('answers a single range with 206 and Content-Range, suffix and open ranges too', async () => {
     const url = await urlFor('alice/1700000000_cam1.mp4');
-    const cases: Array<[string, number, number]> = [['bytes=100-199', 100, 199], ['bytes=299990-', 299_990, 299_999], ['bytes=-10', 299_990, 299_999], ['bytes=0-999999', 0, 299_999]];
+    const cases: Array<[string, number, number]> = [
+      ['bytes=100-199', 100, 199],
+      ['bytes=299990-', 299_990, 299_999],
+      ['bytes=-10', 299_990, 299_999],
+      ['bytes=0-999999', 0, 299_999],
+    ];
     for (const [range, start, end] of cases) {
       const res = await fetch(url, { headers: { range } });
       expect(res.status, range).toBe(206);
@@ -131,14 +156,23 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     const first = await fetch(url);
     await first.arrayBuffer();
     const etag = first.headers.get('etag')!;
-    const refused: Array<Record<string, string>> = [{ 'if-match': '"another"' }, { 'if-match': `W/${etag}` }, { 'if-unmodified-since': 'Sun, 01 Nov 2020 10:24:03 GMT' }];
+    const refused: Array<Record<string, string>> = [
+      { 'if-match': '"another"' },
+      { 'if-match': `W/${etag}` },
+      { 'if-unmodified-since': 'Sun, 01 Nov 2020 10:24:03 GMT' },
+    ];
     for (const headers of refused) {
       const res = await fetch(url, { headers });
       expect(res.status).toBe(412);
       expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       expect((await res.json()).code).toBe('precondition_failed');
     }
-    const passed: Array<Record<string, string>> = [{ 'if-match': etag }, { 'if-match': `"x", ${etag}` }, { 'if-match': '*' }, { 'if-unmodified-since': first.headers.get('last-modified')! }];
+    const passed: Array<Record<string, string>> = [
+      { 'if-match': etag },
+      { 'if-match': `"x", ${etag}` },
+      { 'if-match': '*' },
+      { 'if-unmodified-since': first.headers.get('last-modified')! },
+    ];
     for (const headers of passed) {
       const res = await fetch(url, { headers: { ...headers, range: 'bytes=1-2' } });
       expect([headers, res.status, await res.text()]).toEqual([headers, 206, 'el']);
@@ -154,13 +188,15 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     expect([open.status, open.headers.get('content-range')]).toEqual([416, 'bytes */0']);
   });
 
-  it('names the saved file after the key\'s last segment, exactly and as ASCII', async () => {
+  it("names the saved file after the key's last segment, exactly and as ASCII", async () => {
     const key = 'alice/clip "ünï" 100%.mp4';
     writeObject(fx.root, key, 'x');
     // A header carries no raw UTF-8: the bulk body names the file.
     const issued = await bulk(server, fx.headers(), [{ filename: key, provider: 'disk' }]);
     const res = await fetch(JSON.parse(issued.body.data)[key], { method: 'HEAD' });
-    expect(res.headers.get('content-disposition')).toBe(`inline; filename="clip __n__ 100_.mp4"; filename*=UTF-8''clip%20%22%C3%BCn%C3%AF%22%20100%25.mp4`);
+    expect(res.headers.get('content-disposition')).toBe(
+      `inline; filename="clip __n__ 100_.mp4"; filename*=UTF-8''clip%20%22%C3%BCn%C3%AF%22%20100%25.mp4`,
+    );
   });
 
   it('sends Cache-Control: no-store with every error, so that no cache keeps a 404 for a file made later', async () => {
@@ -182,7 +218,9 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
           // Truncated after the first chunk arrived: the rest of what Content-Length promised never exists.
           fs.truncateSync(path.join(fx.root, 'alice/shrinking.mp4'), 1 << 20);
         });
-        res.on('data', (c: Buffer) => { received += c.length; });
+        res.on('data', (c: Buffer) => {
+          received += c.length;
+        });
         res.on('error', (e) => resolve({ status: res.statusCode!, received, error: e.message }));
         res.on('end', () => resolve({ status: res.statusCode!, received }));
       });
@@ -229,7 +267,12 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
 
   it('answers 403 bad_signature for a tampered URL and 400 invalid_signed_url for a malformed one', async () => {
     const url = new URL(await urlFor('alice/notes.txt'));
-    for (const [param, value] of [['f', 'alice/other.txt'], ['e', String(Number(url.searchParams.get('e')) + 1)], ['a', 'someone'], ['p', 's3']]) {
+    for (const [param, value] of [
+      ['f', 'alice/other.txt'],
+      ['e', String(Number(url.searchParams.get('e')) + 1)],
+      ['a', 'someone'],
+      ['p', 's3'],
+    ]) {
       const t = new URL(url);
       t.searchParams.set(param!, value!);
       const res = await fetch(t);
@@ -237,12 +280,28 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
       expect((await res.json()).code).toBe('bad_signature');
     }
     const other = new URL(url);
-    other.searchParams.set('s', signedUrl('http://x', 'another-key', { account: fx.account.name, provider: 'disk', filename: 'alice/notes.txt', expiresAt: Number(url.searchParams.get('e')) }).split('s=').pop()!);
+    other.searchParams.set(
+      's',
+      signedUrl('http://x', 'another-key', {
+        account: fx.account.name,
+        provider: 'disk',
+        filename: 'alice/notes.txt',
+        expiresAt: Number(url.searchParams.get('e')),
+      })
+        .split('s=')
+        .pop()!,
+    );
     expect((await fetch(other)).status).toBe(403);
     // Edits of the token's length or alphabet, and another spelling of the same e, are tampering too.
     const s = url.searchParams.get('s')!;
     const e = url.searchParams.get('e')!;
-    for (const [param, value] of [['s', s.slice(0, -1)], ['s', `${s}A`], ['s', `${s}=`], ['s', `${s.slice(0, -1)}+`], ['e', `0${e}`]]) {
+    for (const [param, value] of [
+      ['s', s.slice(0, -1)],
+      ['s', `${s}A`],
+      ['s', `${s}=`],
+      ['s', `${s.slice(0, -1)}+`],
+      ['e', `0${e}`],
+    ]) {
       const t = new URL(url);
       t.searchParams.set(param!, value!);
       const res = await fetch(t);
@@ -272,7 +331,12 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
 
   it('answers 403 url_expired after e, while a second (rotated-out) key still verifies', async () => {
     const past = Math.floor(Date.now() / 1000) - 1;
-    const expired = signedUrl(server.url, SIGNING_KEY, { account: fx.account.name, provider: 'disk', filename: 'alice/notes.txt', expiresAt: past });
+    const expired = signedUrl(server.url, SIGNING_KEY, {
+      account: fx.account.name,
+      provider: 'disk',
+      filename: 'alice/notes.txt',
+      expiresAt: past,
+    });
     const res = await fetch(expired);
     expect(res.status).toBe(403);
     expect((await res.json()).code).toBe('url_expired');
@@ -297,7 +361,10 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
       expect(res.status).toBe(401);
       expect((await res.json()).code).toBe('provider_not_allowed');
     } finally {
-      await changeAccount(server.store, fx.orgId, fx.account.name, { providers: ['disk', 's3'], defaultProvider: 'disk' });
+      await changeAccount(server.store, fx.orgId, fx.account.name, {
+        providers: ['disk', 's3'],
+        defaultProvider: 'disk',
+      });
     }
   });
 
@@ -307,17 +374,33 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     const res = await fetch(url.replace('/signed?', '/signed/validate?'));
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body.data).toMatchObject({ valid: true, reason: null, account: fx.account.name, provider: 'disk', filename: 'alice/1700000000_cam1.mp4' });
+    expect(body.data).toMatchObject({
+      valid: true,
+      reason: null,
+      account: fx.account.name,
+      provider: 'disk',
+      filename: 'alice/1700000000_cam1.mp4',
+    });
     expect(body.data.expiresIn).toBeGreaterThan(590);
     expect(body.data.expiresIn).toBeLessThanOrEqual(600);
     // Whole seconds left, rounded down as max-age is: a client that trusts it never uses a dead URL.
     const e = Number(new URL(url).searchParams.get('e'));
     expect(body.data.expiresIn).toBeLessThanOrEqual(Math.floor((e * 1000 - before) / 1000));
     expect(Date.parse(body.data.expiresAt)).toBeGreaterThan(Date.now());
-    const tampered = await (await fetch(url.replace('/signed?', '/signed/validate?').replace(/s=[^&]+/, `s=${'A'.repeat(43)}`))).json();
+    const tampered = await (
+      await fetch(url.replace('/signed?', '/signed/validate?').replace(/s=[^&]+/, `s=${'A'.repeat(43)}`))
+    ).json();
     expect(tampered.data).toMatchObject({ valid: false, reason: 'bad_signature', expiresAt: null });
     const malformed = await (await fetch(`${server.url}/api/storage/signed/validate?a=x`)).json();
-    expect(malformed.data).toMatchObject({ valid: false, reason: 'malformed', account: 'x', provider: null, filename: null, expiresAt: null, expiresIn: null });
+    expect(malformed.data).toMatchObject({
+      valid: false,
+      reason: 'malformed',
+      account: 'x',
+      provider: null,
+      filename: null,
+      expiresAt: null,
+      expiresIn: null,
+    });
   });
 
   describe('through a remote backend', () => {
@@ -327,12 +410,23 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
       const up = await upstream((req, res) => {
         seen.push(req.headers);
         paths.push(req.url!);
-        res.writeHead(206, { 'content-type': 'image/jpeg', 'content-length': '3', etag: '"abc"', 'content-range': 'bytes 0-2/10', 'last-modified': new Date(0).toUTCString() });
+        res.writeHead(206, {
+          'content-type': 'image/jpeg',
+          'content-length': '3',
+          etag: '"abc"',
+          'content-range': 'bytes 0-2/10',
+          'last-modified': new Date(0).toUTCString(),
+        });
         res.end('abc');
       });
       const fx2 = await seedStorage(server, { s3Endpoint: up.url });
       try {
-        const url = (await getUrl(server, fx2.headers({ 'x-service-storage-filename': 'bob/t.jpg', 'x-service-storage-provider': 's3' }))).body.data;
+        const url = (
+          await getUrl(
+            server,
+            fx2.headers({ 'x-service-storage-filename': 'bob/t.jpg', 'x-service-storage-provider': 's3' }),
+          )
+        ).body.data;
         const res = await fetch(url, { headers: { range: 'bytes=0-2' } });
         expect(res.status).toBe(206);
         expect(res.headers.get('content-range')).toBe('bytes 0-2/10');
@@ -345,12 +439,17 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
       }
     });
 
-    it('completes a backend\'s 416 without Content-Range and 304 without validators from a HEAD of the object', async () => {
+    it("completes a backend's 416 without Content-Range and 304 without validators from a HEAD of the object", async () => {
       const methods: string[] = [];
       const up = await upstream((req, res) => {
         methods.push(`${req.method} ${req.headers.range ?? req.headers['if-none-match'] ?? ''}`);
         if (req.method === 'HEAD') {
-          res.writeHead(200, { 'content-length': '10', etag: '"abc"', 'last-modified': new Date(0).toUTCString(), 'content-type': 'image/jpeg' });
+          res.writeHead(200, {
+            'content-length': '10',
+            etag: '"abc"',
+            'last-modified': new Date(0).toUTCString(),
+            'content-type': 'image/jpeg',
+          });
           res.end();
         } else if (req.headers.range) {
           res.writeHead(416); // no Content-Range, as s3rver answers
@@ -362,7 +461,12 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
       });
       const fx2 = await seedStorage(server, { s3Endpoint: up.url });
       try {
-        const url = (await getUrl(server, fx2.headers({ 'x-service-storage-filename': 'bob/t.jpg', 'x-service-storage-provider': 's3' }))).body.data;
+        const url = (
+          await getUrl(
+            server,
+            fx2.headers({ 'x-service-storage-filename': 'bob/t.jpg', 'x-service-storage-provider': 's3' }),
+          )
+        ).body.data;
         const unsatisfiable = await fetch(url, { headers: { range: 'bytes=50-60' } });
         expect(unsatisfiable.status).toBe(416);
         expect(unsatisfiable.headers.get('content-range')).toBe('bytes */10');
@@ -378,11 +482,21 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     });
 
     it('takes the Content-Type from the extension when the backend sends none, and sandboxes every object', async () => {
-      const up = await upstream((_req, res) => { res.writeHead(200, { 'content-length': '3' }); res.end('abc'); });
+      const up = await upstream((_req, res) => {
+        res.writeHead(200, { 'content-length': '3' });
+        res.end('abc');
+      });
       const fx2 = await seedStorage(server, { s3Endpoint: up.url });
       try {
-        for (const [key, type] of [['bob/clip.mp4', 'video/mp4'], ['bob/page.html', 'text/html; charset=utf-8'], ['bob/logo.svg', 'image/svg+xml'], ['bob/blob', 'application/octet-stream']]) {
-          const url = (await getUrl(server, fx2.headers({ 'x-service-storage-filename': key, 'x-service-storage-provider': 's3' }))).body.data;
+        for (const [key, type] of [
+          ['bob/clip.mp4', 'video/mp4'],
+          ['bob/page.html', 'text/html; charset=utf-8'],
+          ['bob/logo.svg', 'image/svg+xml'],
+          ['bob/blob', 'application/octet-stream'],
+        ]) {
+          const url = (
+            await getUrl(server, fx2.headers({ 'x-service-storage-filename': key, 'x-service-storage-provider': 's3' }))
+          ).body.data;
           for (const method of ['GET', 'HEAD']) {
             const res = await fetch(url, { method });
             expect([res.status, res.headers.get('content-type')], `${method} ${key}`).toEqual([200, type]);
@@ -404,8 +518,19 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
       });
       const fx2 = await seedStorage(server, { s3Endpoint: up.url });
       try {
-        const url = (await getUrl(server, fx2.headers({ 'x-service-storage-filename': 'bob/t.jpg', 'x-service-storage-provider': 's3' }))).body.data;
-        for (const [m, status, code] of [[500, 502, 'provider_unavailable'], [503, 502, 'provider_unavailable'], [403, 502, 'provider_error'], [404, 404, 'object_not_found'], [0, 504, 'provider_timeout']] as const) {
+        const url = (
+          await getUrl(
+            server,
+            fx2.headers({ 'x-service-storage-filename': 'bob/t.jpg', 'x-service-storage-provider': 's3' }),
+          )
+        ).body.data;
+        for (const [m, status, code] of [
+          [500, 502, 'provider_unavailable'],
+          [503, 502, 'provider_unavailable'],
+          [403, 502, 'provider_error'],
+          [404, 404, 'object_not_found'],
+          [0, 504, 'provider_timeout'],
+        ] as const) {
           mode = m;
           const res = await fetch(url);
           expect(res.status, String(m)).toBe(status);
@@ -426,7 +551,12 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
       const dead = up.url;
       await up.close();
       const fx2 = await seedStorage(server, { s3Endpoint: dead });
-      const url = (await getUrl(server, fx2.headers({ 'x-service-storage-filename': 'bob/t.jpg', 'x-service-storage-provider': 's3' }))).body.data;
+      const url = (
+        await getUrl(
+          server,
+          fx2.headers({ 'x-service-storage-filename': 'bob/t.jpg', 'x-service-storage-provider': 's3' }),
+        )
+      ).body.data;
       const res = await fetch(url);
       expect(res.status).toBe(502);
       expect(await res.json()).toMatchObject({ code: 'provider_unavailable', provider: 's3' });
@@ -434,18 +564,27 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
 
     it('stops reading from the backend when the client disconnects', async () => {
       let closed!: () => void;
-      const upstreamClosed = new Promise<void>((r) => { closed = r; });
+      const upstreamClosed = new Promise<void>((r) => {
+        closed = r;
+      });
       const up = await upstream((req, res) => {
         res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(1 << 30) });
         const chunk = Buffer.alloc(64 * 1024);
-        const pump = () => { while (res.write(chunk)); };
+        const pump = () => {
+          while (res.write(chunk));
+        };
         res.on('drain', pump);
         pump();
         req.socket.once('close', () => closed());
       });
       const fx2 = await seedStorage(server, { s3Endpoint: up.url });
       try {
-        const url = (await getUrl(server, fx2.headers({ 'x-service-storage-filename': 'bob/big.mp4', 'x-service-storage-provider': 's3' }))).body.data;
+        const url = (
+          await getUrl(
+            server,
+            fx2.headers({ 'x-service-storage-filename': 'bob/big.mp4', 'x-service-storage-provider': 's3' }),
+          )
+        ).body.data;
         const controller = new AbortController();
         const res = await fetch(url, { signal: controller.signal });
         const reader = res.body!.getReader();
@@ -463,7 +602,10 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     await enableProvider(server.store, fx.orgId, 'disk', false);
     try {
       expect((await fetch(url)).status).toBe(401);
-      const res = await getUrl(server, fx.headers({ 'x-service-storage-filename': 'alice/notes.txt', 'x-service-storage-provider': 'disk' }));
+      const res = await getUrl(
+        server,
+        fx.headers({ 'x-service-storage-filename': 'alice/notes.txt', 'x-service-storage-provider': 'disk' }),
+      );
       expect(res.body.code).toBe('provider_not_allowed');
     } finally {
       await enableProvider(server.store, fx.orgId, 'disk', true);

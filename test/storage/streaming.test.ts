@@ -21,7 +21,11 @@ describe.each(DIALECTS)('a 1 GiB object through a server process on %s', (dialec
   let ts: TestStore;
   let server: Awaited<ReturnType<typeof spawnServer>>;
   let url: string;
-  const env = { STORAGE_URL_SIGNING_KEY: SIGNING_KEY, SIGHTLINE_MASTER_KEY: MASTER_KEY, STORAGE_SEND_IDLE_TIMEOUT_MS: '1500' };
+  const env = {
+    STORAGE_URL_SIGNING_KEY: SIGNING_KEY,
+    SIGHTLINE_MASTER_KEY: MASTER_KEY,
+    STORAGE_SEND_IDLE_TIMEOUT_MS: '1500',
+  };
 
   beforeAll(async () => {
     ts = await createTestStore(dialect);
@@ -35,7 +39,12 @@ describe.each(DIALECTS)('a 1 GiB object through a server process on %s', (dialec
     const account = await createAccount(ts.store, null, { name: 'streamer', defaultProvider: 'disk' });
     server = await spawnServer(ts.location, env);
     const res = await fetch(`${server.url}/api/storage`, {
-      headers: { 'x-service-storage-accesskey': account.accessKey, 'x-service-storage-secretaccesskey': account.secretAccessKey, 'x-service-storage-filename': 'alice/big.mp4', 'x-service-storage-provider': 'disk' },
+      headers: {
+        'x-service-storage-accesskey': account.accessKey,
+        'x-service-storage-secretaccesskey': account.secretAccessKey,
+        'x-service-storage-filename': 'alice/big.mp4',
+        'x-service-storage-provider': 'disk',
+      },
     });
     url = (await res.json()).data;
   });
@@ -93,18 +102,26 @@ describe.each(DIALECTS)('a 1 GiB object through a server process on %s', (dialec
 
   it('drops a client that stops reading, and closes the file', async () => {
     const pid = server.child.pid!;
-    const openFiles = () => fs.readdirSync(`/proc/${pid}/fd`).filter((fd) => {
-      try { return fs.readlinkSync(`/proc/${pid}/fd/${fd}`).endsWith('big.mp4'); } catch { return false; }
-    }).length;
+    const openFiles = () =>
+      fs.readdirSync(`/proc/${pid}/fd`).filter((fd) => {
+        try {
+          return fs.readlinkSync(`/proc/${pid}/fd/${fd}`).endsWith('big.mp4');
+        } catch {
+          return false;
+        }
+      }).length;
     const waitFor = async (condition: () => boolean, ms: number) => {
-      for (const end = Date.now() + ms; !condition() && Date.now() < end;) await new Promise((r) => setTimeout(r, 20));
+      for (const end = Date.now() + ms; !condition() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
       return condition();
     };
     // The previous tests' reads are over first, so the descriptor counted below is this request's.
     expect(await waitFor(() => openFiles() === 0, 10_000)).toBe(true);
     // One chunk, then nothing: the socket buffers fill, and the server can send no more. (The client never sees
     // the server's FIN either: it waits behind the unread bytes. What matters is what the server lets go.)
-    const get = () => new Promise<http.IncomingMessage>((resolve, reject) => { http.get(url, resolve).on('error', reject); });
+    const get = () =>
+      new Promise<http.IncomingMessage>((resolve, reject) => {
+        http.get(url, resolve).on('error', reject);
+      });
     // A connection reset while connecting (a loaded machine's full backlog) is not what is tested here: once more.
     const res = await get().catch(get);
     const answered = Date.now();
@@ -121,11 +138,18 @@ describe.each(DIALECTS)('a 1 GiB object through a server process on %s', (dialec
 
 describe.each(DIALECTS)('signing-key rotation on %s', (dialect) => {
   let ts: TestStore;
-  beforeAll(async () => { ts = await createTestStore(dialect); });
-  afterAll(async () => { await ts.destroy(); });
+  beforeAll(async () => {
+    ts = await createTestStore(dialect);
+  });
+  afterAll(async () => {
+    await ts.destroy();
+  });
 
   async function serve(keys: string) {
-    const config = loadConfig({ data: ts.location.dataDir }, { STORAGE_URL_SIGNING_KEY: keys, SIGHTLINE_MASTER_KEY: MASTER_KEY });
+    const config = loadConfig(
+      { data: ts.location.dataDir },
+      { STORAGE_URL_SIGNING_KEY: keys, SIGHTLINE_MASTER_KEY: MASTER_KEY },
+    );
     const app = await buildApp({ config, store: ts.store, logger: false });
     await app.listen({ port: 0, host: '127.0.0.1' });
     return { app, url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}`, config };
@@ -140,7 +164,12 @@ describe.each(DIALECTS)('signing-key rotation on %s', (dialect) => {
     fs.mkdirSync(path.join(root, 'alice'), { recursive: true });
     fs.writeFileSync(path.join(root, 'alice', 'a.txt'), 'rotating');
     const account = await createAccount(ts.store, null, { name: `rot-${dialect}`, defaultProvider: 'disk' });
-    const headers = { 'x-service-storage-accesskey': account.accessKey, 'x-service-storage-secretaccesskey': account.secretAccessKey, 'x-service-storage-filename': 'alice/a.txt', 'x-service-storage-provider': 'disk' };
+    const headers = {
+      'x-service-storage-accesskey': account.accessKey,
+      'x-service-storage-secretaccesskey': account.secretAccessKey,
+      'x-service-storage-filename': 'alice/a.txt',
+      'x-service-storage-provider': 'disk',
+    };
     const oldUrl = new URL((await (await fetch(`${first.url}/api/storage`, { headers })).json()).data);
     await first.app.close();
 

@@ -13,10 +13,15 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
     server = await startTestServer(dialect, { ...STORAGE_ENV, STORAGE_PUBLIC_URL: 'https://media.example.com' });
     fx = await seedStorage(server);
   });
-  afterAll(async () => { await server.close(); });
+  afterAll(async () => {
+    await server.close();
+  });
 
   const single = (filename: string, provider = 'disk', extra: Record<string, string> = {}) =>
-    getUrl(server, fx.headers({ 'x-service-storage-filename': filename, 'x-service-storage-provider': provider, ...extra }));
+    getUrl(
+      server,
+      fx.headers({ 'x-service-storage-filename': filename, 'x-service-storage-provider': provider, ...extra }),
+    );
 
   it('answers a service-signed URL for the fs provider, with the default lifetime', async () => {
     const before = Math.floor(Date.now() / 1000);
@@ -46,7 +51,14 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
   });
 
   it('accepts the expiry as plain seconds and as each duration unit', async () => {
-    for (const [value, seconds] of [['90', 90], ['90s', 90], ['30m', 1800], ['24h', 86_400], ['7d', 604_800], ['1', 1]] as const) {
+    for (const [value, seconds] of [
+      ['90', 90],
+      ['90s', 90],
+      ['30m', 1800],
+      ['24h', 86_400],
+      ['7d', 604_800],
+      ['1', 1],
+    ] as const) {
       const res = await single('alice/x.mp4', 's3', { 'x-service-storage-uriexpirytime': value });
       expect(res.status, value).toBe(200);
       expect(new URL(res.body.data).searchParams.get('X-Amz-Expires')).toBe(String(seconds));
@@ -63,8 +75,12 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
 
   it('answers 400 missing_header naming each missing or empty required header', async () => {
     const full = fx.headers({ 'x-service-storage-filename': 'alice/x.mp4', 'x-service-storage-provider': 'disk' });
-    for (const [name, display] of [['x-service-storage-filename', 'X-Service-Storage-FileName'], ['x-service-storage-provider', 'X-Service-Storage-Provider'],
-      ['x-service-storage-accesskey', 'X-Service-Storage-AccessKey'], ['x-service-storage-secretaccesskey', 'X-Service-Storage-SecretAccessKey']]) {
+    for (const [name, display] of [
+      ['x-service-storage-filename', 'X-Service-Storage-FileName'],
+      ['x-service-storage-provider', 'X-Service-Storage-Provider'],
+      ['x-service-storage-accesskey', 'X-Service-Storage-AccessKey'],
+      ['x-service-storage-secretaccesskey', 'X-Service-Storage-SecretAccessKey'],
+    ]) {
       const without = { ...full };
       delete without[name as keyof typeof without];
       const missing = await getUrl(server, without);
@@ -79,7 +95,10 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
   it('answers one 401 invalid_credentials for an unknown key, a wrong secret and a disabled account', async () => {
     const base = { 'x-service-storage-filename': 'alice/x.mp4', 'x-service-storage-provider': 'disk' };
     const unknown = await getUrl(server, { ...fx.headers(base), 'x-service-storage-accesskey': 'SLAKNOPE' });
-    const wrong = await getUrl(server, { ...fx.headers(base), 'x-service-storage-secretaccesskey': `${fx.account.secretAccessKey}x` });
+    const wrong = await getUrl(server, {
+      ...fx.headers(base),
+      'x-service-storage-secretaccesskey': `${fx.account.secretAccessKey}x`,
+    });
     for (const res of [unknown, wrong]) {
       expect(res.status).toBe(401);
       expect(res.body.code).toBe('invalid_credentials');
@@ -99,7 +118,8 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
 
   it('checks the secret on every request, also once it was accepted, and refuses the old one after a rotation', async () => {
     const base = { 'x-service-storage-filename': 'alice/x.mp4', 'x-service-storage-provider': 'disk' };
-    const withSecret = (secret: string) => getUrl(server, { ...fx.headers(base), 'x-service-storage-secretaccesskey': secret });
+    const withSecret = (secret: string) =>
+      getUrl(server, { ...fx.headers(base), 'x-service-storage-secretaccesskey': secret });
     expect((await withSecret(fx.account.secretAccessKey)).status).toBe(200);
     expect((await withSecret(fx.account.secretAccessKey)).status).toBe(200);
     const secret = fx.account.secretAccessKey;
@@ -134,16 +154,23 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
   });
 
   it('answers 400 invalid_filename when the filename header comes twice, instead of signing the joined value', async () => {
-    const sendTwice = (names: string[]) => new Promise<{ status: number; body: { code?: string; data?: string } }>((resolve, reject) => {
-      const req = http.request(`${server.url}/api/storage`, { headers: fx.headers({ 'x-service-storage-provider': 'disk' }) }, (res) => {
-        let text = '';
-        res.on('data', (c) => { text += c; });
-        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+    const sendTwice = (names: string[]) =>
+      new Promise<{ status: number; body: { code?: string; data?: string } }>((resolve, reject) => {
+        const req = http.request(
+          `${server.url}/api/storage`,
+          { headers: fx.headers({ 'x-service-storage-provider': 'disk' }) },
+          (res) => {
+            let text = '';
+            res.on('data', (c) => {
+              text += c;
+            });
+            res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+          },
+        );
+        req.setHeader('X-Service-Storage-FileName', names); // one header line per name
+        req.on('error', reject);
+        req.end();
       });
-      req.setHeader('X-Service-Storage-FileName', names); // one header line per name
-      req.on('error', reject);
-      req.end();
-    });
     const twice = await sendTwice(['alice/a.mp4', 'alice/b.mp4']);
     expect([twice.status, twice.body.code]).toEqual([400, 'invalid_filename']);
     // A single filename may contain ", " itself.
@@ -174,7 +201,12 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
       expect(res.status).toBe(200);
       expect(typeof res.body.data).toBe('string');
       const map = JSON.parse(res.body.data);
-      expect(Object.keys(map)).toEqual([`${base}.mp4`, `${base}_thumbnail.jpg`, `${base}_sprite.jpg`, `${base}_redacted.mp4`]);
+      expect(Object.keys(map)).toEqual([
+        `${base}.mp4`,
+        `${base}_thumbnail.jpg`,
+        `${base}_sprite.jpg`,
+        `${base}_redacted.mp4`,
+      ]);
       expect(new URL(map[`${base}.mp4`]).searchParams.get('p')).toBe('disk');
       const thumbE = Number(new URL(map[`${base}_thumbnail.jpg`]).searchParams.get('e'));
       expect(thumbE - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(600);
@@ -188,7 +220,10 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
     });
 
     it('lets the last duplicate win', async () => {
-      const res = await bulk(server, fx.headers(), [{ filename: 'alice/d.mp4', provider: 'disk' }, { filename: 'alice/d.mp4', provider: 's3' }]);
+      const res = await bulk(server, fx.headers(), [
+        { filename: 'alice/d.mp4', provider: 'disk' },
+        { filename: 'alice/d.mp4', provider: 's3' },
+      ]);
       expect(res.status).toBe(200);
       const map = JSON.parse(res.body.data);
       expect(Object.keys(map)).toEqual(['alice/d.mp4']);
@@ -202,28 +237,51 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
 
     it('lists every bad element by index and reason, and issues nothing', async () => {
       const res = await bulk(server, fx.headers(), [
-        { filename: 'alice/ok.mp4' }, { filename: '/abs' }, { provider: 'disk' }, 'text', { filename: 'a/b', uriExpiryTime: '8d' },
-        { filename: 'a/b', fileName: 'typo' }, { filename: 'a/b', uriExpiryTime: 1.5 }, { filename: 'a/b', provider: 7 },
-        { filename: 'a/b', uriExpiryTime: ' 1h' }, { filename: 'a/b', uriExpiryTime: '60\n' },
+        { filename: 'alice/ok.mp4' },
+        { filename: '/abs' },
+        { provider: 'disk' },
+        'text',
+        { filename: 'a/b', uriExpiryTime: '8d' },
+        { filename: 'a/b', fileName: 'typo' },
+        { filename: 'a/b', uriExpiryTime: 1.5 },
+        { filename: 'a/b', provider: 7 },
+        { filename: 'a/b', uriExpiryTime: ' 1h' },
+        { filename: 'a/b', uriExpiryTime: '60\n' },
       ]);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('invalid_bulk_request');
       expect([...new Set(res.body.errors.map((e: { index: number }) => e.index))]).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
-      expect(res.body.errors.filter((e: { index: number }) => e.index >= 8).map((e: { code: string }) => e.code)).toEqual(['invalid_expiry', 'invalid_expiry']);
+      expect(
+        res.body.errors.filter((e: { index: number }) => e.index >= 8).map((e: { code: string }) => e.code),
+      ).toEqual(['invalid_expiry', 'invalid_expiry']);
       for (const e of res.body.errors) expect(typeof e.reason).toBe('string');
       expect(res.body.data).toBeUndefined();
     });
 
     it('refuses a filename whose bytes are not UTF-8 by its index, instead of rewriting it with U+FFFD', async () => {
-      const body = Buffer.concat([Buffer.from('[{"filename":"alice/ok.mp4"},{"filename":"alice/a'), Buffer.from([0xff, 0xfe]), Buffer.from('b"}]')]);
-      const res = await fetch(`${server.url}/api/storage/bulk`, { method: 'POST', headers: { 'content-type': 'application/json', ...fx.headers() }, body });
+      const body = Buffer.concat([
+        Buffer.from('[{"filename":"alice/ok.mp4"},{"filename":"alice/a'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('b"}]'),
+      ]);
+      const res = await fetch(`${server.url}/api/storage/bulk`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...fx.headers() },
+        body,
+      });
       expect(res.status).toBe(400);
       const problem = await res.json();
       expect(problem.code).toBe('invalid_bulk_request');
-      expect(problem.errors).toEqual([expect.objectContaining({ index: 1, field: 'filename', code: 'invalid_filename' })]);
+      expect(problem.errors).toEqual([
+        expect.objectContaining({ index: 1, field: 'filename', code: 'invalid_filename' }),
+      ]);
       // A bad byte outside a string is malformed JSON, as it always was.
       const outside = Buffer.concat([Buffer.from('['), Buffer.from([0xff]), Buffer.from(']')]);
-      const res2 = await fetch(`${server.url}/api/storage/bulk`, { method: 'POST', headers: { 'content-type': 'application/json', ...fx.headers() }, body: outside });
+      const res2 = await fetch(`${server.url}/api/storage/bulk`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...fx.headers() },
+        body: outside,
+      });
       expect(res2.status).toBe(400);
       expect((await res2.json()).code).toBe('malformed_json');
       // A real U+FFFD, sent as UTF-8, is an ordinary character of a valid key.
@@ -235,10 +293,18 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
       const obj = await bulk(server, fx.headers(), { filename: 'a/b' });
       expect(obj.status).toBe(400);
       expect(obj.body.code).toBe('invalid_bulk_request');
-      const many = await bulk(server, fx.headers(), Array.from({ length: 1001 }, (_, i) => ({ filename: `a/${i}.jpg` })));
+      const many = await bulk(
+        server,
+        fx.headers(),
+        Array.from({ length: 1001 }, (_, i) => ({ filename: `a/${i}.jpg` })),
+      );
       expect(many.status).toBe(400);
       expect(many.body.code).toBe('invalid_bulk_request');
-      const max = await bulk(server, fx.headers(), Array.from({ length: 1000 }, (_, i) => ({ filename: `a/${i}.jpg` })));
+      const max = await bulk(
+        server,
+        fx.headers(),
+        Array.from({ length: 1000 }, (_, i) => ({ filename: `a/${i}.jpg` })),
+      );
       expect(max.status).toBe(200);
       expect(Object.keys(JSON.parse(max.body.data))).toHaveLength(1000);
       // The largest valid request: 1000 keys of 1024 bytes, every character sent as a \uXXXX escape (6.2 MB).
@@ -260,14 +326,30 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
       // Content-Type is a required header of the bulk call: without it (or empty) the answer names it, like any other.
       for (const contentType of [undefined, ' ']) {
         const res = await fetch(`${server.url}/api/storage/bulk`, {
-          method: 'POST', headers: { ...fx.headers(), ...(contentType === undefined ? {} : { 'content-type': contentType }) }, body: Buffer.from('[]'),
+          method: 'POST',
+          headers: { ...fx.headers(), ...(contentType === undefined ? {} : { 'content-type': contentType }) },
+          body: Buffer.from('[]'),
         });
-        expect([res.status, await res.json()]).toEqual([400, expect.objectContaining({ code: 'missing_header', header: 'Content-Type' })]);
+        expect([res.status, await res.json()]).toEqual([
+          400,
+          expect.objectContaining({ code: 'missing_header', header: 'Content-Type' }),
+        ]);
       }
       // A missing credential is named first, and a wrong one with a missing Content-Type is still a missing header.
-      const neither = await fetch(`${server.url}/api/storage/bulk`, { method: 'POST', headers: { 'x-service-storage-accesskey': fx.account.accessKey }, body: Buffer.from('[]') });
-      expect(await neither.json()).toMatchObject({ code: 'missing_header', header: 'X-Service-Storage-SecretAccessKey' });
-      const wrongSecret = await fetch(`${server.url}/api/storage/bulk`, { method: 'POST', headers: { ...fx.headers(), 'x-service-storage-secretaccesskey': 'nope' }, body: Buffer.from('[]') });
+      const neither = await fetch(`${server.url}/api/storage/bulk`, {
+        method: 'POST',
+        headers: { 'x-service-storage-accesskey': fx.account.accessKey },
+        body: Buffer.from('[]'),
+      });
+      expect(await neither.json()).toMatchObject({
+        code: 'missing_header',
+        header: 'X-Service-Storage-SecretAccessKey',
+      });
+      const wrongSecret = await fetch(`${server.url}/api/storage/bulk`, {
+        method: 'POST',
+        headers: { ...fx.headers(), 'x-service-storage-secretaccesskey': 'nope' },
+        body: Buffer.from('[]'),
+      });
       expect(await wrongSecret.json()).toMatchObject({ code: 'missing_header', header: 'Content-Type' });
       const huge = await bulk(server, fx.headers(), JSON.stringify([{ filename: 'x'.repeat(9 * 1024 * 1024) }]));
       expect(huge.status).toBe(413);
@@ -280,7 +362,10 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
       const wrong = await bulk(server, { ...fx.headers(), 'x-service-storage-secretaccesskey': 'nope' }, '[{');
       expect(wrong.status).toBe(401);
       expect(wrong.body.code).toBe('invalid_credentials');
-      const unbound = await bulk(server, fx.headers(), [{ filename: 'a/b' }, { filename: 'a/c', provider: 'gcs-main' }]);
+      const unbound = await bulk(server, fx.headers(), [
+        { filename: 'a/b' },
+        { filename: 'a/c', provider: 'gcs-main' },
+      ]);
       expect(unbound.status).toBe(401);
       expect(unbound.body).toMatchObject({ code: 'provider_not_allowed', provider: 'gcs-main' });
       expect(unbound.body.detail).toContain('gcs-main');
@@ -292,16 +377,28 @@ describe.each(DIALECTS)('directories and signing mode on %s', (dialect) => {
   let server: TestServer;
   let fx: StorageFixture;
   beforeAll(async () => {
-    server = await startTestServer(dialect, { ...STORAGE_ENV, STORAGE_SIGNING: 'true', DEFAULT_URI_EXPIRY_TIME: '30m' });
+    server = await startTestServer(dialect, {
+      ...STORAGE_ENV,
+      STORAGE_SIGNING: 'true',
+      DEFAULT_URI_EXPIRY_TIME: '30m',
+    });
     fx = await seedStorage(server, { directories: ['alice', 'bob'] });
   });
-  afterAll(async () => { await server.close(); });
+  afterAll(async () => {
+    await server.close();
+  });
 
   it('answers 403 directory_not_allowed outside the account directories, single and bulk', async () => {
-    const ok = await getUrl(server, fx.headers({ 'x-service-storage-filename': 'bob/x.mp4', 'x-service-storage-provider': 'disk' }));
+    const ok = await getUrl(
+      server,
+      fx.headers({ 'x-service-storage-filename': 'bob/x.mp4', 'x-service-storage-provider': 'disk' }),
+    );
     expect(ok.status).toBe(200);
     for (const name of ['carol/x.mp4', 'x.mp4', 'alicex/y.mp4']) {
-      const res = await getUrl(server, fx.headers({ 'x-service-storage-filename': name, 'x-service-storage-provider': 'disk' }));
+      const res = await getUrl(
+        server,
+        fx.headers({ 'x-service-storage-filename': name, 'x-service-storage-provider': 'disk' }),
+      );
       expect(res.status, name).toBe(403);
       expect(res.body.code).toBe('directory_not_allowed');
     }
@@ -311,7 +408,10 @@ describe.each(DIALECTS)('directories and signing mode on %s', (dialect) => {
   });
 
   it('signs every provider through the service when STORAGE_SIGNING=true, from the request host without STORAGE_PUBLIC_URL', async () => {
-    const res = await getUrl(server, fx.headers({ 'x-service-storage-filename': 'alice/x.mp4', 'x-service-storage-provider': 's3' }));
+    const res = await getUrl(
+      server,
+      fx.headers({ 'x-service-storage-filename': 'alice/x.mp4', 'x-service-storage-provider': 's3' }),
+    );
     expect(res.status).toBe(200);
     const url = new URL(res.body.data);
     expect(`${url.origin}${url.pathname}`).toBe(`${server.url}/api/storage/signed`);
@@ -322,30 +422,71 @@ describe.each(DIALECTS)('directories and signing mode on %s', (dialect) => {
   });
 
   it('refuses an empty expiry header and a repeated provider header', async () => {
-    const empty = await getUrl(server, fx.headers({ 'x-service-storage-filename': 'alice/x.mp4', 'x-service-storage-provider': 'disk', 'x-service-storage-uriexpirytime': '' }));
+    const empty = await getUrl(
+      server,
+      fx.headers({
+        'x-service-storage-filename': 'alice/x.mp4',
+        'x-service-storage-provider': 'disk',
+        'x-service-storage-uriexpirytime': '',
+      }),
+    );
     expect([empty.status, empty.body.code]).toEqual([400, 'invalid_expiry']);
     const target = new URL(server.url);
     const repeated = await new Promise<{ status: number; body: any }>((resolve, reject) => {
-      http.get({ host: target.hostname, port: target.port, path: '/api/storage',
-        headers: { ...fx.headers({ 'x-service-storage-filename': 'alice/x.mp4' }), 'x-service-storage-provider': ['disk', 'disk'] } }, (res) => {
-        let text = '';
-        res.on('data', (c) => { text += c; });
-        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-      }).on('error', reject);
+      http
+        .get(
+          {
+            host: target.hostname,
+            port: target.port,
+            path: '/api/storage',
+            headers: {
+              ...fx.headers({ 'x-service-storage-filename': 'alice/x.mp4' }),
+              'x-service-storage-provider': ['disk', 'disk'],
+            },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (c) => {
+              text += c;
+            });
+            res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+          },
+        )
+        .on('error', reject);
     });
-    expect([repeated.status, repeated.body.code, repeated.body.header]).toEqual([400, 'unknown_provider', 'X-Service-Storage-Provider']);
+    expect([repeated.status, repeated.body.code, repeated.body.header]).toEqual([
+      400,
+      'unknown_provider',
+      'X-Service-Storage-Provider',
+    ]);
   });
 
   it('refuses a Host header that is not a host and port instead of copying it into the URL', async () => {
-    const ask = (host: string) => new Promise<{ status: number; body: any }>((resolve, reject) => {
-      const target = new URL(server.url);
-      http.get({ host: target.hostname, port: target.port, path: '/api/storage', setHost: false,
-        headers: { host, ...fx.headers({ 'x-service-storage-filename': 'alice/x.mp4', 'x-service-storage-provider': 'disk' }) } }, (res) => {
-        let text = '';
-        res.on('data', (c) => { text += c; });
-        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-      }).on('error', reject);
-    });
+    const ask = (host: string) =>
+      new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const target = new URL(server.url);
+        http
+          .get(
+            {
+              host: target.hostname,
+              port: target.port,
+              path: '/api/storage',
+              setHost: false,
+              headers: {
+                host,
+                ...fx.headers({ 'x-service-storage-filename': 'alice/x.mp4', 'x-service-storage-provider': 'disk' }),
+              },
+            },
+            (res) => {
+              let text = '';
+              res.on('data', (c) => {
+                text += c;
+              });
+              res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+            },
+          )
+          .on('error', reject);
+      });
     for (const host of ['evil.example/x?y=', 'a@evil.example', '127.0.0.1:1#', 'evil.example:80x']) {
       const res = await ask(host);
       expect([host, res.status, res.body.code]).toEqual([host, 400, 'bad_request']);
@@ -354,10 +495,17 @@ describe.each(DIALECTS)('directories and signing mode on %s', (dialect) => {
     const target = new URL(server.url);
     const auth = fx.headers({ 'x-service-storage-filename': 'alice/x.mp4', 'x-service-storage-provider': 'disk' });
     const twice = await new Promise<string>((resolve, reject) => {
-      const socket = net.connect(Number(target.port), target.hostname, () => socket.write(`GET /api/storage HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n${
-        Object.entries(auth).map(([k, v]) => `${k}: ${v}\r\n`).join('')}Connection: close\r\n\r\n`));
+      const socket = net.connect(Number(target.port), target.hostname, () =>
+        socket.write(
+          `GET /api/storage HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n${Object.entries(auth)
+            .map(([k, v]) => `${k}: ${v}\r\n`)
+            .join('')}Connection: close\r\n\r\n`,
+        ),
+      );
       let text = '';
-      socket.on('data', (c: Buffer) => { text += c; });
+      socket.on('data', (c: Buffer) => {
+        text += c;
+      });
       socket.on('end', () => resolve(text));
       socket.on('error', reject);
     });

@@ -4,4 +4,6 @@ import { pinTickObjectShape } from '../../src/http/tick-shape.js';
 pinTickObjectShape();
 const { main } = await import('../../src/cli/main.js');
 
-main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

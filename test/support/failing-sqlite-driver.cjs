@@ -9,7 +9,11 @@ module.exports = class FailingCheckpoints extends Database {
     if (source.startsWith('wal_checkpoint')) {
       const file = process.env.SIGHTLINE_TEST_CHECKPOINT_FAILURE;
       let code = '';
-      try { code = fs.readFileSync(file, 'utf8'); } catch { /* no failure asked for */ }
+      try {
+        code = fs.readFileSync(file, 'utf8');
+      } catch {
+        /* no failure asked for */
+      }
       fs.appendFileSync(`${file}.attempts`, `${code || 'ok'}\n`);
       if (code) throw Object.assign(new Error(`injected ${code}`), { code });
     }

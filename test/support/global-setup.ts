@@ -14,7 +14,10 @@ export default function setup(): () => Promise<void> {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      const { rows } = await client.query<{ nspname: string }>('select nspname from pg_namespace where nspname like $1', [`t\\_${run}\\_%`]);
+      const { rows } = await client.query<{ nspname: string }>(
+        'select nspname from pg_namespace where nspname like $1',
+        [`t\\_${run}\\_%`],
+      );
       for (const { nspname } of rows) await client.query(`drop schema if exists "${nspname}" cascade`);
     } finally {
       await client.end();

@@ -2,15 +2,28 @@
 import http from 'node:http';
 import net from 'node:net';
 
-export interface RawResponse { status: number; headers: http.IncomingHttpHeaders; body: string }
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
 
 /** Sends `total` bytes of `chunk` repeated; with chunked=true no Content-Length is sent. */
-export function streamBody(url: string, options: { headers: Record<string, string>; total: number; chunked: boolean; method?: string }): Promise<RawResponse> {
+export function streamBody(
+  url: string,
+  options: { headers: Record<string, string>; total: number; chunked: boolean; method?: string },
+): Promise<RawResponse> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...options.headers };
     if (!options.chunked) headers['content-length'] = String(options.total);
-    const req = http.request({ host: target.hostname, port: target.port, path: target.pathname + target.search, method: options.method ?? 'POST', headers });
+    const req = http.request({
+      host: target.hostname,
+      port: target.port,
+      path: target.pathname + target.search,
+      method: options.method ?? 'POST',
+      headers,
+    });
     let settled = false;
     req.on('response', (res) => {
       settled = true;
@@ -23,14 +36,19 @@ export function streamBody(url: string, options: { headers: Record<string, strin
       res.on('error', done);
     });
     // The server may answer and close while we are still writing; that is the point of the test.
-    req.on('error', (err) => { if (!settled) reject(err); });
+    req.on('error', (err) => {
+      if (!settled) reject(err);
+    });
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     let sent = 0;
     const pump = () => {
       while (sent < options.total && !req.destroyed) {
         const n = Math.min(chunk.length, options.total - sent);
         sent += n;
-        if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) { req.once('drain', pump); return; }
+        if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) {
+          req.once('drain', pump);
+          return;
+        }
       }
       req.end();
     };
@@ -43,7 +61,9 @@ export function rawExchange(url: string, request: string): Promise<string> {
   return new Promise((resolve, reject) => {
     let answer = '';
     const socket = net.connect(Number(new URL(url).port), '127.0.0.1', () => socket.write(request));
-    socket.on('data', (c) => { answer += c; });
+    socket.on('data', (c) => {
+      answer += c;
+    });
     socket.on('close', () => resolve(answer));
     socket.on('error', reject);
   });

@@ -24,8 +24,15 @@ export async function startTestServer(dialect: DialectName, env: Record<string, 
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address() as { port: number };
   return {
-    url: `http://127.0.0.1:${address.port}`, app, store: testStore.store, testStore, config,
-    async close() { await app.close(); await testStore.destroy(); },
+    url: `http://127.0.0.1:${address.port}`,
+    app,
+    store: testStore.store,
+    testStore,
+    config,
+    async close() {
+      await app.close();
+      await testStore.destroy();
+    },
   };
 }
 
@@ -52,7 +59,12 @@ export async function seedOrg(store: Store, recording: Partial<NewRecording> = {
   }
   const token = (await createAccessToken(store.db, org.id, 'producer', null)).token;
   const rec = await insertRecording(store.db, org.id, {
-    mediaKey: `cam-${n}/1700000000_6-967003_cam1_24_769.mp4`, startTimestamp: 1_700_000_000, width: 1000, height: 500, fps: 25, frameCount: 1000,
+    mediaKey: `cam-${n}/1700000000_6-967003_cam1_24_769.mp4`,
+    startTimestamp: 1_700_000_000,
+    width: 1000,
+    height: 500,
+    fps: 25,
+    frameCount: 1000,
     ...recording,
   });
   return { orgId: org.id, name: org.name, token, sessions, recording: rec };
@@ -63,7 +75,11 @@ export function bearer(token: string, extra: Record<string, string> = {}): Recor
 }
 
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}, method = 'POST') {
-  const res = await fetch(url, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }

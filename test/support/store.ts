@@ -20,15 +20,22 @@ export interface TestStore {
 }
 
 /** `pgUrl` and `poolSize` let benchmarks point at another database or size the pool. */
-export async function createTestStore(dialect: DialectName, options: { pgUrl?: string; poolSize?: number } = {}): Promise<TestStore> {
+export async function createTestStore(
+  dialect: DialectName,
+  options: { pgUrl?: string; poolSize?: number } = {},
+): Promise<TestStore> {
   const pgUrl = options.pgUrl ?? PG_URL;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-test-'));
   if (dialect === 'sqlite') {
     const store = openStore({ dataDir });
     await migrateToLatest(store);
     return {
-      store, location: { dataDir },
-      async destroy() { await store.close().catch(() => {}); fs.rmSync(dataDir, { recursive: true, force: true }); },
+      store,
+      location: { dataDir },
+      async destroy() {
+        await store.close().catch(() => {});
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      },
     };
   }
   if (!pgUrl) throw new Error('TEST_DATABASE_URL is not set');
@@ -44,7 +51,11 @@ export async function createTestStore(dialect: DialectName, options: { pgUrl?: s
   await migrateToLatest(store);
   return {
     store,
-    location: { databaseUrl: `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`, dataDir, pgSchema: schema },
+    location: {
+      databaseUrl: `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+      dataDir,
+      pgSchema: schema,
+    },
     async destroy() {
       await store.close().catch(() => {});
       if (!run) {

@@ -29,9 +29,13 @@ describe('ensureDirectory', () => {
     expect(() => ensureDirectory('/proc/1/sightline-data/x')).toThrow(/ENOENT|EACCES|EPERM/);
   });
 
-  it.skipIf(!fs.existsSync('/proc/1'))('the CLI given such a --data exits 1 naming the folder, instead of hanging', async () => {
-    const res = await runCli(['admin', 'org', 'create', '--name', 'x'], { dataDir: '/proc/1/sightline-data' });
-    expect(res.code).toBe(1);
-    expect(res.stderr).toContain('/proc/1/sightline-data');
-  }, 30_000);
+  it.skipIf(!fs.existsSync('/proc/1'))(
+    'the CLI given such a --data exits 1 naming the folder, instead of hanging',
+    async () => {
+      const res = await runCli(['admin', 'org', 'create', '--name', 'x'], { dataDir: '/proc/1/sightline-data' });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain('/proc/1/sightline-data');
+    },
+    30_000,
+  );
 });

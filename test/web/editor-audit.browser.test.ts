@@ -11,7 +11,15 @@ import { DIALECTS } from '../support/store.js';
 import { bearer, getJson, postJson } from '../support/server.js';
 import { createAccount, createProvider } from '../../src/storage/admin.js';
 import { assetNames } from '../../src/recordings/assets-route.js';
-import { HAS_CHROMIUM, NO_CHROMIUM_MESSAGE, PASSWORD, launchChromium, setRange, startEditorServer, type EditorFixture } from './support.js';
+import {
+  HAS_CHROMIUM,
+  NO_CHROMIUM_MESSAGE,
+  PASSWORD,
+  launchChromium,
+  setRange,
+  startEditorServer,
+  type EditorFixture,
+} from './support.js';
 
 // The demo detector's person at frame 0: x 40–100, y 150–300 px of 640×360, confidence 0.665; the tracker's
 // starts at x 44, so (41, 225) is inside the detector's box only.
@@ -41,7 +49,10 @@ function harness(dialect: (typeof DIALECTS)[number], env: Record<string, string>
     const login = await postJson(`${ctx.fx.server.url}/login`, { username: ctx.fx.username(role), password: PASSWORD });
     expect(login.status).toBe(200);
     const context = await ctx.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    await context.addInitScript((session) => sessionStorage.setItem('sightline.session', session), JSON.stringify(login.body.data));
+    await context.addInitScript(
+      (session) => sessionStorage.setItem('sightline.session', session),
+      JSON.stringify(login.body.data),
+    );
     const page = await context.newPage();
     await page.goto(`${ctx.fx.server.url}/${hash}`);
     return page;
@@ -89,7 +100,7 @@ if (!HAS_CHROMIUM) {
       await expect.poll(() => visible.isChecked()).toBe(true);
 
       // A selected box survives Delete and Backspace while a range has focus, and Backspace never deletes.
-      await page.mouse.click(...await at(page, PROBE.x, PROBE.y));
+      await page.mouse.click(...(await at(page, PROBE.x, PROBE.y)));
       await expect.poll(() => inspected(page)).toBe(1);
       await page.locator(`.layer[data-run-id="${DETECTOR}"] .layer-opacity`).focus();
       await page.keyboard.press('Delete');
@@ -118,17 +129,20 @@ if (!HAS_CHROMIUM) {
       await page.waitForFunction(() => window.__sightline?.frame === 0 && window.__sightline.drawn > 0);
       const editorHash = await page.evaluate(() => location.hash);
       const asked: string[] = [];
-      page.on('dialog', (d) => { asked.push(d.type()); void (asked.length % 2 === 1 ? d.dismiss() : d.accept()); });
-      await page.mouse.click(...await at(page, PROBE.x, PROBE.y));
+      page.on('dialog', (d) => {
+        asked.push(d.type());
+        void (asked.length % 2 === 1 ? d.dismiss() : d.accept());
+      });
+      await page.mouse.click(...(await at(page, PROBE.x, PROBE.y)));
       await page.locator('button.delete-box').click();
       await page.locator(`.layer[data-run-id="${DETECTOR}"].edited`).waitFor();
 
-      await page.locator('.title a', { hasText: 'Recordings' }).click();         // dismissed
+      await page.locator('.title a', { hasText: 'Recordings' }).click(); // dismissed
       await expect.poll(() => asked.length).toBe(1);
       expect(await page.evaluate(() => location.hash)).toBe(editorHash);
       expect(await page.locator(`.layer[data-run-id="${DETECTOR}"].edited`).count()).toBe(1);
 
-      await page.goBack();                                                      // accepted
+      await page.goBack(); // accepted
       await expect.poll(() => asked.length).toBe(2);
       await page.locator('tr.recording-row').first().waitFor();
       expect(asked).toEqual(['confirm', 'confirm']);
@@ -141,13 +155,16 @@ if (!HAS_CHROMIUM) {
       await page.waitForFunction(() => window.__sightline?.frame === 0 && window.__sightline.drawn > 0);
       // Leaving without edits asks nothing.
       let asked = 0;
-      page.on('dialog', (d) => { asked++; void d.dismiss(); });
+      page.on('dialog', (d) => {
+        asked++;
+        void d.dismiss();
+      });
       await page.goBack();
       await page.locator('tr.recording-row').first().waitFor();
       expect(asked).toBe(0);
       await page.goForward();
       await page.waitForFunction(() => window.__sightline?.frame === 0 && window.__sightline.drawn > 0);
-      await page.mouse.click(...await at(page, PROBE.x, PROBE.y));
+      await page.mouse.click(...(await at(page, PROBE.x, PROBE.y)));
       await page.locator('button.delete-box').click();
       await page.locator(`.layer[data-run-id="${DETECTOR}"].edited`).waitFor();
       await page.goBack();
@@ -157,7 +174,10 @@ if (!HAS_CHROMIUM) {
 
       page.removeAllListeners('dialog');
       const unload = new Promise<string>((resolve) => {
-        page.once('dialog', (d) => { resolve(d.type()); void d.accept(); });
+        page.once('dialog', (d) => {
+          resolve(d.type());
+          void d.accept();
+        });
         setTimeout(() => resolve('no dialog'), 5000);
       });
       await page.close({ runBeforeUnload: true });
@@ -171,9 +191,13 @@ if (!HAS_CHROMIUM) {
       page.on('pageerror', (e) => errors.push(e.message));
       await page.locator('.not-found .error').waitFor({ timeout: 5000 });
       expect(await page.locator('.not-found .error').textContent()).toContain('malformed');
-      await page.evaluate(() => { location.hash = '#/recordings'; });
+      await page.evaluate(() => {
+        location.hash = '#/recordings';
+      });
       await page.locator('form.filters').waitFor();
-      await page.evaluate(() => { location.hash = '#/recording/%E0%A4%A'; });
+      await page.evaluate(() => {
+        location.hash = '#/recording/%E0%A4%A';
+      });
       await page.locator('.not-found .error').waitFor({ timeout: 5000 });
       expect(errors).toEqual([]);
       await page.context().close();
@@ -181,7 +205,7 @@ if (!HAS_CHROMIUM) {
 
     it('the hover read-out goes when the pointer leaves the canvas', async () => {
       const page = await open(undefined, 'viewer');
-      await page.mouse.move(...await at(page, PROBE.x, PROBE.y));
+      await page.mouse.move(...(await at(page, PROBE.x, PROBE.y)));
       await expect.poll(() => inspected(page)).toBe(1);
       const timeline = (await page.locator('canvas.timeline').boundingBox())!;
       await page.mouse.move(timeline.x + 5, timeline.y + timeline.height - 5);
@@ -194,17 +218,17 @@ if (!HAS_CHROMIUM) {
       const page = await open(undefined, 'viewer');
       const layer = `.layer[data-run-id="${DETECTOR}"]`;
       await setRange(page, `${layer} .layer-threshold`, 0.7);
-      await page.mouse.move(...await at(page, PROBE.x, PROBE.y));
-      await page.mouse.click(...await at(page, PROBE.x, PROBE.y));
+      await page.mouse.move(...(await at(page, PROBE.x, PROBE.y)));
+      await page.mouse.click(...(await at(page, PROBE.x, PROBE.y)));
       expect(await inspected(page)).toBe(0);
       await setRange(page, `${layer} .layer-threshold`, 0);
       await setRange(page, `${layer} .layer-opacity`, 0);
-      await page.mouse.move(...await at(page, PROBE.x + 1, PROBE.y + 1));
-      await page.mouse.click(...await at(page, PROBE.x, PROBE.y));
+      await page.mouse.move(...(await at(page, PROBE.x + 1, PROBE.y + 1)));
+      await page.mouse.click(...(await at(page, PROBE.x, PROBE.y)));
       expect(await inspected(page)).toBe(0);
 
       await setRange(page, `${layer} .layer-opacity`, 1);
-      await page.mouse.click(...await at(page, PROBE.x, PROBE.y));
+      await page.mouse.click(...(await at(page, PROBE.x, PROBE.y)));
       await expect.poll(() => page.locator('.inspect h2').textContent()).toBe('Selected box');
       await setRange(page, `${layer} .layer-threshold`, 0.7);
       await expect.poll(() => page.locator('.inspect h2').textContent()).toBe('Box under the pointer');
@@ -218,10 +242,14 @@ if (!HAS_CHROMIUM) {
       await page.fill('input[name=from]', '2100-01-01');
       await page.fill('input[name=to]', '2000-01-01');
       await page.click('form.filters button[type=submit]');
-      await expect.poll(() => page.locator('main .error').textContent()).toBe('The start date must not be after the end date.');
+      await expect
+        .poll(() => page.locator('main .error').textContent())
+        .toBe('The start date must not be after the end date.');
       expect(await page.locator('tr.recording-row').count()).toBe(0);
 
-      await page.evaluate(() => { location.hash = '#/search'; });
+      await page.evaluate(() => {
+        location.hash = '#/search';
+      });
       const canvas = page.locator('canvas.region-canvas');
       await canvas.waitFor();
       const box = (await canvas.boundingBox())!;
@@ -242,15 +270,24 @@ if (!HAS_CHROMIUM) {
 
     it('a session that ends with unsaved corrections asks to sign in again over the editor, which keeps them to save', async () => {
       const { fx } = ctx;
-      const before = await getJson(`${fx.server.url}/detections/${DETECTOR}?mediaKey=${encodeURIComponent(fx.mediaKey)}`, bearer(fx.org.token));
+      const before = await getJson(
+        `${fx.server.url}/detections/${DETECTOR}?mediaKey=${encodeURIComponent(fx.mediaKey)}`,
+        bearer(fx.org.token),
+      );
       const page = await open();
-      await page.mouse.click(...await at(page, PROBE.x, PROBE.y));
+      await page.mouse.click(...(await at(page, PROBE.x, PROBE.y)));
       await page.locator('button.delete-box').click();
       await page.locator(`.layer[data-run-id="${DETECTOR}"].edited`).waitFor();
       // The session ends behind the tab's back (as at its expiry): the next request is a 401.
       const ended = await page.evaluate(async () => {
         const { token } = JSON.parse(sessionStorage.getItem('sightline.session')!) as { token: string };
-        return (await fetch('/logout', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' })).status;
+        return (
+          await fetch('/logout', {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: '{}',
+          })
+        ).status;
       });
       expect(ended).toBe(200);
       await page.locator(`.layer[data-run-id="${DETECTOR}"] button.save-replace`).click();
@@ -276,7 +313,10 @@ if (!HAS_CHROMIUM) {
       await expect.poll(() => page.evaluate(() => document.activeElement?.closest('main')?.className)).toBe('editor');
       await page.locator(`.layer[data-run-id="${DETECTOR}"] button.save-replace`).click();
       await expect.poll(() => page.locator('.message').textContent()).toContain(`into ${DETECTOR}`);
-      const after = await getJson(`${fx.server.url}/detections/${DETECTOR}?mediaKey=${encodeURIComponent(fx.mediaKey)}`, bearer(fx.org.token));
+      const after = await getJson(
+        `${fx.server.url}/detections/${DETECTOR}?mediaKey=${encodeURIComponent(fx.mediaKey)}`,
+        bearer(fx.org.token),
+      );
       expect(after.body.data.boxesStored).toBe(before.body.data.boxesStored - 1);
       await page.context().close();
     });
@@ -285,10 +325,18 @@ if (!HAS_CHROMIUM) {
       const page = await open();
       await page.evaluate(async () => {
         const { token } = JSON.parse(sessionStorage.getItem('sightline.session')!) as { token: string };
-        await fetch('/logout', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+        await fetch('/logout', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: '{}',
+        });
       });
       await page.locator('header nav a', { hasText: 'Recordings' }).click();
-      await page.locator('main.signin').getByRole('alert').filter({ hasText: 'Your session has ended. Sign in again.' }).waitFor();
+      await page
+        .locator('main.signin')
+        .getByRole('alert')
+        .filter({ hasText: 'Your session has ended. Sign in again.' })
+        .waitFor();
       expect(await page.getByRole('dialog').count()).toBe(0);
       await page.context().close();
     });
@@ -298,8 +346,19 @@ if (!HAS_CHROMIUM) {
       const dir = fx.mediaKey.split('/')[0];
       const spoof = `${dir}/1700000200_invoice\u202egpj.mp4`;
       const long = `${dir}/1700000300_${'x'.repeat(300)}.mp4`;
-      for (const [mediaKey, deviceKey] of [[spoof, 'cam\u202e1evil'], [long, 'd'.repeat(200)]]) {
-        expect((await postJson(`${fx.server.url}/recordings`, { mediaKey, deviceKey, width: 640, height: 360, fps: 25 }, bearer(fx.org.token))).status).toBe(201);
+      for (const [mediaKey, deviceKey] of [
+        [spoof, 'cam\u202e1evil'],
+        [long, 'd'.repeat(200)],
+      ]) {
+        expect(
+          (
+            await postJson(
+              `${fx.server.url}/recordings`,
+              { mediaKey, deviceKey, width: 640, height: 360, fps: 25 },
+              bearer(fx.org.token),
+            )
+          ).status,
+        ).toBe(201);
       }
       const page = await signedInPage('#/recordings');
       const row = page.locator(`tr.recording-row[data-media-key="${spoof}"]`);
@@ -317,7 +376,13 @@ if (!HAS_CHROMIUM) {
     it('a box is selected, moved, resized and saved from the keyboard alone', async () => {
       const { fx } = ctx;
       const runOf: Record<string, string> = { 'yolov8-demo': DETECTOR, 'bytetrack-demo': TRACKER };
-      const fetchRun = async (runId: string) => (await getJson(`${fx.server.url}/detections/${runId}?mediaKey=${encodeURIComponent(fx.mediaKey)}`, bearer(fx.org.token))).body.data;
+      const fetchRun = async (runId: string) =>
+        (
+          await getJson(
+            `${fx.server.url}/detections/${runId}?mediaKey=${encodeURIComponent(fx.mediaKey)}`,
+            bearer(fx.org.token),
+          )
+        ).body.data;
       const page = await open();
       await page.keyboard.press('n');
       await expect.poll(() => page.locator('.inspect h2').textContent()).toBe('Selected box');
@@ -327,10 +392,12 @@ if (!HAS_CHROMIUM) {
       await page.keyboard.press('n');
       expect(await page.locator('.inspect dd[data-field="track"]').textContent()).toBe(first);
       const runId = runOf[(await page.locator('.inspect dd[data-field="layer"]').textContent())!]!;
-      const before = (await fetchRun(runId)).tracks.find((t: { id: string }) => t.id === first).boxes.find((b: { frame: number }) => b.frame === 0);
-      await page.keyboard.press('Shift+ArrowRight');                        // 10 px right
-      await page.keyboard.press('ArrowDown');                               // 1 px down
-      await page.keyboard.press('Alt+ArrowDown');                           // 1 px taller
+      const before = (await fetchRun(runId)).tracks
+        .find((t: { id: string }) => t.id === first)
+        .boxes.find((b: { frame: number }) => b.frame === 0);
+      await page.keyboard.press('Shift+ArrowRight'); // 10 px right
+      await page.keyboard.press('ArrowDown'); // 1 px down
+      await page.keyboard.press('Alt+ArrowDown'); // 1 px taller
       await page.keyboard.press('Alt+ArrowDown');
       await page.locator(`.layer[data-run-id="${runId}"].edited`).waitFor();
       expect(await page.evaluate(() => location.hash)).toContain('#/recording/');
@@ -339,7 +406,9 @@ if (!HAS_CHROMIUM) {
       await page.locator(`.layer[data-run-id="${runId}"] button.save-replace`).focus();
       await page.keyboard.press('Enter');
       await expect.poll(() => page.locator('.message').textContent()).toContain(`into ${runId}`);
-      const after = (await fetchRun(runId)).tracks.find((t: { id: string }) => t.id === first).boxes.find((b: { frame: number }) => b.frame === 0);
+      const after = (await fetchRun(runId)).tracks
+        .find((t: { id: string }) => t.id === first)
+        .boxes.find((b: { frame: number }) => b.frame === 0);
       expect(after.x).toBeCloseTo(before.x + 10 / 640, 4);
       expect(after.y).toBeCloseTo(before.y + 1 / 360, 4);
       expect(after.w).toBeCloseTo(before.w, 4);
@@ -350,7 +419,10 @@ if (!HAS_CHROMIUM) {
     it('Back from a recording returns to the list as it was filtered', async () => {
       const { fx } = ctx;
       const other = `${fx.mediaKey.split('/')[0]}/1700000400_cam9.mp4`;
-      expect((await postJson(`${fx.server.url}/recordings`, { mediaKey: other, deviceKey: 'cam9' }, bearer(fx.org.token))).status).toBe(201);
+      expect(
+        (await postJson(`${fx.server.url}/recordings`, { mediaKey: other, deviceKey: 'cam9' }, bearer(fx.org.token)))
+          .status,
+      ).toBe(201);
       const page = await signedInPage('#/recordings');
       await page.locator(`tr.recording-row[data-media-key="${other}"]`).waitFor();
       await page.getByRole('textbox', { name: 'Device' }).fill('cam1');
@@ -399,13 +471,24 @@ if (!HAS_CHROMIUM) {
     it('on a 3840×2160 recording the handles and the group switches are sized and named for people', async () => {
       const { fx } = ctx;
       const mediaKey = `${fx.mediaKey.split('/')[0]}/1700000100_big.mp4`;
-      const made = await postJson(`${fx.server.url}/recordings`, { mediaKey, width: 3840, height: 2160, fps: 25 }, bearer(fx.org.token));
+      const made = await postJson(
+        `${fx.server.url}/recordings`,
+        { mediaKey, width: 3840, height: 2160, fps: 25 },
+        bearer(fx.org.token),
+      );
       expect(made.status).toBe(201);
       for (const runId of ['big-1', 'big-2']) {
-        const posted = await postJson(`${fx.server.url}/detections`, {
-          mediaKey, schemaVersion: '1.0', source: { kind: 'model', name: 'big-detector', runId }, coordinateSpace: 'normalized',
-          tracks: [{ id: `t-${runId}`, label: 'person', boxes: [{ frame: 0, x: 0.25, y: 0.25, w: 0.25, h: 0.25 }] }],
-        }, bearer(fx.org.token));
+        const posted = await postJson(
+          `${fx.server.url}/detections`,
+          {
+            mediaKey,
+            schemaVersion: '1.0',
+            source: { kind: 'model', name: 'big-detector', runId },
+            coordinateSpace: 'normalized',
+            tracks: [{ id: `t-${runId}`, label: 'person', boxes: [{ frame: 0, x: 0.25, y: 0.25, w: 0.25, h: 0.25 }] }],
+          },
+          bearer(fx.org.token),
+        );
         expect(posted.status).toBe(201);
       }
       const page = await open(mediaKey);
@@ -413,16 +496,26 @@ if (!HAS_CHROMIUM) {
       // big-2 is drawn over big-1 at the same place; hide it so the selection is big-1's.
       await page.locator('.layer[data-run-id="big-2"] .layer-visible').uncheck();
       const group = page.getByRole('checkbox', { name: 'Show the runs of big-detector' });
-      expect(await group.evaluate((el) => (el as HTMLInputElement).indeterminate, undefined, { timeout: 5000 })).toBe(true);
-      await page.mouse.click(...await at(page, 1920, 1500, size));
-      await page.mouse.click(...await at(page, 1100, 700, size));
+      expect(await group.evaluate((el) => (el as HTMLInputElement).indeterminate, undefined, { timeout: 5000 })).toBe(
+        true,
+      );
+      await page.mouse.click(...(await at(page, 1920, 1500, size)));
+      await page.mouse.click(...(await at(page, 1100, 700, size)));
       await expect.poll(() => page.locator('.inspect h2').textContent()).toBe('Selected box');
-      const scale = await page.locator('canvas.overlay').evaluate((c) => (c as HTMLCanvasElement).width / c.clientWidth);
+      const scale = await page
+        .locator('canvas.overlay')
+        .evaluate((c) => (c as HTMLCanvasElement).width / c.clientWidth);
       expect(scale).toBeGreaterThan(3.2);
       // 2.5 screen pixels outside the top-left corner, diagonally: inside a 6-pixel handle, outside the outline.
       const d = Math.round(2.5 * scale);
-      const pixel = await page.evaluate(([x, y]) => Array.from(document.querySelector<HTMLCanvasElement>('canvas.overlay')!
-        .getContext('2d')!.getImageData(x!, y!, 1, 1).data), [960 - d, 540 - d]);
+      const pixel = await page.evaluate(
+        ([x, y]) =>
+          Array.from(
+            document.querySelector<HTMLCanvasElement>('canvas.overlay')!.getContext('2d')!.getImageData(x!, y!, 1, 1)
+              .data,
+          ),
+        [960 - d, 540 - d],
+      );
       expect(pixel).toEqual([255, 255, 0, 255]);
 
       // The partial group switch shows every run; names say which layer a button acts on.
@@ -441,33 +534,56 @@ if (!HAS_CHROMIUM) {
     const account = `editor-audit-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
     const { ctx, open } = harness(dialect, {
       EDITOR_STORAGE_ACCOUNT: account,
-      STORAGE_URL_SIGNING_KEY: 'browser-test-signing-key-0123456789abcdef', SIGHTLINE_MASTER_KEY: 'browser-test-master-key-012345678',
+      STORAGE_URL_SIGNING_KEY: 'browser-test-signing-key-0123456789abcdef',
+      SIGHTLINE_MASTER_KEY: 'browser-test-master-key-012345678',
     });
 
     beforeAll(async () => {
       const { fx } = ctx;
       const root = path.join(fx.server.config.dataDir, 'media');
-      await createProvider(fx.server.store, fx.server.config, fx.org.orgId, { name: 'disk', type: 'fs', config: { root } });
-      await createAccount(fx.server.store, fx.org.orgId, { name: account, defaultProvider: 'disk', directories: ['*'] });
+      await createProvider(fx.server.store, fx.server.config, fx.org.orgId, {
+        name: 'disk',
+        type: 'fs',
+        config: { root },
+      });
+      await createAccount(fx.server.store, fx.org.orgId, {
+        name: account,
+        defaultProvider: 'disk',
+        directories: ['*'],
+      });
       // The demo clip: 10 s at 25 fps, frames 0–249.
       const names = assetNames(fx.mediaKey);
-      const files: Record<string, string> = { video: 'sample.mp4', redacted: 'sample_redacted.mp4', thumbnail: 'sample_thumbnail.jpg', sprite: 'sample_sprite.jpg' };
+      const files: Record<string, string> = {
+        video: 'sample.mp4',
+        redacted: 'sample_redacted.mp4',
+        thumbnail: 'sample_thumbnail.jpg',
+        sprite: 'sample_sprite.jpg',
+      };
       for (const [kind, name] of Object.entries(names)) {
         const file = path.join(root, ...name.split('/'));
         fs.mkdirSync(path.dirname(file), { recursive: true });
         fs.copyFileSync(path.join(SAMPLE, files[kind]!), file);
       }
       // A detection 2 s after the clip ends.
-      const late = await postJson(`${fx.server.url}/detections`, {
-        mediaKey: fx.mediaKey, schemaVersion: '1.0', source: { kind: 'model', name: 'late', runId: 'late-1' }, coordinateSpace: 'normalized',
-        tracks: [{ id: 'late', label: 'person', boxes: [{ frame: 300, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] }],
-      }, bearer(fx.org.token));
+      const late = await postJson(
+        `${fx.server.url}/detections`,
+        {
+          mediaKey: fx.mediaKey,
+          schemaVersion: '1.0',
+          source: { kind: 'model', name: 'late', runId: 'late-1' },
+          coordinateSpace: 'normalized',
+          tracks: [{ id: 'late', label: 'person', boxes: [{ frame: 300, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] }],
+        },
+        bearer(fx.org.token),
+      );
       expect(late.status).toBe(201);
     });
 
     async function openVideo(): Promise<Page> {
       const page = await open();
-      await page.waitForFunction(() => (document.querySelector('video.video') as HTMLVideoElement | null)?.readyState! >= 1);
+      await page.waitForFunction(
+        () => (document.querySelector('video.video') as HTMLVideoElement | null)?.readyState! >= 1,
+      );
       expect(await page.locator('.no-video').count()).toBe(0);
       return page;
     }
@@ -477,13 +593,15 @@ if (!HAS_CHROMIUM) {
       await page.evaluate(() => window.__sightline!.seek(240));
       await expect.poll(() => frame(page)).toBe(240);
       await page.locator('button.play').click();
-      await page.waitForFunction(() => (document.querySelector('video.video') as HTMLVideoElement).ended, undefined, { timeout: 10_000 });
+      await page.waitForFunction(() => (document.querySelector('video.video') as HTMLVideoElement).ended, undefined, {
+        timeout: 10_000,
+      });
       await expect.poll(() => page.locator('button.play').textContent()).toBe('Play');
       expect(await page.evaluate(() => window.__sightline?.playing)).toBe(false);
       await page.context().close();
     });
 
-    it('seeking stops at the video\'s last frame, also for detections after it; the slider seeks', async () => {
+    it("seeking stops at the video's last frame, also for detections after it; the slider seeks", async () => {
       const page = await openVideo();
       const slider = page.locator('input.frame-slider');
       expect(await slider.getAttribute('max')).toBe('300');

@@ -9,27 +9,57 @@ import type { Run, Track } from '../../src/web/types.js';
 
 function run(runId: string, name: string | undefined, tracks: Track[], createdAt = '2026-01-01T00:00:00.000Z'): Run {
   return {
-    runId, mediaKey: 'cam/1700000000_a.mp4', analysisId: 'a1', task: 'detection', schemaVersion: '1.0',
-    source: { kind: 'model', ...(name ? { name } : {}), version: '1', runId }, media: { width: 640, height: 360, fps: 25 },
-    categories: [], recordingTimestamp: 1_700_000_000, createdAt, updatedAt: createdAt,
-    tracksStored: tracks.length, boxesStored: tracks.reduce((n, t) => n + t.boxes.length, 0), tracks,
+    runId,
+    mediaKey: 'cam/1700000000_a.mp4',
+    analysisId: 'a1',
+    task: 'detection',
+    schemaVersion: '1.0',
+    source: { kind: 'model', ...(name ? { name } : {}), version: '1', runId },
+    media: { width: 640, height: 360, fps: 25 },
+    categories: [],
+    recordingTimestamp: 1_700_000_000,
+    createdAt,
+    updatedAt: createdAt,
+    tracksStored: tracks.length,
+    boxesStored: tracks.reduce((n, t) => n + t.boxes.length, 0),
+    tracks,
   };
 }
 
-const box = (frame: number, x = 0.1, confidence?: number) => ({ frame, x, y: 0.2, w: 0.1, h: 0.1, ...(confidence === undefined ? {} : { confidence }) });
+const box = (frame: number, x = 0.1, confidence?: number) => ({
+  frame,
+  x,
+  y: 0.2,
+  w: 0.1,
+  h: 0.1,
+  ...(confidence === undefined ? {} : { confidence }),
+});
 
 describe('frame index', () => {
   it('puts exactly the boxes of frame f between start[f] and start[f+1]', () => {
-    const tracks = fc.sample(fc.array(fc.record({
-      id: fc.uuid(),
-      boxes: fc.uniqueArray(fc.integer({ min: 0, max: 60 }), { minLength: 1, maxLength: 30 }).map((fs) => fs.sort((a, b) => a - b).map((f) => box(f, Math.random() * 0.8))),
-    }), { minLength: 1, maxLength: 40 }), 25);
+    const tracks = fc.sample(
+      fc.array(
+        fc.record({
+          id: fc.uuid(),
+          boxes: fc
+            .uniqueArray(fc.integer({ min: 0, max: 60 }), { minLength: 1, maxLength: 30 })
+            .map((fs) => fs.sort((a, b) => a - b).map((f) => box(f, Math.random() * 0.8))),
+        }),
+        { minLength: 1, maxLength: 40 },
+      ),
+      25,
+    );
     for (const ts of tracks) {
       const index = buildFrameIndex(ts);
       for (let f = 0; f < index.frames; f++) {
-        const expected = ts.flatMap((t, ti) => t.boxes.flatMap((b, bi) => (b.frame === f ? [`${ti}:${bi}:${Math.fround(b.x).toFixed(5)}`] : []))).sort();
+        const expected = ts
+          .flatMap((t, ti) =>
+            t.boxes.flatMap((b, bi) => (b.frame === f ? [`${ti}:${bi}:${Math.fround(b.x).toFixed(5)}`] : [])),
+          )
+          .sort();
         const got: string[] = [];
-        for (let i = index.start[f]!; i < index.start[f + 1]!; i++) got.push(`${index.track[i]}:${index.slot[i]}:${index.x[i]!.toFixed(5)}`);
+        for (let i = index.start[f]!; i < index.start[f + 1]!; i++)
+          got.push(`${index.track[i]}:${index.slot[i]}:${index.x[i]!.toFixed(5)}`);
         expect(got.sort()).toEqual(expected);
       }
       expect(index.start[index.frames]).toBe(ts.reduce((n, t) => n + t.boxes.length, 0));
@@ -37,7 +67,11 @@ describe('frame index', () => {
   });
 
   it('counts boxes at a confidence threshold; a box without confidence always counts', () => {
-    const index = buildFrameIndex([{ id: 'a', boxes: [box(0, 0.1, 0.2), box(1, 0.1, 0.9)] }, { id: 'b', boxes: [box(0)] }, { id: 'c', confidence: 0.95, boxes: [box(1)] }]);
+    const index = buildFrameIndex([
+      { id: 'a', boxes: [box(0, 0.1, 0.2), box(1, 0.1, 0.9)] },
+      { id: 'b', boxes: [box(0)] },
+      { id: 'c', confidence: 0.95, boxes: [box(1)] },
+    ]);
     const counts = new Uint32Array(2);
     countsPerFrame(index, 0.5, counts);
     expect([...counts]).toEqual([1, 2]);
@@ -46,25 +80,38 @@ describe('frame index', () => {
   });
 
   it('splits presence at gaps of more than one frame', () => {
-    expect(presence({ id: 't', boxes: [box(0), box(1), box(2), box(5), box(6), box(9)] })).toEqual([[0, 2], [5, 6], [9, 9]]);
+    expect(presence({ id: 't', boxes: [box(0), box(1), box(2), box(5), box(6), box(9)] })).toEqual([
+      [0, 2],
+      [5, 6],
+      [9, 9],
+    ]);
   });
 });
 
 describe('layers', () => {
   it('groups sibling runs by source.name in API order, falling back to the run name or id', () => {
-    const layers = [run('r1', 'yolo', [{ id: 'a', boxes: [box(0)] }]), run('r2', 'tracker', [{ id: 'a', boxes: [box(0)] }]),
-      run('r3', 'yolo', [{ id: 'a', boxes: [box(0)] }]), run('r4', undefined, [{ id: 'a', boxes: [box(0)] }])].map(makeLayer);
+    const layers = [
+      run('r1', 'yolo', [{ id: 'a', boxes: [box(0)] }]),
+      run('r2', 'tracker', [{ id: 'a', boxes: [box(0)] }]),
+      run('r3', 'yolo', [{ id: 'a', boxes: [box(0)] }]),
+      run('r4', undefined, [{ id: 'a', boxes: [box(0)] }]),
+    ].map(makeLayer);
     expect(groupLayers(layers).map((g) => [g.name, g.layers.map((l) => l.runId)])).toEqual([
-      ['yolo', ['r1', 'r3']], ['tracker', ['r2']], ['r4', ['r4']],
+      ['yolo', ['r1', 'r3']],
+      ['tracker', ['r2']],
+      ['r4', ['r4']],
     ]);
   });
 });
 
 describe('corrections', () => {
-  const fresh = () => makeLayer(run('r1', 'yolo', [
-    { id: 'p', label: 'person', boxes: [box(0, 0.1, 0.5), box(1, 0.15, 0.6)] },
-    { id: 'c', label: 'car', boxes: [box(1, 0.5)] },
-  ]));
+  const fresh = () =>
+    makeLayer(
+      run('r1', 'yolo', [
+        { id: 'p', label: 'person', boxes: [box(0, 0.1, 0.5), box(1, 0.15, 0.6)] },
+        { id: 'c', label: 'car', boxes: [box(1, 0.5)] },
+      ]),
+    );
 
   it('moves a box inside the frame and resizes it by a corner', () => {
     const layer = fresh();
@@ -92,7 +139,11 @@ describe('corrections', () => {
     const layer = fresh();
     moveBox(layer, findInIndex(layer.index, 0, 0, 0), 0.3, 0.3);
     const replace = correctedRunBody(layer, 'replace');
-    expect(replace).toMatchObject({ mediaKey: 'cam/1700000000_a.mp4', coordinateSpace: 'normalized', source: { runId: 'r1', name: 'yolo', kind: 'model', version: '1' } });
+    expect(replace).toMatchObject({
+      mediaKey: 'cam/1700000000_a.mp4',
+      coordinateSpace: 'normalized',
+      source: { runId: 'r1', name: 'yolo', kind: 'model', version: '1' },
+    });
     const result = validateRun(replace);
     expect(result.ok && result.boxes.count).toBe(3);
     const created = correctedRunBody(layer, 'new', 'alice');

@@ -9,7 +9,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createAccount, createProvider } from '../../src/storage/admin.js';
 import { assetNames } from '../../src/recordings/assets-route.js';
-import { HAS_CHROMIUM, NO_CHROMIUM_MESSAGE, PASSWORD, launchChromium, setRange, startEditorServer, type EditorFixture } from './support.js';
+import {
+  HAS_CHROMIUM,
+  NO_CHROMIUM_MESSAGE,
+  PASSWORD,
+  launchChromium,
+  setRange,
+  startEditorServer,
+  type EditorFixture,
+} from './support.js';
 
 // The demo detector's person at frame 0: x 40–100, y 150–300 px of 640×360, confidence 0.665. The tracker's
 // person starts 4 px further right, so pixel (41, 225) is inside the detector's box only.
@@ -18,10 +26,13 @@ const DETECTOR = 'demo-detector-1';
 const TRACKER = 'demo-tracker-1';
 
 async function overlayAlpha(page: Page, x: number, y: number): Promise<number> {
-  return page.evaluate(([px, py]) => {
-    const canvas = document.querySelector<HTMLCanvasElement>('canvas.overlay')!;
-    return canvas.getContext('2d')!.getImageData(px!, py!, 1, 1).data[3]!;
-  }, [x, y]);
+  return page.evaluate(
+    ([px, py]) => {
+      const canvas = document.querySelector<HTMLCanvasElement>('canvas.overlay')!;
+      return canvas.getContext('2d')!.getImageData(px!, py!, 1, 1).data[3]!;
+    },
+    [x, y],
+  );
 }
 
 /** Page coordinates of a point given in the overlay canvas's own pixels. */
@@ -52,7 +63,10 @@ if (!HAS_CHROMIUM) {
       const login = await postJson(`${fx.server.url}/login`, { username: fx.username(role), password: PASSWORD });
       expect(login.status).toBe(200);
       const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-      await context.addInitScript((session) => sessionStorage.setItem('sightline.session', session), JSON.stringify(login.body.data));
+      await context.addInitScript(
+        (session) => sessionStorage.setItem('sightline.session', session),
+        JSON.stringify(login.body.data),
+      );
       const page = await context.newPage();
       await page.goto(`${fx.server.url}/${hash}`);
       return page;
@@ -151,7 +165,8 @@ if (!HAS_CHROMIUM) {
       await canvas.waitFor();
       const drag = async (from: [number, number], to: [number, number]) => {
         const box = (await canvas.boundingBox())!;
-        const at = ([x, y]: [number, number]) => [box.x + (x / 640) * box.width, box.y + (y / 360) * box.height] as const;
+        const at = ([x, y]: [number, number]) =>
+          [box.x + (x / 640) * box.width, box.y + (y / 360) * box.height] as const;
         await page.mouse.move(...at(from));
         await page.mouse.down();
         await page.mouse.move(...at(to), { steps: 4 });
@@ -179,9 +194,12 @@ if (!HAS_CHROMIUM) {
       await field.focus();
       // The detector's person is centred at (70, 225) px on its first frame.
       await page.keyboard.type('50, 200, 40, 50');
-      expect(await page.getByRole('img', { name: 'The region: 50, 200, 40, 50 (px of a 640×360 frame)' }).count()).toBe(1);
+      expect(await page.getByRole('img', { name: 'The region: 50, 200, 40, 50 (px of a 640×360 frame)' }).count()).toBe(
+        1,
+      );
       // On to Search (past Clear and Labels), by Tab.
-      for (let i = 0; i < 5 && await page.evaluate(() => document.activeElement?.textContent) !== 'Search'; i++) await page.keyboard.press('Tab');
+      for (let i = 0; i < 5 && (await page.evaluate(() => document.activeElement?.textContent)) !== 'Search'; i++)
+        await page.keyboard.press('Tab');
       await page.keyboard.press('Enter');
       await page.locator(`tr.result-row[data-media-key="${fx.mediaKey}"]`).waitFor();
       // A polygon, typed as points.
@@ -196,13 +214,18 @@ if (!HAS_CHROMIUM) {
       await page.mouse.down();
       await page.mouse.move(box.x + (110 / 640) * box.width, box.y + (220 / 360) * box.height, { steps: 3 });
       await page.mouse.up();
-      const [x, y, w, h] = (await page.getByRole('textbox', { name: 'Region: x, y, width, height (px)' }).inputValue()).split(', ').map(Number);
+      const [x, y, w, h] = (await page.getByRole('textbox', { name: 'Region: x, y, width, height (px)' }).inputValue())
+        .split(', ')
+        .map(Number);
       expect([x, y, w, h].map((v, i) => Math.abs(v! - [10, 20, 100, 200][i]!) <= 2)).toEqual([true, true, true, true]);
       await page.context().close();
     });
 
     it('a box moved and saved as a replacement is what GET /detections/{runId} returns', async () => {
-      const before = await getJson(`${fx.server.url}/detections/${DETECTOR}?mediaKey=${encodeURIComponent(fx.mediaKey)}`, bearer(fx.org.token));
+      const before = await getJson(
+        `${fx.server.url}/detections/${DETECTOR}?mediaKey=${encodeURIComponent(fx.mediaKey)}`,
+        bearer(fx.org.token),
+      );
       const person = before.body.data.tracks.find((t: { id: string }) => t.id === 'p1');
       expect(person.boxes[0]).toMatchObject({ frame: 0, x: 40 / 640, y: 150 / 360 });
 
@@ -219,7 +242,10 @@ if (!HAS_CHROMIUM) {
       await page.locator(`.layer[data-run-id="${DETECTOR}"] button.save-replace`).click();
       await expect.poll(() => page.locator('.message').textContent()).toContain(`into ${DETECTOR}`);
 
-      const after = await getJson(`${fx.server.url}/detections/${DETECTOR}?mediaKey=${encodeURIComponent(fx.mediaKey)}`, bearer(fx.org.token));
+      const after = await getJson(
+        `${fx.server.url}/detections/${DETECTOR}?mediaKey=${encodeURIComponent(fx.mediaKey)}`,
+        bearer(fx.org.token),
+      );
       expect(after.status).toBe(200);
       const run = after.body.data;
       expect(run.runId).toBe(DETECTOR);
@@ -240,17 +266,27 @@ if (!HAS_CHROMIUM) {
 
     it('a correction saved as a new layer becomes a human run; deleting a layer asks first', async () => {
       const page = await openDemo('editor');
-      await page.mouse.click(...Object.values(await canvasPoint(page, 70, 225)) as [number, number]);
+      await page.mouse.click(...(Object.values(await canvasPoint(page, 70, 225)) as [number, number]));
       await page.locator('button.delete-track').click();
       await page.locator(`.layer[data-run-id="${TRACKER}"].edited`).waitFor();
       await page.locator(`.layer[data-run-id="${TRACKER}"] button.save-new`).click();
       await expect.poll(() => page.locator('.layer').count()).toBe(3);
       const newRunId = (await page.locator('.layer').nth(2).getAttribute('data-run-id'))!;
-      const created = await getJson(`${fx.server.url}/detections/${encodeURIComponent(newRunId)}?mediaKey=${encodeURIComponent(fx.mediaKey)}`, bearer(fx.org.token));
-      expect(created.body.data.source).toMatchObject({ kind: 'human', name: 'bytetrack-demo (corrected)', correctedFrom: TRACKER });
+      const created = await getJson(
+        `${fx.server.url}/detections/${encodeURIComponent(newRunId)}?mediaKey=${encodeURIComponent(fx.mediaKey)}`,
+        bearer(fx.org.token),
+      );
+      expect(created.body.data.source).toMatchObject({
+        kind: 'human',
+        name: 'bytetrack-demo (corrected)',
+        correctedFrom: TRACKER,
+      });
       expect(created.body.data.tracks.map((t: { id: string }) => t.id)).toEqual(['t-car']);
       // The original keeps both tracks.
-      const original = await getJson(`${fx.server.url}/detections/${TRACKER}?mediaKey=${encodeURIComponent(fx.mediaKey)}`, bearer(fx.org.token));
+      const original = await getJson(
+        `${fx.server.url}/detections/${TRACKER}?mediaKey=${encodeURIComponent(fx.mediaKey)}`,
+        bearer(fx.org.token),
+      );
       expect(original.body.data.tracksStored).toBe(2);
 
       page.once('dialog', (d) => void d.dismiss());
@@ -259,7 +295,10 @@ if (!HAS_CHROMIUM) {
       page.once('dialog', (d) => void d.accept());
       await page.locator(`.layer[data-run-id="${newRunId}"] button.delete-layer`).click();
       await expect.poll(() => page.locator('.layer').count()).toBe(2);
-      const gone = await getJson(`${fx.server.url}/detections/${encodeURIComponent(newRunId)}?mediaKey=${encodeURIComponent(fx.mediaKey)}`, bearer(fx.org.token));
+      const gone = await getJson(
+        `${fx.server.url}/detections/${encodeURIComponent(newRunId)}?mediaKey=${encodeURIComponent(fx.mediaKey)}`,
+        bearer(fx.org.token),
+      );
       expect(gone.status).toBe(404);
       await page.context().close();
     });
@@ -274,13 +313,22 @@ if (!HAS_CHROMIUM) {
       [fx, browser] = await Promise.all([
         startEditorServer(dialect, {
           EDITOR_STORAGE_ACCOUNT: account,
-          STORAGE_URL_SIGNING_KEY: 'browser-test-signing-key-0123456789abcdef', SIGHTLINE_MASTER_KEY: 'browser-test-master-key-012345678',
+          STORAGE_URL_SIGNING_KEY: 'browser-test-signing-key-0123456789abcdef',
+          SIGHTLINE_MASTER_KEY: 'browser-test-master-key-012345678',
         }),
         launchChromium(),
       ]);
       const root = path.join(fx.server.config.dataDir, 'media');
-      await createProvider(fx.server.store, fx.server.config, fx.org.orgId, { name: 'disk', type: 'fs', config: { root } });
-      await createAccount(fx.server.store, fx.org.orgId, { name: account, defaultProvider: 'disk', directories: ['*'] });
+      await createProvider(fx.server.store, fx.server.config, fx.org.orgId, {
+        name: 'disk',
+        type: 'fs',
+        config: { root },
+      });
+      await createAccount(fx.server.store, fx.org.orgId, {
+        name: account,
+        defaultProvider: 'disk',
+        directories: ['*'],
+      });
       // Not a playable video: the editor must notice and fall back to its blank canvas.
       for (const name of Object.values(assetNames(fx.mediaKey))) {
         const file = path.join(root, ...name.split('/'));
@@ -296,10 +344,15 @@ if (!HAS_CHROMIUM) {
     it('loads the video through a signed URL and falls back to a blank canvas when it cannot play', async () => {
       const login = await postJson(`${fx.server.url}/login`, { username: fx.username('viewer'), password: PASSWORD });
       const context = await browser.newContext();
-      await context.addInitScript((session) => sessionStorage.setItem('sightline.session', session), JSON.stringify(login.body.data));
+      await context.addInitScript(
+        (session) => sessionStorage.setItem('sightline.session', session),
+        JSON.stringify(login.body.data),
+      );
       const page = await context.newPage();
       const videoRequests: string[] = [];
-      page.on('request', (r) => { if (r.url().includes('/api/storage/signed')) videoRequests.push(decodeURIComponent(r.url())); });
+      page.on('request', (r) => {
+        if (r.url().includes('/api/storage/signed')) videoRequests.push(decodeURIComponent(r.url()));
+      });
       await page.goto(`${fx.server.url}/#/recording/${encodeURIComponent(fx.mediaKey)}`);
       await page.locator('.no-video').waitFor();
       expect(await page.locator('.no-video').textContent()).toContain('could not be loaded');

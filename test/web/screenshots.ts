@@ -33,7 +33,14 @@ try {
   const c = (await canvas.boundingBox())!;
   const at = (x: number, y: number) => [c.x + (x / 640) * c.width, c.y + (y / 360) * c.height] as const;
   await page.selectOption('select[name=mode]', 'polygon');
-  for (const [x, y] of [[40, 180], [200, 170], [260, 260], [120, 330], [60, 280]] as const) await page.mouse.click(...at(x, y));
+  for (const [x, y] of [
+    [40, 180],
+    [200, 170],
+    [260, 260],
+    [120, 330],
+    [60, 280],
+  ] as const)
+    await page.mouse.click(...at(x, y));
   await page.click('text=Close polygon');
   await page.click('button.primary');
   await page.locator('tr.result-row').waitFor();

@@ -47,7 +47,12 @@ describe.each(DIALECTS)('serving the editor (%s)', (dialect) => {
   });
 
   it('answers 404 problem+json for unknown assets and never leaves the assets folder', async () => {
-    for (const p of ['/assets/nope.js', '/assets/..%2Findex.html', '/assets/%2e%2e%2f%2e%2e%2fpackage.json', '/assets/.hidden']) {
+    for (const p of [
+      '/assets/nope.js',
+      '/assets/..%2Findex.html',
+      '/assets/%2e%2e%2f%2e%2e%2fpackage.json',
+      '/assets/.hidden',
+    ]) {
       const res = await fetch(`${server.url}${p}`);
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
@@ -68,7 +73,9 @@ describe.each(DIALECTS)('serving the editor (%s)', (dialect) => {
 describe('an editor that is not built', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer('sqlite', { SIGHTLINE_WEB_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-empty-web-')) });
+    server = await startTestServer('sqlite', {
+      SIGHTLINE_WEB_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-empty-web-')),
+    });
   });
   afterAll(() => server?.close());
 

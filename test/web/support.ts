@@ -23,7 +23,11 @@ export function buildEditor(): Promise<string> {
   built ??= (async () => {
     const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-web-'));
     const { build } = await import('vite');
-    await build({ configFile: path.join(root, 'vite.config.ts'), logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+    await build({
+      configFile: path.join(root, 'vite.config.ts'),
+      logLevel: 'silent',
+      build: { outDir, emptyOutDir: true },
+    });
     return outDir;
   })();
   return built;
@@ -32,17 +36,33 @@ export function buildEditor(): Promise<string> {
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
 export const PASSWORD = 'correct horse battery';
 
-export interface EditorFixture { server: TestServer; org: SeededOrg; mediaKey: string; username: (role: string) => string }
+export interface EditorFixture {
+  server: TestServer;
+  org: SeededOrg;
+  mediaKey: string;
+  username: (role: string) => string;
+}
 
 /** A server serving the freshly built editor, with one organisation holding the demo recording and its two runs. */
-export async function startEditorServer(dialect: DialectName, env: Record<string, string> = {}): Promise<EditorFixture> {
+export async function startEditorServer(
+  dialect: DialectName,
+  env: Record<string, string> = {},
+): Promise<EditorFixture> {
   const webDir = await buildEditor();
   const server = await startTestServer(dialect, { SIGHTLINE_WEB_DIR: webDir, ...env });
   const org = await seedOrg(server.store, { ...DEMO_MEDIA, durationMs: 10_000, deviceKey: 'cam1' });

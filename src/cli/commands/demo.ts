@@ -17,7 +17,11 @@ import { KEY_FILE, signingKeys } from '../../storage/signing-keys.js';
 import { ensureDirectory } from '../../util/ensure-directory.js';
 
 export interface DemoCredentials {
-  organisation: string; username: string; password: string; token: string; mediaKey: string;
+  organisation: string;
+  username: string;
+  password: string;
+  token: string;
+  mediaKey: string;
   [more: string]: unknown;
 }
 
@@ -38,13 +42,25 @@ async function seed(store: Store, config: Config): Promise<DemoCredentials> {
   const token = await createAccessToken(db, org.id, 'demo producer', null);
   const start = Math.floor(Date.now() / 1000);
   const mediaKey = `demo/${start}_cam1.mp4`;
-  const recording = await insertRecording(db, org.id, { mediaKey, startTimestamp: start, deviceKey: 'cam1', ...DEMO_MEDIA, durationMs: 10_000 });
+  const recording = await insertRecording(db, org.id, {
+    mediaKey,
+    startTimestamp: start,
+    deviceKey: 'cam1',
+    ...DEMO_MEDIA,
+    durationMs: 10_000,
+  });
   for (const body of demoRuns(mediaKey)) {
     const run = validateRun(body);
     if (!run.ok) throw new Error(`demo run is invalid: ${run.detail}`);
     await upsertRun(store, org.id, recording, run);
   }
-  const credentials: DemoCredentials = { organisation: 'demo', username: 'demo', password, token: token.token, mediaKey };
+  const credentials: DemoCredentials = {
+    organisation: 'demo',
+    username: 'demo',
+    password,
+    token: token.token,
+    mediaKey,
+  };
   for (const seeder of demoSeeders) await seeder(store, config, credentials);
   return credentials;
 }
@@ -73,16 +89,21 @@ export const demoCommands: CommandTable = {
       } else if (fs.existsSync(file)) {
         credentials = JSON.parse(fs.readFileSync(file, 'utf8')) as DemoCredentials;
       } else {
-        throw new Error(`the demo organisation exists in ${config.dataDir} but ${file} is gone; remove the data folder to start over`);
+        throw new Error(
+          `the demo organisation exists in ${config.dataDir} but ${file} is gone; remove the data folder to start over`,
+        );
       }
       const url = server.url;
       const lines = [
-        '', `Sightline demo running at ${url}  (${config.databaseUrl ? 'PostgreSQL from DATABASE_URL, files' : 'embedded store'} in ${config.dataDir}; Ctrl-C stops it)`, '',
+        '',
+        `Sightline demo running at ${url}  (${config.databaseUrl ? 'PostgreSQL from DATABASE_URL, files' : 'embedded store'} in ${config.dataDir}; Ctrl-C stops it)`,
+        '',
         `  editor:    ${url}/`,
         `  API docs:  ${url}/docs`,
         `  sign in:   username ${credentials.username}   password ${credentials.password}`,
         `  token:     ${credentials.token}`,
-        `  recording: ${credentials.mediaKey}`, '',
+        `  recording: ${credentials.mediaKey}`,
+        '',
         'Try:',
         `  curl -s ${url}/login -H 'Content-Type: application/json' -d '{"username":"${credentials.username}","password":"${credentials.password}"}'`,
         `  curl -s '${url}/detections?mediaKey=${encodeURIComponent(credentials.mediaKey)}' -H 'Authorization: Bearer ${credentials.token}'`,

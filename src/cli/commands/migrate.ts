@@ -8,16 +8,22 @@ import { printResult } from '../output.js';
 
 export const migrateCommands: CommandTable = {
   migrate: {
-    usage: 'migrate [--data ./data] [--database-url postgres://…] [--dry-run]   (applies the pending schema migrations)',
+    usage:
+      'migrate [--data ./data] [--database-url postgres://…] [--dry-run]   (applies the pending schema migrations)',
     async run({ flags, json, config }) {
       const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 1 });
       try {
         const before = await migrationStatus(store);
         const applied = flags['dry-run'] === true ? [] : await migrateToLatest(store);
         const pending = flags['dry-run'] === true ? before.pending : [];
-        const line = flags['dry-run'] === true
-          ? (pending.length > 0 ? `would apply: ${pending.join(', ')}` : 'the store is up to date')
-          : (applied.length > 0 ? `applied: ${applied.join(', ')}` : 'the store is up to date');
+        const line =
+          flags['dry-run'] === true
+            ? pending.length > 0
+              ? `would apply: ${pending.join(', ')}`
+              : 'the store is up to date'
+            : applied.length > 0
+              ? `applied: ${applied.join(', ')}`
+              : 'the store is up to date';
         printResult(json, { applied, pending }, line);
       } finally {
         await store.close();

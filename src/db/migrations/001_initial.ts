@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import type { ColumnTypes } from '../column-types.js';
 
 export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
-  await db.schema.createTable('organisations')
+  await db.schema
+    .createTable('organisations')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('name', 'text', (c) => c.notNull().unique())
     .addColumn('retention_days', t.int, (c) => c.notNull())
@@ -10,7 +11,8 @@ export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
     .addColumn('created_at', t.bigint, (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('users')
+  await db.schema
+    .createTable('users')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('org_id', 'text', (c) => c.notNull().references('organisations.id').onDelete('cascade'))
     .addColumn('username', 'text', (c) => c.notNull().unique())
@@ -19,7 +21,8 @@ export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
     .addColumn('created_at', t.bigint, (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('sessions')
+  await db.schema
+    .createTable('sessions')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('token_hash', 'text', (c) => c.notNull().unique())
     .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
@@ -29,7 +32,8 @@ export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
     .execute();
   await db.schema.createIndex('sessions_expires_at').on('sessions').column('expires_at').execute();
 
-  await db.schema.createTable('access_tokens')
+  await db.schema
+    .createTable('access_tokens')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('org_id', 'text', (c) => c.notNull().references('organisations.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
@@ -40,13 +44,15 @@ export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
     .addColumn('created_at', t.bigint, (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('login_failures')
+  await db.schema
+    .createTable('login_failures')
     .addColumn('key', 'text', (c) => c.primaryKey())
     .addColumn('failures', t.int, (c) => c.notNull())
     .addColumn('window_start', t.bigint, (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('recordings')
+  await db.schema
+    .createTable('recordings')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('org_id', 'text', (c) => c.notNull().references('organisations.id').onDelete('cascade'))
     .addColumn('media_key', 'text', (c) => c.notNull())
@@ -64,7 +70,8 @@ export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
     .execute();
   await db.schema.createIndex('recordings_org_start').on('recordings').columns(['org_id', 'start_timestamp']).execute();
 
-  await db.schema.createTable('runs')
+  await db.schema
+    .createTable('runs')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('org_id', 'text', (c) => c.notNull())
     .addColumn('recording_id', 'text', (c) => c.notNull().references('recordings.id').onDelete('cascade'))
@@ -96,7 +103,8 @@ export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
   await db.schema.createIndex('runs_recording_created').on('runs').columns(['recording_id', 'created_at']).execute();
   await db.schema.createIndex('runs_recording_timestamp').on('runs').column('recording_timestamp').execute();
 
-  await db.schema.createTable('run_centroids')
+  await db.schema
+    .createTable('run_centroids')
     .addColumn('run_pk', 'text', (c) => c.notNull().references('runs.id').onDelete('cascade'))
     .addColumn('recording_id', 'text', (c) => c.notNull())
     .addColumn('org_id', 'text', (c) => c.notNull())
@@ -105,5 +113,9 @@ export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
     .addColumn('points', t.blob, (c) => c.notNull())
     .execute();
   await db.schema.createIndex('run_centroids_run').on('run_centroids').column('run_pk').execute();
-  await db.schema.createIndex('run_centroids_recording').on('run_centroids').columns(['recording_id', 'label']).execute();
+  await db.schema
+    .createIndex('run_centroids_recording')
+    .on('run_centroids')
+    .columns(['recording_id', 'label'])
+    .execute();
 }

@@ -5,7 +5,8 @@ import { sql, type Kysely } from 'kysely';
 import type { ColumnTypes } from '../column-types.js';
 
 export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
-  await db.schema.createTable('storage_providers')
+  await db.schema
+    .createTable('storage_providers')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('org_id', 'text', (c) => c.references('organisations.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
@@ -18,10 +19,16 @@ export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
     .addColumn('updated_at', t.bigint, (c) => c.notNull())
     .execute();
   // Names are unique per owner; NULLs are distinct in a plain unique constraint, hence the expression.
-  await db.schema.createIndex('storage_providers_owner_name').on('storage_providers').unique()
-    .expression(sql`coalesce(org_id, '')`).column('name').execute();
+  await db.schema
+    .createIndex('storage_providers_owner_name')
+    .on('storage_providers')
+    .unique()
+    .expression(sql`coalesce(org_id, '')`)
+    .column('name')
+    .execute();
 
-  await db.schema.createTable('storage_accounts')
+  await db.schema
+    .createTable('storage_accounts')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('org_id', 'text', (c) => c.references('organisations.id').onDelete('cascade'))
     // Globally unique: a service-signed URL names its account by `a` alone.

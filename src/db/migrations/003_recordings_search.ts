@@ -10,16 +10,26 @@ import { orderByRow, ROW_START_COLUMNS } from '../../search/point-rows.js';
 export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
   const pg = t.blob === 'bytea';
   // Two 32-bit halves of the 64-cell mask: JavaScript numbers and both dialects' integers hold them exactly.
-  await db.schema.alterTable('run_centroids').addColumn('cells_lo', t.bigint, (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('run_centroids').addColumn('cells_hi', t.bigint, (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('run_centroids')
+    .addColumn('cells_lo', t.bigint, (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('run_centroids')
+    .addColumn('cells_hi', t.bigint, (c) => c.notNull().defaultTo(0))
+    .execute();
   // Points ordered by grid row and where each row starts, so a search reads only its rows' byte range.
   for (const column of ROW_START_COLUMNS) {
-    await db.schema.alterTable('run_centroids').addColumn(column, t.int, (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('run_centroids')
+      .addColumn(column, t.int, (c) => c.notNull().defaultTo(0))
+      .execute();
   }
   // Uncompressed out-of-line storage: substr then reads only the TOAST chunks of the rows it needs.
   if (pg) await sql`alter table run_centroids alter column points set storage external`.execute(db);
 
-  await db.schema.createTable('recording_label_cells')
+  await db.schema
+    .createTable('recording_label_cells')
     .addColumn('recording_id', 'text', (c) => c.notNull().references('recordings.id').onDelete('cascade'))
     .addColumn('org_id', 'text', (c) => c.notNull())
     // ANY_LABEL ('') is the union over every label; real labels are never empty (they default to "object").
@@ -35,11 +45,22 @@ export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
     await sql`create index recording_label_cells_search on recording_label_cells
       (org_id, label, start_timestamp desc, recording_id desc) include (cells_lo, cells_hi)`.execute(db);
   } else {
-    await db.schema.createIndex('recording_label_cells_search').on('recording_label_cells')
-      .columns(['org_id', 'label', 'start_timestamp', 'recording_id', 'cells_lo', 'cells_hi']).execute();
+    await db.schema
+      .createIndex('recording_label_cells_search')
+      .on('recording_label_cells')
+      .columns(['org_id', 'label', 'start_timestamp', 'recording_id', 'cells_lo', 'cells_hi'])
+      .execute();
   }
-  await db.schema.createIndex('recordings_org_start_id').on('recordings').columns(['org_id', 'start_timestamp', 'id']).execute();
-  await db.schema.createIndex('recordings_org_device_start').on('recordings').columns(['org_id', 'device_key', 'start_timestamp']).execute();
+  await db.schema
+    .createIndex('recordings_org_start_id')
+    .on('recordings')
+    .columns(['org_id', 'start_timestamp', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('recordings_org_device_start')
+    .on('recordings')
+    .columns(['org_id', 'device_key', 'start_timestamp'])
+    .execute();
 
   // Existing centroids (written before this migration) get their masks and aggregates.
   const rows = await db.selectFrom('run_centroids').select(['run_pk', 'label', 'points']).execute();
@@ -47,8 +68,12 @@ export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
     const points = decodePoints(row.points);
     const m = cellMasksOfPoints(points);
     const { ordered, starts } = orderByRow(points);
-    await db.updateTable('run_centroids').set({ cells_lo: m.lo, cells_hi: m.hi, points: encodePoints(ordered), ...starts })
-      .where('run_pk', '=', row.run_pk).where('label', '=', row.label).execute();
+    await db
+      .updateTable('run_centroids')
+      .set({ cells_lo: m.lo, cells_hi: m.hi, points: encodePoints(ordered), ...starts })
+      .where('run_pk', '=', row.run_pk)
+      .where('label', '=', row.label)
+      .execute();
   }
   const recordings = await db.selectFrom('run_centroids').select('recording_id').distinct().execute();
   for (const r of recordings as Array<{ recording_id: string }>) await refreshRecordingCells(db, r.recording_id);

@@ -6,5 +6,8 @@ import type { ColumnTypes } from '../column-types.js';
 export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
   // SQLite's column affinity already stores a fraction as it is; only PostgreSQL's column type changes.
   if (t.double !== 'double precision') return;
-  await db.schema.alterTable('recordings').alterColumn('duration_ms', (c) => c.setDataType('double precision')).execute();
+  await db.schema
+    .alterTable('recordings')
+    .alterColumn('duration_ms', (c) => c.setDataType('double precision'))
+    .execute();
 }

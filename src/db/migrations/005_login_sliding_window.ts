@@ -5,7 +5,13 @@ import type { Kysely } from 'kysely';
 import type { ColumnTypes } from '../column-types.js';
 
 export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
-  await db.schema.alterTable('login_failures').addColumn('previous_failures', t.int, (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('login_failures')
+    .addColumn('previous_failures', t.int, (c) => c.notNull().defaultTo(0))
+    .execute();
   // 900 s: the default window, which every counter made before this column was counted with unless configured.
-  await db.schema.alterTable('login_failures').addColumn('window_ms', t.bigint, (c) => c.notNull().defaultTo(900_000)).execute();
+  await db.schema
+    .alterTable('login_failures')
+    .addColumn('window_ms', t.bigint, (c) => c.notNull().defaultTo(900_000))
+    .execute();
 }

@@ -5,6 +5,10 @@
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createIndex('recordings_org_device_start_id').on('recordings').columns(['org_id', 'device_key', 'start_timestamp', 'id']).execute();
+  await db.schema
+    .createIndex('recordings_org_device_start_id')
+    .on('recordings')
+    .columns(['org_id', 'device_key', 'start_timestamp', 'id'])
+    .execute();
   await db.schema.dropIndex('recordings_org_device_start').execute();
 }

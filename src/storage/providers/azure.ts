@@ -8,20 +8,49 @@ import type { PutRequest, ReadRequest, StorageProvider } from './types.js';
 
 export const AZURE_SAS_VERSION = '2020-12-06';
 
-export interface AzureSettings { account: string; container: string; endpoint?: string }
-export interface AzureSecret { accountKey: string }
+export interface AzureSettings {
+  account: string;
+  container: string;
+  endpoint?: string;
+}
+export interface AzureSecret {
+  accountKey: string;
+}
 
 const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** The service SAS string-to-sign for a blob, read permission, no optional fields. */
-export function azureStringToSign(account: string, container: string, blob: string, permissions: string, expiry: string): string {
+export function azureStringToSign(
+  account: string,
+  container: string,
+  blob: string,
+  permissions: string,
+  expiry: string,
+): string {
   return [
-    permissions, '', expiry, `/blob/${account}/${container}/${blob}`, '', '', '', AZURE_SAS_VERSION, 'b', '', '', '', '', '', '', '',
+    permissions,
+    '',
+    expiry,
+    `/blob/${account}/${container}/${blob}`,
+    '',
+    '',
+    '',
+    AZURE_SAS_VERSION,
+    'b',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
   ].join('\n');
 }
 
 /** Account, key and endpoint from `DefaultEndpointsProtocol=…;AccountName=…;AccountKey=…;BlobEndpoint=…`. */
-export function parseConnectionString(text: string): { account: string; accountKey: string; endpoint?: string } | undefined {
+export function parseConnectionString(
+  text: string,
+): { account: string; accountKey: string; endpoint?: string } | undefined {
   const parts = new Map<string, string>();
   for (const piece of text.split(';')) {
     const eq = piece.indexOf('=');
@@ -36,7 +65,8 @@ export function parseConnectionString(text: string): { account: string; accountK
   const endpoint = blobEndpoint ?? (suffix ? `${protocol}://${account}.blob.${suffix}` : undefined);
   // The portal's own strings name the public cloud (`EndpointSuffix=core.windows.net`): that is no endpoint of its
   // own, and must not count as one (the admin API refuses endpoints to non-operators).
-  const isDefault = endpoint?.replace(/\/+$/, '').toLowerCase() === `https://${account.toLowerCase()}.blob.core.windows.net`;
+  const isDefault =
+    endpoint?.replace(/\/+$/, '').toLowerCase() === `https://${account.toLowerCase()}.blob.core.windows.net`;
   return { account, accountKey, ...(endpoint && !isDefault ? { endpoint } : {}) };
 }
 
@@ -44,7 +74,12 @@ export class AzureProvider implements StorageProvider {
   readonly type = 'azure' as const;
   private readonly mac: HmacSha256;
 
-  constructor(readonly name: string, private settings: AzureSettings, secret: AzureSecret, private timeoutMs: number) {
+  constructor(
+    readonly name: string,
+    private settings: AzureSettings,
+    secret: AzureSecret,
+    private timeoutMs: number,
+  ) {
     this.mac = new HmacSha256(Buffer.from(secret.accountKey, 'base64'));
   }
 
@@ -75,22 +110,45 @@ export class AzureProvider implements StorageProvider {
     const length = Number(suffix[1]);
     if (!Number.isSafeInteger(size)) return readThroughUrl(this.name, url, request, this.timeoutMs, headUrl);
     if (size === 0 || length === 0) {
-      throw new ApiError(416, 'range_not_satisfiable', 'The requested range is outside the object', { provider: this.name }, { 'Content-Range': `bytes */${size}` });
+      throw new ApiError(
+        416,
+        'range_not_satisfiable',
+        'The requested range is outside the object',
+        { provider: this.name },
+        { 'Content-Range': `bytes */${size}` },
+      );
     }
-    return readThroughUrl(this.name, url, { ...request, range: `bytes=${Math.max(0, size - length)}-${size - 1}` }, this.timeoutMs, headUrl);
+    return readThroughUrl(
+      this.name,
+      url,
+      { ...request, range: `bytes=${Math.max(0, size - length)}-${size - 1}` },
+      this.timeoutMs,
+      headUrl,
+    );
   }
 
   async put(filename: string, request: PutRequest) {
     const { etag } = await sendThroughUrl(this.name, {
-      method: 'PUT', url: this.presign(filename, Date.now() + 300_000, 'cw'), body: request.body, timeoutMs: this.timeoutMs,
-      headers: { 'content-length': String(request.size), 'content-type': request.contentType, 'x-ms-blob-type': 'BlockBlob', 'x-ms-version': AZURE_SAS_VERSION },
+      method: 'PUT',
+      url: this.presign(filename, Date.now() + 300_000, 'cw'),
+      body: request.body,
+      timeoutMs: this.timeoutMs,
+      headers: {
+        'content-length': String(request.size),
+        'content-type': request.contentType,
+        'x-ms-blob-type': 'BlockBlob',
+        'x-ms-version': AZURE_SAS_VERSION,
+      },
     });
     return { etag };
   }
 
   async delete(filename: string) {
     await sendThroughUrl(this.name, {
-      method: 'DELETE', url: this.presign(filename, Date.now() + 300_000, 'd'), headers: { 'x-ms-version': AZURE_SAS_VERSION }, timeoutMs: this.timeoutMs,
+      method: 'DELETE',
+      url: this.presign(filename, Date.now() + 300_000, 'd'),
+      headers: { 'x-ms-version': AZURE_SAS_VERSION },
+      timeoutMs: this.timeoutMs,
     });
   }
 }

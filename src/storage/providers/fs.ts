@@ -37,11 +37,15 @@ async function removeStaleParts(dir: string): Promise<void> {
     return;
   }
   const cutoff = Date.now() - STALE_PART_MS;
-  await Promise.all(names.filter((name) => UPLOAD_PART.test(name)).map(async (name) => {
-    const file = path.join(dir, name);
-    const stat = await fsp.lstat(file).catch(() => undefined);
-    if (stat?.isFile() && stat.mtimeMs < cutoff) await fsp.rm(file, { force: true }).catch(() => {});
-  }));
+  await Promise.all(
+    names
+      .filter((name) => UPLOAD_PART.test(name))
+      .map(async (name) => {
+        const file = path.join(dir, name);
+        const stat = await fsp.lstat(file).catch(() => undefined);
+        if (stat?.isFile() && stat.mtimeMs < cutoff) await fsp.rm(file, { force: true }).catch(() => {});
+      }),
+  );
 }
 
 const CHUNK = 256 * 1024;
@@ -61,7 +65,7 @@ function etagOf(stat: { size: number; mtimeMs: number; ctimeMs: number }): strin
  */
 function fileRange(handle: fsp.FileHandle, start: number, end: number): Readable {
   async function* chunks() {
-    for (let position = start; position <= end;) {
+    for (let position = start; position <= end; ) {
       const length = Math.min(CHUNK, end - position + 1);
       const { bytesRead, buffer } = await handle.read(Buffer.allocUnsafe(length), 0, length, position);
       if (bytesRead === 0) throw new Error(`the file ended ${end - position + 1} bytes short of what was announced`);
@@ -72,7 +76,9 @@ function fileRange(handle: fsp.FileHandle, start: number, end: number): Readable
   const stream = Readable.from(chunks(), { objectMode: false, highWaterMark: CHUNK });
   // On close rather than in the generator: one destroyed before its first read never runs the generator's code.
   // FileHandle.close waits for a read in flight.
-  stream.once('close', () => { handle.close().catch(() => {}); });
+  stream.once('close', () => {
+    handle.close().catch(() => {});
+  });
   return stream;
 }
 
@@ -80,7 +86,10 @@ export class FsProvider implements StorageProvider {
   readonly type = 'fs' as const;
   private realRoot: string | undefined;
 
-  constructor(readonly name: string, readonly root: string) {}
+  constructor(
+    readonly name: string,
+    readonly root: string,
+  ) {}
 
   nativeUrl(): undefined {
     return undefined;
@@ -92,7 +101,12 @@ export class FsProvider implements StorageProvider {
       this.realRoot = await fsp.realpath(this.root);
       return this.realRoot;
     } catch (err) {
-      throw new ApiError(502, 'provider_unavailable', `Provider "${this.name}" cannot be reached: its directory is missing`, { provider: this.name }).withCause(err);
+      throw new ApiError(
+        502,
+        'provider_unavailable',
+        `Provider "${this.name}" cannot be reached: its directory is missing`,
+        { provider: this.name },
+      ).withCause(err);
     }
   }
 
@@ -119,7 +133,9 @@ export class FsProvider implements StorageProvider {
       handle = await fsp.open(full, constants.O_RDONLY | constants.O_NONBLOCK | (PROC_FD ? 0 : constants.O_NOFOLLOW));
     } catch (err) {
       if (NOT_FOUND_CODES.has((err as NodeJS.ErrnoException).code ?? '')) throw notFound();
-      throw new ApiError(502, 'provider_unavailable', `Provider "${this.name}" could not open the object`, { provider: this.name }).withCause(err);
+      throw new ApiError(502, 'provider_unavailable', `Provider "${this.name}" could not open the object`, {
+        provider: this.name,
+      }).withCause(err);
     }
     let handedOff = false;
     try {
@@ -136,12 +152,24 @@ export class FsProvider implements StorageProvider {
         'last-modified': lastModified.toUTCString(),
       };
       if (preconditionFailed(request, validators)) {
-        throw new ApiError(412, 'precondition_failed', 'The object is not the version the request names (If-Match / If-Unmodified-Since)', {}, { ETag: validators.etag });
+        throw new ApiError(
+          412,
+          'precondition_failed',
+          'The object is not the version the request names (If-Match / If-Unmodified-Since)',
+          {},
+          { ETag: validators.etag },
+        );
       }
       if (notModified(request, validators)) return { status: 304, headers };
       const range = decideRange(request, stat.size, validators);
       if (range.kind === 'unsatisfiable') {
-        throw new ApiError(416, 'range_not_satisfiable', `The object has ${stat.size} bytes`, { size: stat.size }, { 'Content-Range': `bytes */${stat.size}` });
+        throw new ApiError(
+          416,
+          'range_not_satisfiable',
+          `The object has ${stat.size} bytes`,
+          { size: stat.size },
+          { 'Content-Range': `bytes */${stat.size}` },
+        );
       }
       const [start, end] = range.kind === 'partial' ? [range.start, range.end] : [0, stat.size - 1];
       headers['content-length'] = String(Math.max(0, end - start + 1));
@@ -174,7 +202,8 @@ export class FsProvider implements StorageProvider {
     } catch {
       return undefined;
     }
-    if (!this.inside(root, real)) throw new ApiError(400, 'invalid_filename', 'The key leads outside the provider root');
+    if (!this.inside(root, real))
+      throw new ApiError(400, 'invalid_filename', 'The key leads outside the provider root');
     return { dir: real, base };
   }
 
@@ -183,7 +212,11 @@ export class FsProvider implements StorageProvider {
     // Written beside the target and renamed into place: readers never see half a file.
     await removeStaleParts(parent.dir);
     const temp = path.join(parent.dir, uploadPartName());
-    const handle = await fsp.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+    const handle = await fsp.open(
+      temp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o644,
+    );
     try {
       await pipeline(request.body, handle.createWriteStream());
       await fsp.rename(temp, path.join(parent.dir, parent.base));

@@ -3,12 +3,30 @@ import { createHash, createSign } from 'node:crypto';
 import { PresignedUrlProvider, type PresignMethod } from './presigned-provider.js';
 import { amzDate, uriEncode } from './sigv4.js';
 
-export interface GcsSettings { bucket: string; clientEmail: string; endpoint?: string }
-export interface GcsSecret { privateKey: string }
+export interface GcsSettings {
+  bucket: string;
+  clientEmail: string;
+  endpoint?: string;
+}
+export interface GcsSecret {
+  privateKey: string;
+}
 
-export interface GcsCanonical { canonicalRequest: string; stringToSign: string; query: string; origin: string; path: string }
+export interface GcsCanonical {
+  canonicalRequest: string;
+  stringToSign: string;
+  query: string;
+  origin: string;
+  path: string;
+}
 
-export function gcsCanonical(settings: GcsSettings, method: string, filename: string, expiresIn: number, now: number): GcsCanonical {
+export function gcsCanonical(
+  settings: GcsSettings,
+  method: string,
+  filename: string,
+  expiresIn: number,
+  now: number,
+): GcsCanonical {
   const base = new URL(settings.endpoint ?? 'https://storage.googleapis.com');
   const date = amzDate(now);
   const scope = `${date.slice(0, 8)}/auto/storage/goog4_request`;
@@ -19,15 +37,28 @@ export function gcsCanonical(settings: GcsSettings, method: string, filename: st
     ['X-Goog-Date', date],
     ['X-Goog-Expires', String(expiresIn)],
     ['X-Goog-SignedHeaders', 'host'],
-  ].map(([k, v]) => `${uriEncode(k!)}=${uriEncode(v!)}`).sort().join('&');
+  ]
+    .map(([k, v]) => `${uriEncode(k!)}=${uriEncode(v!)}`)
+    .sort()
+    .join('&');
   const canonicalRequest = [method, path, query, `host:${base.host}`, '', 'host', 'UNSIGNED-PAYLOAD'].join('\n');
-  const stringToSign = ['GOOG4-RSA-SHA256', date, scope, createHash('sha256').update(canonicalRequest).digest('hex')].join('\n');
+  const stringToSign = [
+    'GOOG4-RSA-SHA256',
+    date,
+    scope,
+    createHash('sha256').update(canonicalRequest).digest('hex'),
+  ].join('\n');
   return { canonicalRequest, stringToSign, query, origin: base.origin, path };
 }
 
 export class GcsProvider extends PresignedUrlProvider {
   readonly type = 'gcs' as const;
-  constructor(name: string, private settings: GcsSettings, private secret: GcsSecret, timeoutMs: number) {
+  constructor(
+    name: string,
+    private settings: GcsSettings,
+    private secret: GcsSecret,
+    timeoutMs: number,
+  ) {
     super(name, timeoutMs);
   }
 

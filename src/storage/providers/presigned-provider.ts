@@ -12,7 +12,10 @@ const INTERNAL_URL_SECONDS = 300;
 export abstract class PresignedUrlProvider implements StorageProvider {
   abstract readonly type: ProviderType;
 
-  constructor(readonly name: string, protected readonly timeoutMs: number) {}
+  constructor(
+    readonly name: string,
+    protected readonly timeoutMs: number,
+  ) {}
 
   abstract presign(method: PresignMethod, filename: string, expiresIn: number, now: number): string;
 
@@ -21,19 +24,32 @@ export abstract class PresignedUrlProvider implements StorageProvider {
   }
 
   read(filename: string, request: ReadRequest) {
-    return readThroughUrl(this.name, this.presign(request.method, filename, INTERNAL_URL_SECONDS, Date.now()), request, this.timeoutMs,
-      () => this.presign('HEAD', filename, INTERNAL_URL_SECONDS, Date.now()));
+    return readThroughUrl(
+      this.name,
+      this.presign(request.method, filename, INTERNAL_URL_SECONDS, Date.now()),
+      request,
+      this.timeoutMs,
+      () => this.presign('HEAD', filename, INTERNAL_URL_SECONDS, Date.now()),
+    );
   }
 
   async put(filename: string, request: PutRequest) {
     const { etag } = await sendThroughUrl(this.name, {
-      method: 'PUT', url: this.presign('PUT', filename, INTERNAL_URL_SECONDS, Date.now()), body: request.body, timeoutMs: this.timeoutMs,
+      method: 'PUT',
+      url: this.presign('PUT', filename, INTERNAL_URL_SECONDS, Date.now()),
+      body: request.body,
+      timeoutMs: this.timeoutMs,
       headers: { 'content-length': String(request.size), 'content-type': request.contentType },
     });
     return { etag };
   }
 
   async delete(filename: string) {
-    await sendThroughUrl(this.name, { method: 'DELETE', url: this.presign('DELETE', filename, INTERNAL_URL_SECONDS, Date.now()), headers: {}, timeoutMs: this.timeoutMs });
+    await sendThroughUrl(this.name, {
+      method: 'DELETE',
+      url: this.presign('DELETE', filename, INTERNAL_URL_SECONDS, Date.now()),
+      headers: {},
+      timeoutMs: this.timeoutMs,
+    });
   }
 }

@@ -10,7 +10,13 @@ const PASSED_HEADERS = ['content-type', 'content-length', 'etag', 'last-modified
  * `headUrl`: a URL for a HEAD of the same object, asked only when the backend leaves out what the answer needs (some
  * S3-compatible servers send a 416 without `Content-Range` and a 304 without `ETag`/`Last-Modified`).
  */
-export async function readThroughUrl(providerName: string, url: string, request: ReadRequest, timeoutMs: number, headUrl?: () => string): Promise<ReadResponse> {
+export async function readThroughUrl(
+  providerName: string,
+  url: string,
+  request: ReadRequest,
+  timeoutMs: number,
+  headUrl?: () => string,
+): Promise<ReadResponse> {
   const headers: Record<string, string> = {};
   if (request.range) headers.range = request.range;
   if (request.ifRange) headers['if-range'] = request.ifRange;
@@ -21,7 +27,10 @@ export async function readThroughUrl(providerName: string, url: string, request:
 
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => { timedOut = true; controller.abort(); }, timeoutMs);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
   const onClientGone = () => controller.abort();
   request.signal.addEventListener('abort', onClientGone, { once: true });
   let response: Response;
@@ -29,9 +38,14 @@ export async function readThroughUrl(providerName: string, url: string, request:
     response = await fetch(url, { method: request.method, headers, signal: controller.signal, redirect: 'manual' });
   } catch (err) {
     request.signal.removeEventListener('abort', onClientGone);
-    if (timedOut) throw new ApiError(504, 'provider_timeout', `Provider "${providerName}" did not answer within ${timeoutMs} ms`, { provider: providerName });
+    if (timedOut)
+      throw new ApiError(504, 'provider_timeout', `Provider "${providerName}" did not answer within ${timeoutMs} ms`, {
+        provider: providerName,
+      });
     if (request.signal.aborted) throw err;
-    throw new ApiError(502, 'provider_unavailable', `Provider "${providerName}" cannot be reached`, { provider: providerName }).withCause(err);
+    throw new ApiError(502, 'provider_unavailable', `Provider "${providerName}" cannot be reached`, {
+      provider: providerName,
+    }).withCause(err);
   } finally {
     clearTimeout(timer);
   }
@@ -49,7 +63,8 @@ export async function readThroughUrl(providerName: string, url: string, request:
       if (status === 304 && (!out.etag || !out['last-modified']) && headUrl) {
         // A 304 carries the validators the 200 would have (RFC 9110 §15.4.5).
         const head = await headHeaders(headUrl(), timeoutMs);
-        for (const name of ['etag', 'last-modified', 'content-type'] as const) if (!out[name] && head?.get(name)) out[name] = head.get(name)!;
+        for (const name of ['etag', 'last-modified', 'content-type'] as const)
+          if (!out[name] && head?.get(name)) out[name] = head.get(name)!;
       }
       return { status, headers: out };
     }
@@ -61,7 +76,12 @@ export async function readThroughUrl(providerName: string, url: string, request:
   request.signal.removeEventListener('abort', onClientGone);
   if (status === 404) throw new ApiError(404, 'object_not_found', 'No such object', { provider: providerName });
   if (status === 412) {
-    throw new ApiError(412, 'precondition_failed', 'The object is not the version the request names (If-Match / If-Unmodified-Since)', { provider: providerName });
+    throw new ApiError(
+      412,
+      'precondition_failed',
+      'The object is not the version the request names (If-Match / If-Unmodified-Since)',
+      { provider: providerName },
+    );
   }
   if (status === 416) {
     let range = response.headers.get('content-range');
@@ -69,11 +89,27 @@ export async function readThroughUrl(providerName: string, url: string, request:
       const size = Number((await headHeaders(headUrl(), timeoutMs))?.get('content-length') ?? NaN);
       if (Number.isSafeInteger(size)) range = `bytes */${size}`;
     }
-    throw new ApiError(416, 'range_not_satisfiable', 'The requested range is outside the object', { provider: providerName },
-      range ? { 'Content-Range': range } : {});
+    throw new ApiError(
+      416,
+      'range_not_satisfiable',
+      'The requested range is outside the object',
+      { provider: providerName },
+      range ? { 'Content-Range': range } : {},
+    );
   }
-  if (status >= 500) throw new ApiError(502, 'provider_unavailable', `Provider "${providerName}" answered with a server error (${status})`, { provider: providerName });
-  throw new ApiError(502, 'provider_error', `Provider "${providerName}" refused the request (${status}); check its configuration and credentials`, { provider: providerName });
+  if (status >= 500)
+    throw new ApiError(
+      502,
+      'provider_unavailable',
+      `Provider "${providerName}" answered with a server error (${status})`,
+      { provider: providerName },
+    );
+  throw new ApiError(
+    502,
+    'provider_error',
+    `Provider "${providerName}" refused the request (${status}); check its configuration and credentials`,
+    { provider: providerName },
+  );
 }
 
 /** The headers of a HEAD of the object, or undefined when the backend does not answer it with 200 in time. */

@@ -3,8 +3,17 @@ import { isIP } from 'node:net';
 import { PresignedUrlProvider, type PresignMethod } from './presigned-provider.js';
 import { SigV4Signer, uriEncode } from './sigv4.js';
 
-export interface S3Settings { bucket: string; region: string; endpoint?: string; pathStyle: boolean }
-export interface S3Secret { accessKeyId: string; secretAccessKey: string; sessionToken?: string }
+export interface S3Settings {
+  bucket: string;
+  region: string;
+  endpoint?: string;
+  pathStyle: boolean;
+}
+export interface S3Secret {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+}
 
 export class S3Provider extends PresignedUrlProvider {
   readonly type = 's3' as const;
@@ -18,12 +27,18 @@ export class S3Provider extends PresignedUrlProvider {
     const base = new URL(endpoint ?? `https://s3.${region}.amazonaws.com`);
     // An IP address or localhost has no subdomains for a virtual-hosted bucket (`http://bucket.127.0.0.1:9000` is
     // no URL): such an endpoint (a local MinIO) is addressed path-style, as the AWS SDK does too.
-    const pathStyle = settings.pathStyle || isIP(base.hostname.replace(/^\[|\]$/g, '')) !== 0 || base.hostname === 'localhost';
+    const pathStyle =
+      settings.pathStyle || isIP(base.hostname.replace(/^\[|\]$/g, '')) !== 0 || base.hostname === 'localhost';
     const basePath = base.pathname.replace(/\/+$/, '');
     this.pathPrefix = pathStyle ? `${basePath}/${uriEncode(bucket)}/` : `${basePath}/`;
     this.signer = new SigV4Signer({
-      origin: pathStyle ? base.origin : `${base.protocol}//${bucket}.${base.host}`, region, service: 's3',
-      accessKeyId: secret.accessKeyId, secretAccessKey: secret.secretAccessKey, sessionToken: secret.sessionToken, layout: 'sdk',
+      origin: pathStyle ? base.origin : `${base.protocol}//${bucket}.${base.host}`,
+      region,
+      service: 's3',
+      accessKeyId: secret.accessKeyId,
+      secretAccessKey: secret.secretAccessKey,
+      sessionToken: secret.sessionToken,
+      layout: 'sdk',
     });
   }
 

@@ -21,7 +21,10 @@ let lastDate = '';
 export function amzDate(now: number): string {
   const second = Math.floor(now / 1000);
   if (second !== lastSecond) {
-    lastDate = new Date(second * 1000).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+    lastDate = new Date(second * 1000)
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d{3}/, '');
     lastSecond = second;
   }
   return lastDate;
@@ -62,7 +65,11 @@ export interface PresignInput extends SigV4Credential {
   now: number;
 }
 
-interface QueryParts { query: string; head: string; tail: string }
+interface QueryParts {
+  query: string;
+  head: string;
+  tail: string;
+}
 const byName = ([a]: readonly [string, string], [b]: readonly [string, string]) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
@@ -128,7 +135,11 @@ export class SigV4Signer {
     if (layout !== 'sdk') return { query: join(encoded), head: `${join(encoded)}&X-Amz-Signature=`, tail: '' };
     // Sorted with the signature among them: it lands right before X-Amz-SignedHeaders.
     const at = encoded.findIndex(([k]) => k > 'X-Amz-Signature');
-    return { query: join(encoded), head: `${join(encoded.slice(0, at))}&X-Amz-Signature=`, tail: `&${join(encoded.slice(at))}` };
+    return {
+      query: join(encoded),
+      head: `${join(encoded.slice(0, at))}&X-Amz-Signature=`,
+      tail: `&${join(encoded.slice(at))}`,
+    };
   }
 }
 

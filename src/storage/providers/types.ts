@@ -19,8 +19,14 @@ export interface ReadResponse {
 }
 
 /** An upload: the bytes, their exact length (backends want Content-Length) and type. */
-export interface PutRequest { body: Readable; size: number; contentType: string }
-export interface PutResult { etag: string | undefined }
+export interface PutRequest {
+  body: Readable;
+  size: number;
+  contentType: string;
+}
+export interface PutResult {
+  etag: string | undefined;
+}
 
 export interface StorageProvider {
   readonly name: string;

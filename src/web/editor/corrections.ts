@@ -12,8 +12,14 @@ function boxAt(layer: Layer, i: number): Box {
 
 function write(layer: Layer, i: number, x: number, y: number, w: number, h: number): void {
   const box = boxAt(layer, i);
-  box.x = x; box.y = y; box.w = w; box.h = h;
-  layer.index.x[i] = x; layer.index.y[i] = y; layer.index.w[i] = w; layer.index.h[i] = h;
+  box.x = x;
+  box.y = y;
+  box.w = w;
+  box.h = h;
+  layer.index.x[i] = x;
+  layer.index.y[i] = y;
+  layer.index.w[i] = w;
+  layer.index.h[i] = h;
   layer.edited = true;
 }
 
@@ -28,10 +34,16 @@ export type Corner = 0 | 1 | 2 | 3; // top-left, top-right, bottom-left, bottom-
 /** Drags one corner of box i to (x, y) (normalized); the opposite corner stays. */
 export function resizeBox(layer: Layer, i: number, corner: Corner, x: number, y: number): void {
   const b = boxAt(layer, i);
-  let x1 = b.x; let y1 = b.y; let x2 = b.x + b.w; let y2 = b.y + b.h;
-  const px = clamp01(x); const py = clamp01(y);
-  if (corner === 0 || corner === 2) x1 = Math.min(px, x2 - MIN_SIZE); else x2 = Math.max(px, x1 + MIN_SIZE);
-  if (corner === 0 || corner === 1) y1 = Math.min(py, y2 - MIN_SIZE); else y2 = Math.max(py, y1 + MIN_SIZE);
+  let x1 = b.x;
+  let y1 = b.y;
+  let x2 = b.x + b.w;
+  let y2 = b.y + b.h;
+  const px = clamp01(x);
+  const py = clamp01(y);
+  if (corner === 0 || corner === 2) x1 = Math.min(px, x2 - MIN_SIZE);
+  else x2 = Math.max(px, x1 + MIN_SIZE);
+  if (corner === 0 || corner === 1) y1 = Math.min(py, y2 - MIN_SIZE);
+  else y2 = Math.max(py, y1 + MIN_SIZE);
   write(layer, i, x1, y1, x2 - x1, y2 - y1);
 }
 
@@ -67,9 +79,15 @@ export type SaveMode = 'replace' | 'new';
 /** The run as a POST /detections body: normalized x,y,w,h, so what is saved is exactly what is shown. */
 export function correctedRunBody(layer: Layer, mode: SaveMode, editor?: string): Record<string, unknown> {
   const run = layer.run;
-  const source: Record<string, unknown> = mode === 'replace'
-    ? { ...run.source, runId: run.runId }
-    : { kind: 'human', name: `${layerName(run)} (corrected)`, correctedFrom: run.runId, ...(editor ? { editor } : {}) };
+  const source: Record<string, unknown> =
+    mode === 'replace'
+      ? { ...run.source, runId: run.runId }
+      : {
+          kind: 'human',
+          name: `${layerName(run)} (corrected)`,
+          correctedFrom: run.runId,
+          ...(editor ? { editor } : {}),
+        };
   const body: Record<string, unknown> = {
     mediaKey: run.mediaKey,
     schemaVersion: run.schemaVersion,

@@ -7,11 +7,15 @@ export interface FrameIndex {
   frames: number;
   /** Offsets into the box arrays, length frames + 1. */
   start: Uint32Array;
-  x: Float32Array; y: Float32Array; w: Float32Array; h: Float32Array;
+  x: Float32Array;
+  y: Float32Array;
+  w: Float32Array;
+  h: Float32Array;
   /** Box confidence, else the track's, else NaN (always shown). */
   conf: Float32Array;
   /** Track index and position of the box within its track's (frame-sorted) boxes. */
-  track: Uint32Array; slot: Uint32Array;
+  track: Uint32Array;
+  slot: Uint32Array;
 }
 
 export function boxConfidence(track: Track, boxIndex: number): number {
@@ -31,16 +35,26 @@ export function buildFrameIndex(tracks: readonly Track[]): FrameIndex {
   for (let f = 0; f < frames; f++) start[f + 1]! += start[f]!;
   const fill = start.slice(0, frames);
   const index: FrameIndex = {
-    frames, start,
-    x: new Float32Array(total), y: new Float32Array(total), w: new Float32Array(total), h: new Float32Array(total),
-    conf: new Float32Array(total), track: new Uint32Array(total), slot: new Uint32Array(total),
+    frames,
+    start,
+    x: new Float32Array(total),
+    y: new Float32Array(total),
+    w: new Float32Array(total),
+    h: new Float32Array(total),
+    conf: new Float32Array(total),
+    track: new Uint32Array(total),
+    slot: new Uint32Array(total),
   };
   tracks.forEach((t, ti) => {
     t.boxes.forEach((b, bi) => {
       const i = fill[b.frame]!++;
-      index.x[i] = b.x; index.y[i] = b.y; index.w[i] = b.w; index.h[i] = b.h;
+      index.x[i] = b.x;
+      index.y[i] = b.y;
+      index.w[i] = b.w;
+      index.h[i] = b.h;
       index.conf[i] = boxConfidence(t, bi);
-      index.track[i] = ti; index.slot[i] = bi;
+      index.track[i] = ti;
+      index.slot[i] = bi;
     });
   });
   return index;

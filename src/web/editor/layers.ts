@@ -32,9 +32,17 @@ export function trackLabel(track: Track): string {
 export function makeLayer(run: Run): Layer {
   const tracks = run.tracks;
   const layer: Layer = {
-    runId: run.runId, run, tracks, index: buildFrameIndex(tracks),
-    visible: true, opacity: 1, colorBy: 'label', threshold: 0, edited: false,
-    slotByLabel: new Uint8Array(0), slotByTrack: new Uint8Array(0),
+    runId: run.runId,
+    run,
+    tracks,
+    index: buildFrameIndex(tracks),
+    visible: true,
+    opacity: 1,
+    colorBy: 'label',
+    threshold: 0,
+    edited: false,
+    slotByLabel: new Uint8Array(0),
+    slotByTrack: new Uint8Array(0),
   };
   recolor(layer);
   return layer;
@@ -51,7 +59,10 @@ export function reindex(layer: Layer): void {
   recolor(layer);
 }
 
-export interface LayerGroup { name: string; layers: Layer[] }
+export interface LayerGroup {
+  name: string;
+  layers: Layer[];
+}
 
 /** Sibling runs of one source.name together; groups and runs keep the API's order (oldest first). */
 export function groupLayers(layers: readonly Layer[]): LayerGroup[] {

@@ -3,7 +3,10 @@
 import type { Layer } from './layers.js';
 import { PALETTE } from './palette.js';
 
-export interface BoxRef { layer: Layer; i: number }
+export interface BoxRef {
+  layer: Layer;
+  i: number;
+}
 
 export interface DrawOptions {
   frame: number;
@@ -57,7 +60,10 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, layers: readonly Laye
   }
   ctx.globalAlpha = 1;
   const scale = opts.scale ?? 1;
-  for (const [ref, color] of [[opts.hover, '#ffffff'], [opts.selected, '#ffff00']] as const) {
+  for (const [ref, color] of [
+    [opts.hover, '#ffffff'],
+    [opts.selected, '#ffff00'],
+  ] as const) {
     if (!ref || !isDrawn(ref)) continue;
     const { index } = ref.layer;
     ctx.lineWidth = 3 * scale;
@@ -68,7 +74,16 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, layers: readonly Laye
   return drawn;
 }
 
-function drawTrails(ctx: CanvasRenderingContext2D, layer: Layer, from: number, to: number, slot: number, oldest: number, W: number, H: number) {
+function drawTrails(
+  ctx: CanvasRenderingContext2D,
+  layer: Layer,
+  from: number,
+  to: number,
+  slot: number,
+  oldest: number,
+  W: number,
+  H: number,
+) {
   const { index, tracks } = layer;
   const slots = layer.colorBy === 'label' ? layer.slotByLabel : layer.slotByTrack;
   ctx.beginPath();
@@ -98,11 +113,23 @@ function drawHandles(ctx: CanvasRenderingContext2D, ref: BoxRef, W: number, H: n
 }
 
 export function corners(x: number, y: number, w: number, h: number): Array<[number, number]> {
-  return [[x, y], [x + w, y], [x, y + h], [x + w, y + h]];
+  return [
+    [x, y],
+    [x + w, y],
+    [x, y + h],
+    [x + w, y + h],
+  ];
 }
 
 /** The topmost shown box under a point (canvas pixels): the last layer drawn wins. */
-export function hitTest(layers: readonly Layer[], frame: number, px: number, py: number, W: number, H: number): BoxRef | undefined {
+export function hitTest(
+  layers: readonly Layer[],
+  frame: number,
+  px: number,
+  py: number,
+  W: number,
+  H: number,
+): BoxRef | undefined {
   const nx = px / W;
   const ny = py / H;
   for (let l = layers.length - 1; l >= 0; l--) {
@@ -113,9 +140,15 @@ export function hitTest(layers: readonly Layer[], frame: number, px: number, py:
     let bestArea = Infinity;
     for (let i = index.start[frame]!; i < index.start[frame + 1]!; i++) {
       if (!shown(layer, i)) continue;
-      const x = index.x[i]!; const y = index.y[i]!; const w = index.w[i]!; const h = index.h[i]!;
+      const x = index.x[i]!;
+      const y = index.y[i]!;
+      const w = index.w[i]!;
+      const h = index.h[i]!;
       // The smallest box under the point, so a box inside a larger one can still be picked.
-      if (nx >= x && nx <= x + w && ny >= y && ny <= y + h && w * h < bestArea) { best = i; bestArea = w * h; }
+      if (nx >= x && nx <= x + w && ny >= y && ny <= y + h && w * h < bestArea) {
+        best = i;
+        bestArea = w * h;
+      }
     }
     if (best !== undefined) return { layer, i: best };
   }

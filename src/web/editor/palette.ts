@@ -1,7 +1,17 @@
 // A fixed palette: colouring by label or track picks a slot by hash, so a label keeps its colour everywhere.
 export const PALETTE = [
-  '#ff3b30', '#34c759', '#0a84ff', '#ff9f0a', '#bf5af2', '#64d2ff',
-  '#ffd60a', '#ff375f', '#30d158', '#5e5ce6', '#ac8e68', '#66d4cf',
+  '#ff3b30',
+  '#34c759',
+  '#0a84ff',
+  '#ff9f0a',
+  '#bf5af2',
+  '#64d2ff',
+  '#ffd60a',
+  '#ff375f',
+  '#30d158',
+  '#5e5ce6',
+  '#ac8e68',
+  '#66d4cf',
 ] as const;
 
 export function paletteSlot(key: string): number {

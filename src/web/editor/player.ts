@@ -14,10 +14,17 @@ export interface Player {
 abstract class Base {
   protected listeners: Array<(frame: number) => void> = [];
   frame = 0;
-  constructor(protected readonly fps: number, protected readonly frames: number) {}
-  onFrame(listener: (frame: number) => void) { this.listeners.push(listener); }
+  constructor(
+    protected readonly fps: number,
+    protected readonly frames: number,
+  ) {}
+  onFrame(listener: (frame: number) => void) {
+    this.listeners.push(listener);
+  }
   /** The last frame this player can show. */
-  protected last(): number { return this.frames - 1; }
+  protected last(): number {
+    return this.frames - 1;
+  }
   protected emit(frame: number) {
     const f = Math.min(this.last(), Math.max(0, frame));
     if (f === this.frame) return;
@@ -38,7 +45,10 @@ export class ClockPlayer extends Base implements Player {
 
   seek(frame: number) {
     this.force(frame);
-    if (this.playing) { this.t0 = performance.now(); this.f0 = this.frame; }
+    if (this.playing) {
+      this.t0 = performance.now();
+      this.f0 = this.frame;
+    }
   }
 
   play() {
@@ -50,7 +60,11 @@ export class ClockPlayer extends Base implements Player {
     const tick = (now: number) => {
       if (!this.playing) return;
       const f = this.f0 + Math.floor(((now - this.t0) * this.fps) / 1000);
-      if (f >= this.frames - 1) { this.emit(this.frames - 1); this.pause(); return; }
+      if (f >= this.frames - 1) {
+        this.emit(this.frames - 1);
+        this.pause();
+        return;
+      }
       this.emit(f);
       this.raf = requestAnimationFrame(tick);
     };
@@ -63,7 +77,10 @@ export class ClockPlayer extends Base implements Player {
     this.force(this.frame);
   }
 
-  destroy() { this.pause(); this.listeners = []; }
+  destroy() {
+    this.pause();
+    this.listeners = [];
+  }
 }
 
 type FrameCallbackVideo = HTMLVideoElement & {
@@ -103,10 +120,14 @@ export class VideoPlayer extends Base implements Player {
   /** Detections may go on after the video ends; seeking stops at the video's last frame, which it can show. */
   protected override last(): number {
     const d = this.video.duration;
-    return Number.isFinite(d) && d > 0 ? Math.max(0, Math.min(this.frames - 1, Math.ceil(d * this.fps - 1e-3) - 1)) : this.frames - 1;
+    return Number.isFinite(d) && d > 0
+      ? Math.max(0, Math.min(this.frames - 1, Math.ceil(d * this.fps - 1e-3) - 1))
+      : this.frames - 1;
   }
 
-  get playing() { return !this.video.paused && !this.video.ended; }
+  get playing() {
+    return !this.video.paused && !this.video.ended;
+  }
 
   seek(frame: number) {
     const f = Math.min(this.last(), Math.max(0, frame));
@@ -115,8 +136,12 @@ export class VideoPlayer extends Base implements Player {
     this.force(f);
   }
 
-  play() { void this.video.play().catch(() => {}); }
-  pause() { this.video.pause(); }
+  play() {
+    void this.video.play().catch(() => {});
+  }
+  pause() {
+    this.video.pause();
+  }
 
   destroy() {
     this.stopped = true;

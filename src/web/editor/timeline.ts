@@ -10,7 +10,10 @@ export class Timeline {
   private background: HTMLCanvasElement = document.createElement('canvas');
   counts = new Uint32Array(0);
 
-  constructor(private readonly canvas: HTMLCanvasElement, public frames: number) {}
+  constructor(
+    private readonly canvas: HTMLCanvasElement,
+    public frames: number,
+  ) {}
 
   /** Re-renders counts and presence bars; call when layers, visibility, thresholds or boxes change. */
   rebuild(layers: readonly Layer[]): void {
@@ -45,7 +48,8 @@ export class Timeline {
       layer.tracks.forEach((track, ti) => {
         ctx.fillStyle = PALETTE[slots[ti]!]!;
         const y = COUNTS_HEIGHT + 2 + row * rowH;
-        for (const [a, b] of presence(track)) ctx.fillRect(a * fw, y, Math.max(1, (b - a + 1) * fw), Math.max(1, rowH - (rowH > 3 ? 1 : 0)));
+        for (const [a, b] of presence(track))
+          ctx.fillRect(a * fw, y, Math.max(1, (b - a + 1) * fw), Math.max(1, rowH - (rowH > 3 ? 1 : 0)));
         row++;
       });
     }

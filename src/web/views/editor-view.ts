@@ -7,7 +7,15 @@ import type { Call } from '../app.js';
 import { guardLeaving, when } from '../format.js';
 import { canWrite, type Session } from '../session.js';
 import type { RecordingAssets, Run } from '../types.js';
-import { correctedRunBody, deleteBox, deleteTrack, moveBox, resizeBox, type Corner, type SaveMode } from '../editor/corrections.js';
+import {
+  correctedRunBody,
+  deleteBox,
+  deleteTrack,
+  moveBox,
+  resizeBox,
+  type Corner,
+  type SaveMode,
+} from '../editor/corrections.js';
 import { layerName, makeLayer, trackLabel, type Layer } from '../editor/layers.js';
 import { boxesOnFrame, corners, drawOverlay, hitTest, isDrawn, HANDLE, type BoxRef } from '../editor/overlay.js';
 import { ClockPlayer, VideoPlayer, type Player } from '../editor/player.js';
@@ -15,7 +23,13 @@ import { Timeline } from '../editor/timeline.js';
 import { LayersPanel } from './layers-panel.js';
 import { userText, userTextPlain } from '../user-text.js';
 
-interface Drag { kind: 'move' | 'resize'; corner: Corner; dx: number; dy: number; moved: boolean }
+interface Drag {
+  kind: 'move' | 'resize';
+  corner: Corner;
+  dx: number;
+  dy: number;
+  moved: boolean;
+}
 
 interface Engine {
   layers: Layer[];
@@ -33,7 +47,18 @@ interface Engine {
 }
 
 /** Read by the browser tests and the frame-time bench. */
-declare global { interface Window { __sightline?: { frame: number; frames: number; drawn: number; drawTimes: number[]; playing: boolean; seek(frame: number): void } } }
+declare global {
+  interface Window {
+    __sightline?: {
+      frame: number;
+      frames: number;
+      drawn: number;
+      drawTimes: number[];
+      playing: boolean;
+      seek(frame: number): void;
+    };
+  }
+}
 
 export function EditorView(props: { call: Call; session: Session; mediaKey: string }) {
   const { call, mediaKey } = props;
@@ -48,7 +73,15 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
   const [redacted, setRedacted] = useState(false);
   const bump = () => setTick((t) => t + 1);
 
-  const engine = useRef<Engine>({ layers: [], frame: 0, frames: 1, fps: 25, trail: 10, drawTimes: [], drawn: 0 }).current;
+  const engine = useRef<Engine>({
+    layers: [],
+    frame: 0,
+    frames: 1,
+    fps: 25,
+    trail: 10,
+    drawTimes: [],
+    drawn: 0,
+  }).current;
   const overlay = useRef<HTMLCanvasElement>(null);
   const timelineCanvas = useRef<HTMLCanvasElement>(null);
   const video = useRef<HTMLVideoElement>(null);
@@ -62,18 +95,29 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
     Promise.all([
       call<{ data: RecordingAssets }>(`/recordings/${encodeURIComponent(mediaKey)}/assets`),
       call<{ data: { runs: Run[] } }>(`/detections?mediaKey=${encodeURIComponent(mediaKey)}&include=tracks`),
-    ]).then(([assets, runs]) => {
-      if (!live) return;
-      engine.layers = runs.data.runs.map(makeLayer);
-      const rec = assets.data.recording;
-      const media = runs.data.runs.find((r) => r.media)?.media ?? {};
-      engine.fps = rec.fps ?? media.fps ?? 25;
-      const fromRuns = Math.max(0, ...engine.layers.map((l) => l.index.frames));
-      engine.frames = Math.max(1, rec.frameCount ?? media.frameCount ?? (rec.durationMs ? Math.round((rec.durationMs / 1000) * engine.fps) : 0), fromRuns);
-      setNoVideo(!assets.data.assets);
-      setInfo(assets.data);
-    }, (err) => { if (live) setError(inWords(err)); });
-    return () => { live = false; };
+    ]).then(
+      ([assets, runs]) => {
+        if (!live) return;
+        engine.layers = runs.data.runs.map(makeLayer);
+        const rec = assets.data.recording;
+        const media = runs.data.runs.find((r) => r.media)?.media ?? {};
+        engine.fps = rec.fps ?? media.fps ?? 25;
+        const fromRuns = Math.max(0, ...engine.layers.map((l) => l.index.frames));
+        engine.frames = Math.max(
+          1,
+          rec.frameCount ?? media.frameCount ?? (rec.durationMs ? Math.round((rec.durationMs / 1000) * engine.fps) : 0),
+          fromRuns,
+        );
+        setNoVideo(!assets.data.assets);
+        setInfo(assets.data);
+      },
+      (err) => {
+        if (live) setError(inWords(err));
+      },
+    );
+    return () => {
+      live = false;
+    };
   }, [mediaKey]);
 
   const size = (() => {
@@ -88,16 +132,27 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
     if (!canvas) return;
     const t0 = performance.now();
     const scale = canvas.width / (canvas.clientWidth || canvas.width);
-    engine.drawn = drawOverlay(canvas.getContext('2d')!, engine.layers, { frame: engine.frame, trail: engine.trail, hover: engine.hover, selected: engine.selected, scale });
+    engine.drawn = drawOverlay(canvas.getContext('2d')!, engine.layers, {
+      frame: engine.frame,
+      trail: engine.trail,
+      hover: engine.hover,
+      selected: engine.selected,
+      scale,
+    });
     const dt = performance.now() - t0;
     engine.drawTimes.push(dt);
     if (engine.drawTimes.length > 2000) engine.drawTimes.splice(0, 1000);
     engine.timeline?.draw(engine.frame);
     if (slider.current) slider.current.value = String(engine.frame);
-    if (readout.current) readout.current.textContent = `Frame ${engine.frame} / ${engine.frames - 1} · ${(engine.frame / engine.fps).toFixed(2)} s`;
+    if (readout.current)
+      readout.current.textContent = `Frame ${engine.frame} / ${engine.frames - 1} · ${(engine.frame / engine.fps).toFixed(2)} s`;
     if (playButton.current) playButton.current.textContent = engine.player?.playing ? 'Pause' : 'Play';
     window.__sightline = {
-      frame: engine.frame, frames: engine.frames, drawn: engine.drawn, drawTimes: engine.drawTimes, playing: engine.player?.playing ?? false,
+      frame: engine.frame,
+      frames: engine.frames,
+      drawn: engine.drawn,
+      drawTimes: engine.drawTimes,
+      playing: engine.player?.playing ?? false,
       seek: (f: number) => engine.player?.seek(f),
     };
   }
@@ -107,7 +162,10 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
     // A box hidden by visibility, opacity or threshold can no longer be hovered, selected or dragged.
     const dropSelected = engine.selected !== undefined && !isDrawn(engine.selected);
     const dropHover = engine.hover !== undefined && !isDrawn(engine.hover);
-    if (dropSelected) { engine.selected = undefined; engine.drag = undefined; }
+    if (dropSelected) {
+      engine.selected = undefined;
+      engine.drag = undefined;
+    }
     if (dropHover) engine.hover = undefined;
     if (dropSelected || dropHover) setInspect(engine.selected ?? engine.hover);
     redraw();
@@ -125,25 +183,44 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
       redraw();
     };
     engine.timeline = new Timeline(tl, engine.frames);
-    const player: Player = !noVideo && video.current ? new VideoPlayer(video.current, engine.fps, engine.frames) : new ClockPlayer(engine.fps, engine.frames);
+    const player: Player =
+      !noVideo && video.current
+        ? new VideoPlayer(video.current, engine.fps, engine.frames)
+        : new ClockPlayer(engine.fps, engine.frames);
     engine.player = player;
     player.onFrame((f) => {
-      if (f !== engine.frame) { engine.hover = undefined; engine.selected = undefined; engine.drag = undefined; }
+      if (f !== engine.frame) {
+        engine.hover = undefined;
+        engine.selected = undefined;
+        engine.drag = undefined;
+      }
       engine.frame = f;
       redraw();
     });
     fit();
     addEventListener('resize', fit);
-    return () => { removeEventListener('resize', fit); player.destroy(); engine.player = undefined; };
+    return () => {
+      removeEventListener('resize', fit);
+      player.destroy();
+      engine.player = undefined;
+    };
   }, [info, noVideo]);
 
   // ——— unsaved corrections: asked about before the view or the page goes ———
   useEffect(() => {
     const unsaved = () => engine.layers.some((l) => l.edited);
-    const onUnload = (e: BeforeUnloadEvent) => { if (unsaved()) { e.preventDefault(); e.returnValue = ''; } };
+    const onUnload = (e: BeforeUnloadEvent) => {
+      if (unsaved()) {
+        e.preventDefault();
+        e.returnValue = '';
+      }
+    };
     guardLeaving(unsaved);
     addEventListener('beforeunload', onUnload);
-    return () => { guardLeaving(undefined); removeEventListener('beforeunload', onUnload); };
+    return () => {
+      guardLeaving(undefined);
+      removeEventListener('beforeunload', onUnload);
+    };
   }, []);
 
   // ——— keyboard ———
@@ -152,17 +229,30 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
       // Behind a dialog (signing in again) the view is out of reach: its keys too.
       if (document.querySelector('[role="dialog"][aria-modal="true"]')) return;
       const t = e.target as HTMLElement;
-      if (t.isContentEditable || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || (t.tagName === 'INPUT' && !['range', 'checkbox', 'radio'].includes((t as HTMLInputElement).type))) return;
+      if (
+        t.isContentEditable ||
+        t.tagName === 'TEXTAREA' ||
+        t.tagName === 'SELECT' ||
+        (t.tagName === 'INPUT' && !['range', 'checkbox', 'radio'].includes((t as HTMLInputElement).type))
+      )
+        return;
       // On a focused control, Space, Enter and Delete keep their own meaning (toggle, press, …); the frame keys still work.
       const onControl = t.closest('input, button, a[href], [role=button], [role=checkbox], [role=slider]') !== null;
       if (onControl && (e.key === ' ' || e.key === 'Enter' || e.key === 'Delete')) return;
       const p = engine.player;
       if (!p) return;
       let handled = true;
-      if (e.key === ' ') { if (p.playing) p.pause(); else p.play(); redraw(); }
-      else if (e.key === ',') { p.pause(); p.seek(engine.frame - 1); }
-      else if (e.key === '.') { p.pause(); p.seek(engine.frame + 1); }
-      else if (e.key === '[' || e.key === ']') {
+      if (e.key === ' ') {
+        if (p.playing) p.pause();
+        else p.play();
+        redraw();
+      } else if (e.key === ',') {
+        p.pause();
+        p.seek(engine.frame - 1);
+      } else if (e.key === '.') {
+        p.pause();
+        p.seek(engine.frame + 1);
+      } else if (e.key === '[' || e.key === ']') {
         const f = engine.timeline?.neighbour(engine.frame, e.key === ']' ? 1 : -1);
         p.pause();
         if (f !== undefined) p.seek(f);
@@ -170,7 +260,8 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
       else if (e.key === 'n' || e.key === 'N') selectNextBox(e.shiftKey ? -1 : 1);
       else if (e.key === 'Escape' && engine.selected) selectBox(undefined);
       // Arrows on a control (the frame slider, a list) keep their own meaning.
-      else if (e.key.startsWith('Arrow') && engine.selected && writer && !onControl) nudgeSelectedBox(e.key, e.shiftKey ? 10 : 1, e.altKey);
+      else if (e.key.startsWith('Arrow') && engine.selected && writer && !onControl)
+        nudgeSelectedBox(e.key, e.shiftKey ? 10 : 1, e.altKey);
       else handled = false;
       // Space would also scroll the page.
       if (handled) e.preventDefault();
@@ -183,7 +274,13 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
   const toCanvas = (e: MouseEvent) => {
     const c = overlay.current!;
     const r = c.getBoundingClientRect();
-    return { px: ((e.clientX - r.left) / r.width) * c.width, py: ((e.clientY - r.top) / r.height) * c.height, W: c.width, H: c.height, scale: c.width / r.width };
+    return {
+      px: ((e.clientX - r.left) / r.width) * c.width,
+      py: ((e.clientY - r.top) / r.height) * c.height,
+      W: c.width,
+      H: c.height,
+      scale: c.width / r.width,
+    };
   };
 
   function onDown(e: MouseEvent) {
@@ -191,9 +288,13 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
     const sel = engine.selected;
     if (sel && writer) {
       const ix = sel.layer.index;
-      const hit = corners(ix.x[sel.i]! * W, ix.y[sel.i]! * H, ix.w[sel.i]! * W, ix.h[sel.i]! * H)
-        .findIndex(([cx, cy]) => Math.abs(cx - px) <= HANDLE * scale && Math.abs(cy - py) <= HANDLE * scale);
-      if (hit >= 0) { engine.drag = { kind: 'resize', corner: hit as Corner, dx: 0, dy: 0, moved: false }; return; }
+      const hit = corners(ix.x[sel.i]! * W, ix.y[sel.i]! * H, ix.w[sel.i]! * W, ix.h[sel.i]! * H).findIndex(
+        ([cx, cy]) => Math.abs(cx - px) <= HANDLE * scale && Math.abs(cy - py) <= HANDLE * scale,
+      );
+      if (hit >= 0) {
+        engine.drag = { kind: 'resize', corner: hit as Corner, dx: 0, dy: 0, moved: false };
+        return;
+      }
     }
     const ref = hitTest(engine.layers, engine.frame, px, py, W, H);
     if (ref && writer) {
@@ -272,7 +373,8 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
     const sel = engine.selected;
     if (!sel) return;
     deleteBox(sel.layer, sel.i);
-    engine.selected = undefined; engine.hover = undefined;
+    engine.selected = undefined;
+    engine.hover = undefined;
     setInspect(undefined);
     layersChanged(true);
   }
@@ -281,29 +383,45 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
     const sel = engine.selected;
     if (!sel) return;
     deleteTrack(sel.layer, sel.layer.index.track[sel.i]!);
-    engine.selected = undefined; engine.hover = undefined;
+    engine.selected = undefined;
+    engine.hover = undefined;
     setInspect(undefined);
     layersChanged(true);
   }
 
   // ——— saving and deleting layers ———
   async function fetchRun(runId: string): Promise<Run> {
-    return (await call<{ data: Run }>(`/detections/${encodeURIComponent(runId)}?mediaKey=${encodeURIComponent(mediaKey)}`)).data;
+    return (
+      await call<{ data: Run }>(`/detections/${encodeURIComponent(runId)}?mediaKey=${encodeURIComponent(mediaKey)}`)
+    ).data;
   }
 
   function replaceLayer(old: Layer, run: Run) {
     const fresh = makeLayer(run);
-    Object.assign(fresh, { visible: old.visible, opacity: old.opacity, colorBy: old.colorBy, threshold: old.threshold });
+    Object.assign(fresh, {
+      visible: old.visible,
+      opacity: old.opacity,
+      colorBy: old.colorBy,
+      threshold: old.threshold,
+    });
     engine.layers = engine.layers.map((l) => (l === old ? fresh : l));
   }
 
   async function save(layer: Layer, mode: SaveMode) {
-    if (layer.tracks.length === 0) { setMessage('Every track of this layer was deleted: delete the layer instead.'); return; }
+    if (layer.tracks.length === 0) {
+      setMessage('Every track of this layer was deleted: delete the layer instead.');
+      return;
+    }
     setBusy(true);
     setMessage(undefined);
     try {
-      const res = await call<{ runId: string; boxesStored: number; rejected: unknown[] }>('/detections', { method: 'POST', body: correctedRunBody(layer, mode, props.session.user.username) });
-      engine.selected = undefined; engine.hover = undefined; setInspect(undefined);
+      const res = await call<{ runId: string; boxesStored: number; rejected: unknown[] }>('/detections', {
+        method: 'POST',
+        body: correctedRunBody(layer, mode, props.session.user.username),
+      });
+      engine.selected = undefined;
+      engine.hover = undefined;
+      setInspect(undefined);
       if (mode === 'replace') {
         replaceLayer(layer, await fetchRun(layer.runId));
       } else {
@@ -311,7 +429,9 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
         replaceLayer(layer, await fetchRun(layer.runId));
         engine.layers = [...engine.layers, makeLayer(await fetchRun(res.runId))];
       }
-      setMessage(`Saved ${res.boxesStored} boxes ${mode === 'replace' ? `into ${layer.runId}` : `as the new layer ${res.runId}`}${res.rejected.length ? ` (${res.rejected.length} rejected)` : ''}.`);
+      setMessage(
+        `Saved ${res.boxesStored} boxes ${mode === 'replace' ? `into ${layer.runId}` : `as the new layer ${res.runId}`}${res.rejected.length ? ` (${res.rejected.length} rejected)` : ''}.`,
+      );
       layersChanged(true);
     } catch (err) {
       setMessage(`Not saved: ${inWords(err)}`);
@@ -321,67 +441,219 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
   }
 
   async function remove(layer: Layer) {
-    if (!confirm(`Delete the layer "${userTextPlain(layerName(layer.run))}" (${userTextPlain(layer.runId)})? This cannot be undone.`)) return;
+    if (
+      !confirm(
+        `Delete the layer "${userTextPlain(layerName(layer.run))}" (${userTextPlain(layer.runId)})? This cannot be undone.`,
+      )
+    )
+      return;
     setBusy(true);
     try {
-      await call(`/detections/${encodeURIComponent(layer.runId)}?mediaKey=${encodeURIComponent(mediaKey)}`, { method: 'DELETE' });
+      await call(`/detections/${encodeURIComponent(layer.runId)}?mediaKey=${encodeURIComponent(mediaKey)}`, {
+        method: 'DELETE',
+      });
       engine.layers = engine.layers.filter((l) => l !== layer);
-      engine.selected = undefined; engine.hover = undefined; setInspect(undefined);
+      engine.selected = undefined;
+      engine.hover = undefined;
+      setInspect(undefined);
       setMessage(`Deleted the layer ${layer.runId}.`);
       layersChanged(true);
     } catch (err) {
-      if (err instanceof ApiProblem && err.code === 'run_not_found') { engine.layers = engine.layers.filter((l) => l !== layer); layersChanged(true); }
+      if (err instanceof ApiProblem && err.code === 'run_not_found') {
+        engine.layers = engine.layers.filter((l) => l !== layer);
+        layersChanged(true);
+      }
       setMessage(`Not deleted: ${inWords(err)}`);
     } finally {
       setBusy(false);
     }
   }
 
-  if (error) return h('main', { class: 'editor' }, h('p', { class: 'error', role: 'alert' }, error), h('a', { href: '#/recordings' }, '← Recordings'));
+  if (error)
+    return h(
+      'main',
+      { class: 'editor' },
+      h('p', { class: 'error', role: 'alert' }, error),
+      h('a', { href: '#/recordings' }, '← Recordings'),
+    );
   if (!info) return h('main', { class: 'editor' }, h('p', { class: 'muted' }, 'Loading…'));
 
   const rec = info.recording;
   const inspected = inspect && describe(inspect, engine.frame);
-  return h('main', { class: 'editor' },
-    h('div', { class: 'stage-column' },
-      h('div', { class: 'title' },
+  return h(
+    'main',
+    { class: 'editor' },
+    h(
+      'div',
+      { class: 'stage-column' },
+      h(
+        'div',
+        { class: 'title' },
         h('a', { href: '#/recordings' }, '← Recordings'),
         h('h1', null, userText(rec.mediaKey)),
-        h('span', { class: 'muted' }, rec.deviceKey === null ? 'no device' : userText(rec.deviceKey), ` · ${when(rec.startTimestamp)} · ${size.width}×${size.height} · ${engine.fps} fps`)),
-      h('div', { class: 'stage', style: { aspectRatio: `${size.width} / ${size.height}` } },
+        h(
+          'span',
+          { class: 'muted' },
+          rec.deviceKey === null ? 'no device' : userText(rec.deviceKey),
+          ` · ${when(rec.startTimestamp)} · ${size.width}×${size.height} · ${engine.fps} fps`,
+        ),
+      ),
+      h(
+        'div',
+        { class: 'stage', style: { aspectRatio: `${size.width} / ${size.height}` } },
         !noVideo && info.assets
-          ? h('video', { ref: video, class: 'video', src: redacted ? info.assets.redacted : info.assets.video, poster: info.assets.thumbnail, muted: true, playsInline: true, preload: 'auto',
-            onLoadedMetadata: () => engine.player?.seek(engine.frame), onError: () => setNoVideo(true) })
-          : h('div', { class: 'blank', title: 'No video: a blank canvas of the recording\'s size' }),
-        h('canvas', { ref: overlay, class: 'overlay', width: size.width, height: size.height, onMouseDown: onDown, onMouseMove: onMove, onMouseUp: onUp, onMouseLeave: onLeave })),
-      h('div', { class: 'transport' },
-        h('button', { ref: playButton, class: 'play', onClick: () => { const p = engine.player; if (!p) return; if (p.playing) p.pause(); else p.play(); redraw(); } }, 'Play'),
-        h('input', { ref: slider, class: 'frame-slider', type: 'range', min: 0, max: engine.frames - 1, step: 1, value: engine.frame, 'aria-label': 'Frame',
+          ? h('video', {
+              ref: video,
+              class: 'video',
+              src: redacted ? info.assets.redacted : info.assets.video,
+              poster: info.assets.thumbnail,
+              muted: true,
+              playsInline: true,
+              preload: 'auto',
+              onLoadedMetadata: () => engine.player?.seek(engine.frame),
+              onError: () => setNoVideo(true),
+            })
+          : h('div', { class: 'blank', title: "No video: a blank canvas of the recording's size" }),
+        h('canvas', {
+          ref: overlay,
+          class: 'overlay',
+          width: size.width,
+          height: size.height,
+          onMouseDown: onDown,
+          onMouseMove: onMove,
+          onMouseUp: onUp,
+          onMouseLeave: onLeave,
+        }),
+      ),
+      h(
+        'div',
+        { class: 'transport' },
+        h(
+          'button',
+          {
+            ref: playButton,
+            class: 'play',
+            onClick: () => {
+              const p = engine.player;
+              if (!p) return;
+              if (p.playing) p.pause();
+              else p.play();
+              redraw();
+            },
+          },
+          'Play',
+        ),
+        h('input', {
+          ref: slider,
+          class: 'frame-slider',
+          type: 'range',
+          min: 0,
+          max: engine.frames - 1,
+          step: 1,
+          value: engine.frame,
+          'aria-label': 'Frame',
           // The value is read before pausing: a pause redraws, and a redraw writes the current frame into the slider.
-          onInput: (e: Event) => { const f = Number((e.target as HTMLInputElement).value); engine.player?.pause(); engine.player?.seek(f); } }),
+          onInput: (e: Event) => {
+            const f = Number((e.target as HTMLInputElement).value);
+            engine.player?.pause();
+            engine.player?.seek(f);
+          },
+        }),
         h('span', { ref: readout, class: 'frame-readout' }),
-        !noVideo && info.assets ? h('label', { class: 'redacted' }, h('input', { type: 'checkbox', checked: redacted, onChange: (e: Event) => setRedacted((e.target as HTMLInputElement).checked) }), ' Redacted copy') : null,
-        h('label', { class: 'trail' }, 'Trail', h('input', { type: 'number', min: 0, max: 250, value: engine.trail, onInput: (e: Event) => { engine.trail = Math.max(0, Number((e.target as HTMLInputElement).value) || 0); redraw(); } }), 'frames')),
-      h('canvas', { ref: timelineCanvas, class: 'timeline', height: 150, title: 'Click to seek', onClick: (e: MouseEvent) => {
-        const tl = engine.timeline; if (!tl) return;
-        const r = (e.currentTarget as HTMLCanvasElement).getBoundingClientRect();
-        engine.player?.pause();
-        engine.player?.seek(tl.frameAt(e.clientX - r.left));
-      } }),
-      h('p', { class: 'keys muted small' }, 'Space play/pause · , . frame step · [ ] previous/next detection · click a box to select, drag to move, drag a corner to resize, Delete removes it · n / Shift+n select the next / previous box, arrows move it (Shift: 10 px), Alt+arrows resize it, Esc deselects'),
-      noVideo ? h('p', { class: 'muted small no-video' }, info.assetsUnavailable === 'storage_not_configured'
-        ? 'No video: the server has no storage account for the editor (EDITOR_STORAGE_ACCOUNT). Boxes play over a blank frame.'
-        : 'The video could not be loaded. Boxes play over a blank frame.') : null,
-      message ? h('p', { class: 'message', role: 'status' }, message) : null),
-    h('div', { class: 'side' },
-      h('section', { class: 'inspect', 'aria-live': 'polite' },
+        !noVideo && info.assets
+          ? h(
+              'label',
+              { class: 'redacted' },
+              h('input', {
+                type: 'checkbox',
+                checked: redacted,
+                onChange: (e: Event) => setRedacted((e.target as HTMLInputElement).checked),
+              }),
+              ' Redacted copy',
+            )
+          : null,
+        h(
+          'label',
+          { class: 'trail' },
+          'Trail',
+          h('input', {
+            type: 'number',
+            min: 0,
+            max: 250,
+            value: engine.trail,
+            onInput: (e: Event) => {
+              engine.trail = Math.max(0, Number((e.target as HTMLInputElement).value) || 0);
+              redraw();
+            },
+          }),
+          'frames',
+        ),
+      ),
+      h('canvas', {
+        ref: timelineCanvas,
+        class: 'timeline',
+        height: 150,
+        title: 'Click to seek',
+        onClick: (e: MouseEvent) => {
+          const tl = engine.timeline;
+          if (!tl) return;
+          const r = (e.currentTarget as HTMLCanvasElement).getBoundingClientRect();
+          engine.player?.pause();
+          engine.player?.seek(tl.frameAt(e.clientX - r.left));
+        },
+      }),
+      h(
+        'p',
+        { class: 'keys muted small' },
+        'Space play/pause · , . frame step · [ ] previous/next detection · click a box to select, drag to move, drag a corner to resize, Delete removes it · n / Shift+n select the next / previous box, arrows move it (Shift: 10 px), Alt+arrows resize it, Esc deselects',
+      ),
+      noVideo
+        ? h(
+            'p',
+            { class: 'muted small no-video' },
+            info.assetsUnavailable === 'storage_not_configured'
+              ? 'No video: the server has no storage account for the editor (EDITOR_STORAGE_ACCOUNT). Boxes play over a blank frame.'
+              : 'The video could not be loaded. Boxes play over a blank frame.',
+          )
+        : null,
+      message ? h('p', { class: 'message', role: 'status' }, message) : null,
+    ),
+    h(
+      'div',
+      { class: 'side' },
+      h(
+        'section',
+        { class: 'inspect', 'aria-live': 'polite' },
         h('h2', null, engine.selected ? 'Selected box' : 'Box under the pointer'),
-        inspected ? h('dl', null,
-          ...Object.entries(inspected).flatMap(([k, v]) => [h('dt', null, k), h('dd', { 'data-field': k }, userText(v))])) : h('p', { class: 'muted small' }, 'Hover or click a box.'),
-        engine.selected && writer ? h('div', { class: 'actions' },
-          h('button', { class: 'delete-box', onClick: removeSelectedBox }, 'Delete box'),
-          h('button', { class: 'delete-track', onClick: removeSelectedTrack }, 'Delete track')) : null),
-      h(LayersPanel, { layers: engine.layers, canWrite: writer, busy, onChange: layersChanged, onSave: (l, m) => void save(l, m), onDelete: (l) => void remove(l) })));
+        inspected
+          ? h(
+              'dl',
+              null,
+              ...Object.entries(inspected).flatMap(([k, v]) => [
+                h('dt', null, k),
+                h('dd', { 'data-field': k }, userText(v)),
+              ]),
+            )
+          : h('p', { class: 'muted small' }, 'Hover or click a box.'),
+        engine.selected && writer
+          ? h(
+              'div',
+              { class: 'actions' },
+              h('button', { class: 'delete-box', onClick: removeSelectedBox }, 'Delete box'),
+              h('button', { class: 'delete-track', onClick: removeSelectedTrack }, 'Delete track'),
+            )
+          : null,
+      ),
+      h(LayersPanel, {
+        layers: engine.layers,
+        canWrite: writer,
+        busy,
+        onChange: layersChanged,
+        onSave: (l, m) => void save(l, m),
+        onDelete: (l) => void remove(l),
+      }),
+    ),
+  );
 }
 
 function describe(ref: BoxRef, frame: number): Record<string, string> {
@@ -390,7 +662,10 @@ function describe(ref: BoxRef, frame: number): Record<string, string> {
   if (!track) return {};
   const conf = layer.index.conf[i]!;
   return {
-    layer: layerName(layer.run), track: track.id, label: track.boxes[layer.index.slot[i]!]?.label ?? trackLabel(track),
-    confidence: Number.isNaN(conf) ? '—' : conf.toFixed(3), frame: String(frame),
+    layer: layerName(layer.run),
+    track: track.id,
+    label: track.boxes[layer.index.slot[i]!]?.label ?? trackLabel(track),
+    confidence: Number.isNaN(conf) ? '—' : conf.toFixed(3),
+    frame: String(frame),
   };
 }
