@@ -1,4 +1,4 @@
-// Issue 2's benchmark: large POST vs a bare JSON.parse route, large GET vs JSON.stringify, small POST throughput.
+// Detections: large POST vs a bare JSON.parse route, large GET vs JSON.stringify, small POST throughput.
 import { createTestStore } from '../test/support/store.js';
 import { seedOrg } from '../test/support/server.js';
 import { insertRecording } from '../src/recordings/queries.js';
@@ -118,6 +118,13 @@ async function benchDialect(dialect: DialectName, bareUrl: string, bareFloor: Ma
 
 export const suite: Suite = {
   name: 'detections',
+  title: 'Detections',
+  baseline:
+    'Workloads: `large` = 5000 tracks × 50 boxes with confidence and timestampMs, `small` = 10 tracks × 30 boxes. ' +
+    'Each ratio is against a floor measured in the same run: for a POST, a bare Fastify route receiving the same ' +
+    'bytes and running `JSON.parse`; for a GET, `JSON.stringify` of the same run; for throughput (autocannon, 32 ' +
+    'connections, alternating rounds), the bare route with the same bodies. "New runs" spreads distinct runIds over ' +
+    '8 recordings; "one runId re-posted" sends one body again and again. The pg rows need `TEST_DATABASE_URL`.',
   async run() {
     const bare = await startBareServer();
     const floor = new Map<string, number>();

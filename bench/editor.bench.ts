@@ -41,6 +41,11 @@ function largeRun(mediaKey: string) {
 
 export const suite: Suite = {
   name: 'editor',
+  title: 'Editor',
+  baseline:
+    'A layer of 5000 tracks × 50 boxes on a 1920×1080, 60 fps, 600-frame recording, played for 6 s in headless ' +
+    'Debian Chromium (`--disable-gpu`). No ratio: the target is at least 30 frames drawn per second. _draw_ is one ' +
+    'overlay draw during playback; _draw + raster_ seeks frame by frame and reads a pixel back.',
   async run(): Promise<Row[]> {
     if (!HAS_CHROMIUM) return [{ note: `skipped: ${CHROMIUM} is absent (apt-get install -y chromium)` }];
     const webDir = await buildEditor();

@@ -353,6 +353,12 @@ async function benchDialect(dialect: DialectName): Promise<Row[]> {
 
 export const suite: Suite = {
   name: 'recordings',
+  title: 'Region search and retention',
+  baseline:
+    '100 000 recordings × 5 runs × 20 tracks × 10 centroids, seeded by bulk inserts; 200 searches per row at random ' +
+    'positions, `limit` 50, at the query layer (no HTTP); filtered rows use the rare label `scooter`; the sweep ' +
+    'removes the oldest 10 %. No ratio: the targets are absolute (PostgreSQL median < 20 ms, p99 < 100 ms). The pg ' +
+    'rows need `TEST_DATABASE_URL` (or `BENCH_DATABASE_URL`).',
   async run() {
     const dialects: DialectName[] = ['sqlite'];
     if (process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL) dialects.unshift('pg');

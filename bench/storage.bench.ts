@@ -1,4 +1,4 @@
-// Storage, as issue 3 lists it: URL issuance throughput against a bare Fastify route answering a constant of the
+// Storage: URL issuance throughput against a bare Fastify route answering a constant of the
 // same size (autocannon, 32 connections, 10 s), 1000-element bulk latency, and streaming a 1 GiB file through a
 // service-signed URL against nginx serving the same file. The servers under test run as child processes.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -88,6 +88,13 @@ function throughputRow(operation: string, { service, floor, ratio }: Comparison,
 
 export const suite: Suite = {
   name: 'storage',
+  title: 'Storage',
+  baseline:
+    'Embedded SQLite; the servers under test (the built `sightline serve`, native and `STORAGE_SIGNING=true`) run as ' +
+    'child processes. Throughput ratios (autocannon, 32 connections, five alternating rounds of 2 s) are against a ' +
+    'bare Fastify child answering a constant body of the same length (`bare req/s`); `ceiling` rows are the least ' +
+    'any implementation can do (`bench/least-storage-server.ts`) against the same bare route. The 1 GiB stream and ' +
+    'the Range latency are against nginx (Debian `nginx-light`, sendfile) serving the same file on loopback.',
   async run(): Promise<Row[]> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-storage-'));
     const config = loadConfig({ data: dataDir }, ENV);

@@ -104,6 +104,14 @@ export const demoCommands: CommandTable = {
         `  token:     ${credentials.token}`,
         `  recording: ${credentials.mediaKey}`,
         '',
+        "Paste into a shell for the README's curl walkthrough:",
+        `  BASE=${url} MEDIA=${credentials.mediaKey} PASSWORD=${credentials.password}`,
+        ...(typeof credentials.storageAccessKey === 'string'
+          ? [
+              `  STORAGE_KEY=${credentials.storageAccessKey} STORAGE_SECRET=${String(credentials.storageSecretAccessKey)}`,
+            ]
+          : []),
+        '',
         'Try:',
         `  curl -s ${url}/login -H 'Content-Type: application/json' -d '{"username":"${credentials.username}","password":"${credentials.password}"}'`,
         `  curl -s '${url}/detections?mediaKey=${encodeURIComponent(credentials.mediaKey)}' -H 'Authorization: Bearer ${credentials.token}'`,
