@@ -113,14 +113,29 @@ export function cvatVideoReader(options: ReadOptions = {}): FormatReader & { met
     }
   });
 
+  // saxes notices text before the root only when the root never comes; a CSV or JSON file fails here at once.
+  let started = false;
+  let leadingLines = 1;
+  const feed = (text: string) => {
+    if (!started) {
+      const first = text.search(/[^\s\uFEFF]/);
+      leadingLines += (text.slice(0, first === -1 ? text.length : first).match(/\n/g) ?? []).length;
+      if (first !== -1) {
+        if (text[first] !== '<') throw invalidFile('Not XML: the file does not start with a tag', { line: leadingLines });
+        started = true;
+      }
+    }
+    parser.write(text);
+  };
+
   return {
     meta,
     write(chunk) {
-      parser.write(decoder.decode(chunk, { stream: true }));
+      feed(decoder.decode(chunk, { stream: true }));
     },
     end() {
       const rest = decoder.decode();
-      if (rest !== '') parser.write(rest);
+      if (rest !== '') feed(rest);
       if (!sawRoot) throw invalidFile('The file is empty or holds no XML element', { line: parser.line });
       try {
         parser.close();

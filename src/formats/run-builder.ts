@@ -125,7 +125,8 @@ export class RunBuilder {
     }
     const rows = this.tracks;
     return {
-      run: { schemaVersion: '1.0', ...header, tracks },
+      // The route fills in source (kind, name, version, runId) from the request; `import` is the contract's default.
+      run: { schemaVersion: '1.0', source: { kind: 'import' }, ...header, tracks },
       positionOf: (track, box) => {
         const t = rows[track];
         return this.position(t?.at[box] ?? 0, t?.sub[box] ?? 0);
