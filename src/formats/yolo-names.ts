@@ -24,10 +24,8 @@ export function namesFromYaml(text: string): Map<number, string> | undefined {
   if (inline.startsWith('[')) {
     const body = inline.slice(1, inline.lastIndexOf(']'));
     // Names with commas inside quotes: split on commas outside quotes.
-    const parts = body.match(/"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^,]+/g) ?? [];
-    parts.forEach((p, i) => {
-      names.set(i, unquote(p));
-    });
+    let i = 0;
+    for (const m of body.matchAll(/\s*("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^,]+)/g)) names.set(i++, unquote(m[1]!));
     return names;
   }
   let index = 0;
