@@ -134,8 +134,9 @@ export const cocoWriter: FormatWriter = function* (run, options = {}) {
   const c = v.boxes.columns;
   for (let i = 0; i < v.boxes.count; i++) {
     const o = i * BOX_STRIDE;
-    const pw = c[o + 3]! * width;
-    const ph = c[o + 4]! * height;
+    // The area of the box as written (rounded sides), so that a file read and written again has the same area.
+    const pw = Number(pixelText(c[o + 3]! * width));
+    const ph = Number(pixelText(c[o + 4]! * height));
     const category = classes.numberOf(labelOf(v, i), classIdOf(v, i));
     const score = columnOf(v, i, 5);
     piece += `${i === 0 ? '' : ','}\n{"id":${i + 1},"image_id":${frameOf(v, i) + 1},"video_id":1,"track_id":${trackIdText(v.boxes.headers[v.trackOf[i]!]!.id)}`;

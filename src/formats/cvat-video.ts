@@ -121,7 +121,8 @@ export function cvatVideoReader(options: ReadOptions = {}): FormatReader & { met
       const first = text.search(/[^\s\uFEFF]/);
       leadingLines += (text.slice(0, first === -1 ? text.length : first).match(/\n/g) ?? []).length;
       if (first !== -1) {
-        if (text[first] !== '<') throw invalidFile('Not XML: the file does not start with a tag', { line: leadingLines });
+        if (text[first] !== '<')
+          throw invalidFile('Not XML: the file does not start with a tag', { line: leadingLines });
         started = true;
       }
     }

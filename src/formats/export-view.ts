@@ -46,12 +46,21 @@ export function classIdOf(v: ExportView, i: number): unknown {
 
 export const isInterpolated = (v: ExportView, i: number): boolean => v.run.interpolated?.[i] === 1;
 
-/** Box indices sorted by frame, boxes of one frame in track order: the order per-frame files list them in. */
+/**
+ * Box indices sorted by frame; the boxes of one frame in the order the tracks first appear (by first frame, then
+ * track order). A reader lists tracks in order of first appearance, so writing what was read gives the same rows.
+ */
 export function frameOrder(v: ExportView): Uint32Array {
-  const order = Uint32Array.from({ length: v.boxes.count }, (_, i) => i);
+  const { headers } = v.boxes;
   const c = v.boxes.columns;
-  // TypedArray sort is stable, and the indices start in track order.
-  return order.sort((a, b) => c[a * BOX_STRIDE]! - c[b * BOX_STRIDE]!);
+  const tracks = Array.from({ length: headers.length }, (_, t) => t).filter((t) => headers[t]!.n > 0);
+  tracks.sort((a, b) => c[v.startOf[a]! * BOX_STRIDE]! - c[v.startOf[b]! * BOX_STRIDE]! || a - b);
+  const rank = new Uint32Array(headers.length);
+  tracks.forEach((t, r) => {
+    rank[t] = r;
+  });
+  const order = Uint32Array.from({ length: v.boxes.count }, (_, i) => i);
+  return order.sort((a, b) => c[a * BOX_STRIDE]! - c[b * BOX_STRIDE]! || rank[v.trackOf[a]!]! - rank[v.trackOf[b]!]!);
 }
 
 /** Every label/classId pair the run uses, tracks and boxes, in order of appearance. */

@@ -1,10 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { interpolate } from '../../src/formats/interpolate.js';
 import { rejectionPositions } from '../../src/formats/rejection-positions.js';
-import { exportRunOf, expectSameTracks, fixture, read, readInChunks, toExport, tracksOf, validate, write } from './helpers.js';
+import {
+  exportRunOf,
+  expectSameTracks,
+  fixture,
+  read,
+  readInChunks,
+  toExport,
+  tracksOf,
+  validate,
+  write,
+} from './helpers.js';
 
 describe('coco reader', () => {
-  it('reads a TAO / COCO-VID file: frame_index, track_id, category names, score, the images\' size', () => {
+  it("reads a TAO / COCO-VID file: frame_index, track_id, category names, score, the images' size", () => {
     const result = read('coco', fixture('tao-coco-vid.json'));
     expect(result.run.media).toEqual({ width: 640, height: 480 });
     expect(result.malformed.map((m) => [m.position, m.detail])).toEqual([
@@ -16,11 +26,18 @@ describe('coco reader', () => {
       ['7', 'person', 805, [0, 30, 60]],
       ['8', 'bicycle', 95, [0]],
     ]);
-    expect(tracks[1]!.boxes[0]).toEqual({ frame: 0, x: 400 / 640, y: 300 / 480, w: 150 / 640, h: 90 / 480, confidence: 0.75 });
+    expect(tracks[1]!.boxes[0]).toEqual({
+      frame: 0,
+      x: 400 / 640,
+      y: 300 / 480,
+      w: 150 / 640,
+      h: 90 / 480,
+      confidence: 0.75,
+    });
     expect(tracksOf(toExport(readInChunks('coco', fixture('tao-coco-vid.json'), 13)))).toEqual(tracks);
   });
 
-  it('fills TAO\'s 1 fps annotations to every frame with interpolation', () => {
+  it("fills TAO's 1 fps annotations to every frame with interpolation", () => {
     const run = toExport(read('coco', fixture('tao-coco-vid.json')));
     const filled = interpolate(run.boxes);
     const person = tracksOf({ boxes: filled.boxes })[0]!;
@@ -40,11 +57,16 @@ describe('coco reader', () => {
   it('refuses what is not a COCO file', () => {
     const bad = (text: string) => () => read('coco', Buffer.from(text));
     expect(bad('')).toThrowError(expect.objectContaining({ code: 'invalid_file' }));
-    expect(bad('{"images": [], \n"annotations": [')).toThrowError(expect.objectContaining({ code: 'invalid_file', position: { line: 2 } }));
+    expect(bad('{"images": [], \n"annotations": [')).toThrowError(
+      expect.objectContaining({ code: 'invalid_file', position: { line: 2 } }),
+    );
     expect(bad('{"images": []}')).toThrowError(/annotations/);
     expect(bad('{"images": [], "annotations": []}')).toThrowError(/no annotations/);
     const twoVideos = JSON.stringify({
-      images: [{ id: 1, video_id: 1 }, { id: 2, video_id: 2 }],
+      images: [
+        { id: 1, video_id: 1 },
+        { id: 2, video_id: 2 },
+      ],
       annotations: [{ image_id: 1, track_id: 1, bbox: [0, 0, 1, 1] }],
     });
     expect(bad(twoVideos)).toThrowError(/2 videos/);
@@ -66,7 +88,17 @@ describe('coco writer', () => {
     ]);
     expect(doc.categories).toEqual([{ id: 1, name: 'car' }]);
     expect(doc.annotations).toEqual([
-      { id: 1, image_id: 3, video_id: 1, track_id: 'car-1', category_id: 1, bbox: [160, 240, 160, 120], area: 19200, iscrowd: 0, score: 0.5 },
+      {
+        id: 1,
+        image_id: 3,
+        video_id: 1,
+        track_id: 'car-1',
+        category_id: 1,
+        bbox: [160, 240, 160, 120],
+        area: 19200,
+        iscrowd: 0,
+        score: 0.5,
+      },
     ]);
     expect(doc.tracks).toEqual([{ id: 'car-1', video_id: 1, category_id: 1 }]);
   });

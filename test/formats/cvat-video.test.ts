@@ -54,10 +54,12 @@ describe('cvat-video reader', () => {
     const bad = (text: string | Buffer) => () => read('cvat-video', Buffer.from(text));
     expect(bad(fixture('cvat-truncated.xml'))).toThrowError(expect.objectContaining({ code: 'invalid_file' }));
     expect(bad(fixture('empty.txt'))).toThrowError(expect.objectContaining({ code: 'invalid_file' }));
-    expect(bad('frame,id\n1,2\n')).toThrowError(expect.objectContaining({ code: 'invalid_file', position: { line: 1 } }));
-    expect(bad('<annotations>\n<track id="1" label="a">\n<box frame="0" xtl="1" ytl="1" xbr="2" ybr="2">\n</track>')).toThrowError(
-      expect.objectContaining({ code: 'invalid_file', position: { line: 4 } }),
+    expect(bad('frame,id\n1,2\n')).toThrowError(
+      expect.objectContaining({ code: 'invalid_file', position: { line: 1 } }),
     );
+    expect(
+      bad('<annotations>\n<track id="1" label="a">\n<box frame="0" xtl="1" ytl="1" xbr="2" ybr="2">\n</track>'),
+    ).toThrowError(expect.objectContaining({ code: 'invalid_file', position: { line: 4 } }));
     expect(bad('<annotations><image id="0" name="a.jpg"/></annotations>')).toThrowError(/CVAT for images/);
     expect(bad('<annotations><meta/></annotations>')).toThrowError(/no <track>/);
     try {
@@ -74,7 +76,15 @@ describe('cvat-video writer', () => {
   it('writes keyframes, an outside box after a track ends or pauses, and keyframe="0" for interpolated boxes', () => {
     const run = exportRunOf(
       [
-        { id: 'a', label: 'car', boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }, { frame: 1, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }, { frame: 5, x: 0.5, y: 0.1, w: 0.2, h: 0.2 }] },
+        {
+          id: 'a',
+          label: 'car',
+          boxes: [
+            { frame: 0, x: 0.1, y: 0.1, w: 0.2, h: 0.2 },
+            { frame: 1, x: 0.1, y: 0.1, w: 0.2, h: 0.2 },
+            { frame: 5, x: 0.5, y: 0.1, w: 0.2, h: 0.2 },
+          ],
+        },
         { id: '7', label: 'person', boxes: [{ frame: 9, x: 0, y: 0, w: 0.5, h: 0.5 }] },
       ],
       { ...media, frameCount: 10 },
@@ -85,13 +95,17 @@ describe('cvat-video writer', () => {
     // "7" is an integer and stays; "a" is numbered after it.
     expect(xml).toContain('<track id="8" label="car" source="auto">');
     expect(xml).toContain('<track id="7" label="person" source="auto">');
-    const frames = [...xml.matchAll(/<box frame="(\d+)" keyframe="(\d)" outside="(\d)"/g)].map((m) => m.slice(1).join(':'));
+    const frames = [...xml.matchAll(/<box frame="(\d+)" keyframe="(\d)" outside="(\d)"/g)].map((m) =>
+      m.slice(1).join(':'),
+    );
     // A pause after frame 1 (outside at 2), the end after 5 (outside at 6); track 7 ends on the last frame.
     expect(frames).toEqual(['0:1:0', '1:1:0', '2:1:1', '5:1:0', '6:1:1', '9:1:0']);
 
     const filled = interpolate(run.boxes);
     const withFill = write('cvat-video', { ...run, boxes: filled.boxes, interpolated: filled.interpolated }).toString();
-    const keyframes = [...withFill.matchAll(/<box frame="(\d+)" keyframe="(\d)" outside="(\d)"/g)].map((m) => m.slice(1).join(':'));
+    const keyframes = [...withFill.matchAll(/<box frame="(\d+)" keyframe="(\d)" outside="(\d)"/g)].map((m) =>
+      m.slice(1).join(':'),
+    );
     expect(keyframes).toEqual(['0:1:0', '1:1:0', '2:0:0', '3:0:0', '4:0:0', '5:1:0', '6:1:1', '9:1:0']);
   });
 
@@ -104,7 +118,10 @@ describe('cvat-video writer', () => {
   });
 
   it('escapes labels and names', () => {
-    const run = exportRunOf([{ id: '1', label: 'a "b" <c> & d', boxes: [{ frame: 0, x: 0, y: 0, w: 1, h: 1 }] }], media);
+    const run = exportRunOf(
+      [{ id: '1', label: 'a "b" <c> & d', boxes: [{ frame: 0, x: 0, y: 0, w: 1, h: 1 }] }],
+      media,
+    );
     const back = tracksOf(toExport(read('cvat-video', write('cvat-video', run))));
     expect(back[0]!.label).toBe('a "b" <c> & d');
   });

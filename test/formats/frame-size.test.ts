@@ -20,18 +20,14 @@ describe('frame size', () => {
   it('pixel → normalised → pixel text → normalised is exact to 1e-9, and agrees with validateRun', () => {
     const out: NormalisedBox = { x: 0, y: 0, w: 0, h: 0, form: 'xywh' };
     fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 8192 }),
-        fc.double({ min: 0, max: 1, noNaN: true }),
-        (extent, unit) => {
-          const pixels = toPixels(unit, extent);
-          const back = toNormalised(parseNumber(pixelText(pixels)), extent);
-          expect(Math.abs(back - unit)).toBeLessThanOrEqual(1e-9);
-          // The same division validateRun makes, so that a reader's pixels and the stored run agree to the bit.
-          normaliseGeometry({ x1: 0, y1: 0, x2: pixels || 1, y2: 1 }, extent, 1, out);
-          expect(out.w).toBe(toNormalised(pixels || 1, extent));
-        },
-      ),
+      fc.property(fc.integer({ min: 1, max: 8192 }), fc.double({ min: 0, max: 1, noNaN: true }), (extent, unit) => {
+        const pixels = toPixels(unit, extent);
+        const back = toNormalised(parseNumber(pixelText(pixels)), extent);
+        expect(Math.abs(back - unit)).toBeLessThanOrEqual(1e-9);
+        // The same division validateRun makes, so that a reader's pixels and the stored run agree to the bit.
+        normaliseGeometry({ x1: 0, y1: 0, x2: pixels || 1, y2: 1 }, extent, 1, out);
+        expect(out.w).toBe(toNormalised(pixels || 1, extent));
+      }),
     );
   });
 });

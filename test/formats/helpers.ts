@@ -117,14 +117,17 @@ export function expectSameTracks(actual: SimpleTrack[], expected: SimpleTrack[],
     for (const key of ['id', 'label', 'classId'] as const) {
       if (a[key] !== e[key]) problems.push(`track ${t} ${key}: ${String(a[key])} ≠ ${String(e[key])}`);
     }
-    if (a.boxes.length !== e.boxes.length) problems.push(`track ${t}: ${a.boxes.length} boxes, expected ${e.boxes.length}`);
+    if (a.boxes.length !== e.boxes.length)
+      problems.push(`track ${t}: ${a.boxes.length} boxes, expected ${e.boxes.length}`);
     e.boxes.forEach((eb, k) => {
       const ab = a.boxes[k];
       if (!ab) return;
       if (ab.frame !== eb.frame) problems.push(`track ${t} box ${k} frame ${ab.frame} ≠ ${eb.frame}`);
-      if (ab.confidence !== eb.confidence) problems.push(`track ${t} box ${k} confidence ${ab.confidence} ≠ ${eb.confidence}`);
+      if (ab.confidence !== eb.confidence)
+        problems.push(`track ${t} box ${k} confidence ${ab.confidence} ≠ ${eb.confidence}`);
       for (const key of ['x', 'y', 'w', 'h'] as const) {
-        if (!(Math.abs(ab[key] - eb[key]) <= tolerance)) problems.push(`track ${t} box ${k} ${key} ${ab[key]} ≠ ${eb[key]}`);
+        if (!(Math.abs(ab[key] - eb[key]) <= tolerance))
+          problems.push(`track ${t} box ${k} ${key} ${ab[key]} ≠ ${eb[key]}`);
       }
     });
   });

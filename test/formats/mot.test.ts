@@ -76,7 +76,9 @@ describe('mot reader', () => {
       expect.objectContaining({ code: 'invalid_file', position: { line: 1 } }),
     );
     expect(() => read('mot', fixture('mot-results.txt'))).toThrow(FormatError);
-    expect(() => read('mot', fixture('mot-results.txt'))).toThrowError(expect.objectContaining({ code: 'media_required' }));
+    expect(() => read('mot', fixture('mot-results.txt'))).toThrowError(
+      expect.objectContaining({ code: 'media_required' }),
+    );
     // The recording's size is the last resort.
     const fromRecording = read('mot', fixture('mot-results.txt'), { recordingSize: { width: 1920, height: 1080 } });
     expect(fromRecording.run.media).toEqual({ width: 1920, height: 1080 });
@@ -113,6 +115,8 @@ describe('mot writer', () => {
     const run = toExport(read('mot', fixture('mot-results.txt'), MOT17));
     delete run.media;
     expect(() => write('mot', run)).toThrowError(expect.objectContaining({ code: 'media_required' }));
-    expect(write('mot', run, { frameSize: { width: 1920, height: 1080 } }).toString()).toMatch(/^1,1,912.5,484.25,97,109,0.98,-1,-1,-1\n/);
+    expect(write('mot', run, { frameSize: { width: 1920, height: 1080 } }).toString()).toMatch(
+      /^1,1,912.5,484.25,97,109,0.98,-1,-1,-1\n/,
+    );
   });
 });

@@ -11,15 +11,34 @@ describe('supervision-csv', () => {
     ]);
     const tracks = tracksOf(toExport(result));
     expect(tracks.map((t) => [t.id, t.label, t.classId, t.boxes.map((b) => [b.frame, b.confidence])])).toEqual([
-      ['1', 'person', 0, [[0, 0.9123], [1, 0.91]]],
-      ['2', 'car', 2, [[0, 0.8], [1, 0.79]]],
+      [
+        '1',
+        'person',
+        0,
+        [
+          [0, 0.9123],
+          [1, 0.91],
+        ],
+      ],
+      [
+        '2',
+        'car',
+        2,
+        [
+          [0, 0.8],
+          [1, 0.79],
+        ],
+      ],
     ]);
     expect(tracks[0]!.boxes[0]).toMatchObject({ x: 123.5 / 1280, w: 76.5 / 1280 });
-    expect(tracksOf(toExport(readInChunks('supervision-csv', fixture('supervision-csvsink.csv'), 3, SIZE)))).toEqual(tracks);
+    expect(tracksOf(toExport(readInChunks('supervision-csv', fixture('supervision-csvsink.csv'), 3, SIZE)))).toEqual(
+      tracks,
+    );
   });
 
   it('takes `frame` when there is no frame_index, and a quoted field over two lines', () => {
-    const text = 'x_min,y_min,x_max,y_max,class_id,confidence,tracker_id,class_name,frame\n1,2,3,4,0,0.5,9,"two\nlines",7\n';
+    const text =
+      'x_min,y_min,x_max,y_max,class_id,confidence,tracker_id,class_name,frame\n1,2,3,4,0,0.5,9,"two\nlines",7\n';
     const tracks = tracksOf(toExport(read('supervision-csv', Buffer.from(text), SIZE)));
     expect(tracks).toMatchObject([{ id: '9', label: 'two\nlines', boxes: [{ frame: 7 }] }]);
   });
@@ -34,7 +53,8 @@ describe('supervision-csv', () => {
   });
 
   it('reports short rows and text in numbers by line', () => {
-    const text = 'x_min,y_min,x_max,y_max,class_id,confidence,tracker_id,frame_index\n1,2,3\n1,b,3,4,0,0.5,1,0\n1,2,3,4,0,0.5,1,0.5\n1,2,3,4,0,0.5,1,0\n';
+    const text =
+      'x_min,y_min,x_max,y_max,class_id,confidence,tracker_id,frame_index\n1,2,3\n1,b,3,4,0,0.5,1,0\n1,2,3,4,0,0.5,1,0.5\n1,2,3,4,0,0.5,1,0\n';
     const result = read('supervision-csv', Buffer.from(text), SIZE);
     expect(result.malformed.map((m) => m.position)).toEqual([{ line: 2 }, { line: 3 }, { line: 4 }]);
   });
