@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { cvatVideoReader } from '../../src/formats/cvat-video.js';
 import { interpolate } from '../../src/formats/interpolate.js';
-import { readBytes } from '../../src/formats/read-all.js';
+import { readBytes, readChunks } from '../../src/formats/read-all.js';
+import { rejectionPositions } from '../../src/formats/rejection-positions.js';
 import {
   exportRunOf,
   expectSameTracks,
@@ -38,6 +39,15 @@ describe('cvat-video reader', () => {
     for (const size of [1, 5, 100]) expect(tracksOf(toExport(readInChunks('cvat-video', bytes, size)))).toEqual(whole);
   });
 
+  it('takes an async stream of chunks', async () => {
+    const bytes = fixture('cvat-video-1.1.xml');
+    async function* chunks() {
+      for (let o = 0; o < bytes.length; o += 64) yield bytes.subarray(o, o + 64);
+    }
+    const streamed = await readChunks(cvatVideoReader(), chunks());
+    expect(tracksOf(toExport(streamed))).toEqual(tracksOf(toExport(read('cvat-video', bytes))));
+  });
+
   it('names a bad box by its element', () => {
     const xml = `<annotations><meta><task><original_size><width>100</width><height>100</height></original_size></task></meta>
 <track id="4" label="a"><box frame="0" outside="0" xtl="1" ytl="1" xbr="5" ybr="5"/><box frame="x" xtl="1" ytl="1" xbr="5" ybr="5"/><box frame="2" xtl="9" ytl="1" xbr="5" ybr="5"/><box frame="3" xtl="a" ytl="1" xbr="5" ybr="5"/></track></annotations>`;
@@ -48,6 +58,7 @@ describe('cvat-video reader', () => {
     ]);
     const validated = validate(result);
     expect(validated.rejected.toJSON()).toEqual([{ trackId: '4', frame: 2, reason: 'box_non_positive_dimensions' }]);
+    expect(rejectionPositions(result)).toEqual([{ element: 'track[1]/box[3]' }]);
   });
 
   it('refuses what is not a CVAT video file, with the line of the first problem', () => {
