@@ -4,7 +4,7 @@ import { parseRunJson } from '../detections/run-json-parser.js';
 import { BOX_STRIDE } from '../detections/run-types.js';
 import { isObject } from '../util/is-object.js';
 import { exportView, isInterpolated } from './export-view.js';
-import { invalidFile } from './format-error.js';
+import { FormatError, invalidFile } from './format-error.js';
 import { ByteCollector, parseJsonFile } from './json-input.js';
 import type { FormatReader, FormatWriter, RawRun } from './types.js';
 
@@ -14,7 +14,14 @@ export function sightlineReader(): FormatReader {
     write: (chunk) => input.write(chunk),
     end() {
       const bytes = input.bytes();
-      const body = (bytes.length > 0 ? parseRunJson(bytes) : undefined) ?? parseJsonFile(bytes);
+      let body: unknown;
+      try {
+        body = (bytes.length > 0 ? parseRunJson(bytes) : undefined) ?? parseJsonFile(bytes);
+      } catch (err) {
+        if (err instanceof FormatError) throw err;
+        // The run parser refuses absurd nesting before JSON.parse would take seconds over it.
+        throw invalidFile((err as Error).message, { line: 1 });
+      }
       if (!isObject(body) || !Array.isArray(body.tracks)) {
         throw invalidFile('Not a run: an object with a "tracks" array is expected', { line: 1 });
       }

@@ -14,6 +14,7 @@ const REQUIRED = ['x_min', 'y_min', 'x_max', 'y_max'] as const;
 export function supervisionCsvReader(options: ReadOptions = {}): FormatReader {
   const b = new RunBuilder('line');
   let header: Map<string, number> | undefined;
+  let headerLength = 0;
   let frameColumn = -1;
   let rows = 0;
   // A quoted field may hold a line break: the record then goes on over the next line(s).
@@ -22,6 +23,7 @@ export function supervisionCsvReader(options: ReadOptions = {}): FormatReader {
   const record = (fields: string[], n: number) => {
     if (header === undefined) {
       header = new Map(fields.map((name, i) => [name.trim(), i]));
+      headerLength = fields.length;
       const missing = REQUIRED.filter((name) => !header!.has(name));
       frameColumn = header.get('frame_index') ?? header.get('frame') ?? -1;
       if (missing.length > 0 || frameColumn === -1) {
@@ -38,8 +40,8 @@ export function supervisionCsvReader(options: ReadOptions = {}): FormatReader {
       const k = header!.get(name);
       return k === undefined ? undefined : fields[k]?.trim();
     };
-    if (fields.length < header.size) {
-      b.reject(`${fields.length} fields; the header has ${header.size}`, { line: n });
+    if (fields.length < headerLength) {
+      b.reject(`${fields.length} fields; the header has ${headerLength}`, { line: n });
       return;
     }
     const trackField = get('tracker_id') ?? '';
