@@ -39,13 +39,13 @@ export function motReader(options: ReadOptions = {}): FormatReader {
   const lines = lineSplitter((line, n) => {
     if (line.trim() === '') return;
     rows++;
-    const f = split(line).map((s) => s.trim());
+    const f = split(line);
     const need = gt ? 7 : 6;
     if (f.length < need) {
       b.reject(`${f.length} columns; MOT ${gt ? 'ground truth' : 'results'} rows have at least ${need}`, { line: n });
       return;
     }
-    const id = idText(f[1]!);
+    const id = idText(f[1]!.trim());
     const frameNumber = parseNumber(f[0]);
     if (!Number.isInteger(frameNumber)) {
       b.reject(`frame "${f[0]}" is not an integer`, { line: n }, id);
@@ -56,8 +56,11 @@ export function motReader(options: ReadOptions = {}): FormatReader {
       b.reject('the track id is empty', { line: n }, null, frame);
       return;
     }
-    const [l, t, w, h] = [2, 3, 4, 5].map((k) => parseNumber(f[k]));
-    if ([l, t, w, h].some((v) => Number.isNaN(v))) {
+    const l = parseNumber(f[2]);
+    const t = parseNumber(f[3]);
+    const w = parseNumber(f[4]);
+    const h = parseNumber(f[5]);
+    if (Number.isNaN(l + t + w + h)) {
       b.reject('left, top, width and height must be numbers', { line: n }, id, frame);
       return;
     }
@@ -87,7 +90,7 @@ export function motReader(options: ReadOptions = {}): FormatReader {
     } else if (conf !== -1) {
       confidence = conf;
     }
-    b.box(id, frame, 'xywh', l!, t!, w!, h!, confidence, label, classId, n);
+    b.box(id, frame, 'xywh', l, t, w, h, confidence, label, classId, n);
   });
   return {
     write: (chunk) => lines.write(chunk),

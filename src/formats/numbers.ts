@@ -5,8 +5,11 @@ import { decimalText } from '../util/decimal-text.js';
 const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /** The field's value, or NaN when it is not a finite decimal number. */
-export function parseNumber(text: string | undefined): number {
-  if (text === undefined || !DECIMAL.test(text)) return NaN;
+export function parseNumber(field: string | undefined): number {
+  if (field === undefined) return NaN;
+  // Comma-separated files often pad fields with spaces ("1, 2, 3").
+  const text = field.trim();
+  if (!DECIMAL.test(text)) return NaN;
   const n = Number(text);
   return Number.isFinite(n) ? n : NaN;
 }
