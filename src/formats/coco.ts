@@ -109,7 +109,7 @@ const json = (v: unknown): string => JSON.stringify(v);
 export const cocoWriter: FormatWriter = function* (run, options = {}) {
   const v = exportView(run);
   const { width, height } = exportFrameSize(run.media, options.frameSize);
-  const stem = run.name ?? options.stem ?? 'video';
+  const stem = options.stem ?? run.name ?? 'video';
   const classes = classTable(classesOf(v), 1);
   const frames = frameCountOf(v);
   yield `{"info":{"description":${json(`Sightline run ${run.runId ?? ''}`.trim())}},\n"videos":[{"id":1,"name":${json(stem)},"width":${width},"height":${height}}],\n"images":[\n`;

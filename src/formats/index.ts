@@ -5,6 +5,7 @@ export { importWarnings } from './import-warnings.js';
 export { interpolate, type Interpolated } from './interpolate.js';
 export { collect, readBytes, readChunks } from './read-all.js';
 export {
+  fileNameFor,
   formatNames,
   formats,
   isFormatName,

@@ -91,3 +91,9 @@ export function readerFor(name: FormatName, options?: ReadOptions): FormatReader
 export function writerFor(name: FormatName): FormatWriter {
   return formats[name].writer;
 }
+
+/** A file name for an export (Content-Disposition, `sightline convert -o` default): a safe stem and the extension. */
+export function fileNameFor(name: FormatName, stem: string): string {
+  const safe = stem.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '') || 'run';
+  return `${safe}${formats[name].extension}`;
+}

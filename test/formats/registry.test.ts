@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { integerIds, classTable } from '../../src/formats/id-numbering.js';
-import { formatNames, formats, isFormatName, readerFor, writerFor } from '../../src/formats/registry.js';
+import { fileNameFor, formatNames, formats, isFormatName, readerFor, writerFor } from '../../src/formats/registry.js';
 
 describe('registry', () => {
   it('lists every format of the contract with a reader, a writer, a content type and an extension', () => {
@@ -15,6 +15,8 @@ describe('registry', () => {
     expect(formats['supervision-csv'].contentType).toMatch(/^text\/csv/);
     expect(isFormatName('mot')).toBe(true);
     expect(isFormatName('voc')).toBe(false);
+    expect(fileNameFor('yolo', 'run 1/../x')).toBe('run_1_.._x.zip');
+    expect(fileNameFor('cvat-video', '..')).toBe('run.xml');
   });
 });
 
