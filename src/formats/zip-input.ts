@@ -23,6 +23,8 @@ const CENTRAL = 0x02014b50;
 const LOCAL = 0x04034b50;
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
+const S_IFREG = 0o100000;
+const S_IFDIR = 0o040000;
 const UNIX = 3;
 
 /** A name that stays inside the archive: relative, without "..", without a drive or a backslash root. */
@@ -72,9 +74,10 @@ export function readZip(zip: Uint8Array, limits: ZipLimits = {}): ZipEntry[] {
     p += 46 + nameLength + extraLength + commentLength;
     const at = { entry: name };
     if (!safeEntryName(name)) throw invalidFile(`The entry "${name}" points outside the archive`, at);
-    if (madeBy === UNIX && ((external >>> 16) & S_IFMT) === S_IFLNK) {
-      throw invalidFile(`The entry "${name}" is a symbolic link`, at);
-    }
+    const type = madeBy === UNIX ? (external >>> 16) & S_IFMT : 0;
+    if (type === S_IFLNK) throw invalidFile(`The entry "${name}" is a symbolic link`, at);
+    // Devices, FIFOs and sockets are no label files either; a mode of 0 is what many zip tools write for a file.
+    if (type !== 0 && type !== S_IFREG && type !== S_IFDIR) throw invalidFile(`The entry "${name}" is not a file`, at);
     if (flags & 1) throw invalidFile(`The entry "${name}" is encrypted`, at);
     if (name.endsWith('/')) continue;
     if (local + 30 > zip.length || view.getUint32(local, true) !== LOCAL) {

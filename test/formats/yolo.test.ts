@@ -80,6 +80,16 @@ describe('yolo reader', () => {
     expect(bad(symlink)).toThrowError(
       expect.objectContaining({ code: 'invalid_file', message: expect.stringMatching(/symbolic link/) }),
     );
+    const fifo = zipSync(
+      { 'labels/x_1.txt': [strToU8(''), { os: 3, attrs: (0o010644 << 16) >>> 0 }] },
+      { mtime: MTIME },
+    );
+    expect(bad(fifo)).toThrowError(/not a file/);
+    const regular = zipSync(
+      { 'labels/x_1.txt': [strToU8('0 0.5 0.5 0.1 0.1 1\n'), { os: 3, attrs: (0o100644 << 16) >>> 0 }] },
+      { mtime: MTIME },
+    );
+    expect(read('yolo', regular).run.tracks).toHaveLength(1);
     // 33 MiB of zeros deflate to about 33 KiB: stopped while inflating, past the 32 MiB limit.
     const bomb = zipSync({ 'labels/x_1.txt': new Uint8Array(33 * 1024 * 1024) }, { mtime: MTIME, level: 1 });
     expect(bomb.length).toBeLessThan(100_000);
