@@ -1,0 +1,202 @@
+// CVAT for video 1.1 XML, streamed with saxes: `<meta>` (original_size, start_frame, stop_frame, frame_filter,
+// labels), then `<track id label>` elements of `<box frame outside occluded keyframe xtl ytl xbr ybr z_order>`.
+// Frames are taken as written; boxes with outside="1" end a track (not objects); other shapes are counted, skipped.
+import { SaxesParser } from 'saxes';
+import { BOX_STRIDE } from '../detections/run-types.js';
+import { classesOf, exportView, frameCountOf, frameOf, isInterpolated, labelOf } from './export-view.js';
+import { exportFrameSize, resolveFrameSize } from './frame-size.js';
+import { FormatError, invalidFile } from './format-error.js';
+import { integerIds } from './id-numbering.js';
+import { parseNumber, pixelText } from './numbers.js';
+import { RunBuilder } from './run-builder.js';
+import type { FormatReader, FormatWriter, ReadOptions } from './types.js';
+
+const SHAPES = new Set(['polygon', 'polyline', 'points', 'skeleton', 'mask', 'cuboid', 'ellipse', 'tag']);
+const UNSIGNED = /^\d+$/;
+/** Meta fields whose text is kept (by the name of their element). */
+const META_TEXT = new Set(['width', 'height', 'start_frame', 'stop_frame', 'frame_filter', 'size', 'name']);
+
+export interface CvatMeta {
+  startFrame?: number;
+  stopFrame?: number;
+  frameFilter?: string;
+  labels: string[];
+}
+
+export function cvatVideoReader(options: ReadOptions = {}): FormatReader & { meta: CvatMeta } {
+  const b = new RunBuilder('element');
+  const meta: CvatMeta = { labels: [] };
+  const fileSize: { width?: number; height?: number } = {};
+  const parser = new SaxesParser({ position: true });
+  const decoder = new TextDecoder('utf-8');
+  const stack: string[] = [];
+  let text = '';
+  let trackOrdinal = 0;
+  let track: { id: string; label?: string; boxes: number } | undefined;
+  let sawRoot = false;
+
+  const fail = (message: string) => {
+    throw invalidFile(message, { line: parser.line });
+  };
+  parser.on('error', (err) => fail(`Not well-formed XML: ${err.message}`));
+  parser.on('opentag', (tag) => {
+    const name = tag.name;
+    const attributes = tag.attributes as Record<string, string | undefined>;
+    const parent = stack[stack.length - 1];
+    stack.push(name);
+    text = '';
+    if (stack.length === 1) {
+      if (name !== 'annotations') fail(`The root element is <${name}>, not <annotations>`);
+      sawRoot = true;
+      return;
+    }
+    if (parent === 'annotations') {
+      if (name === 'image') fail('This is CVAT for images (an <image> element); export the task as CVAT for video 1.1');
+      if (name === 'track') {
+        trackOrdinal++;
+        const id = attributes.id;
+        const label = attributes.label;
+        track = { id: id === undefined || id === '' ? String(trackOrdinal - 1) : id, boxes: 0 };
+        if (label !== undefined) track.label = label;
+      }
+      return;
+    }
+    if (parent === 'track' && track !== undefined) {
+      if (name === 'box') {
+        track.boxes++;
+        readBox(attributes, track.id, track.label, track.boxes);
+      } else if (SHAPES.has(name)) {
+        b.skipped.nonBoxShapes++;
+      }
+    }
+  });
+  const readBox = (a: Record<string, string | undefined>, id: string, label: string | undefined, ordinal: number) => {
+    const position = { element: `track[${trackOrdinal}]/box[${ordinal}]` };
+    const frameText = a.frame ?? '';
+    if (!UNSIGNED.test(frameText)) {
+      b.reject(`frame "${frameText}" is not a non-negative integer`, position, id);
+      return;
+    }
+    const frame = Number(frameText);
+    if (a.outside === '1') {
+      b.skipped.notObjects++;
+      return;
+    }
+    const corners = [a.xtl, a.ytl, a.xbr, a.ybr].map((v) => parseNumber(v));
+    if (corners.some((v) => Number.isNaN(v))) {
+      b.reject('xtl, ytl, xbr and ybr must be numbers', position, id, frame);
+      return;
+    }
+    const [x1, y1, x2, y2] = corners as [number, number, number, number];
+    b.box(id, frame, 'xyxy', x1, y1, x2, y2, NaN, label, undefined, trackOrdinal, ordinal);
+  };
+  parser.on('text', (t) => {
+    text += t;
+  });
+  parser.on('closetag', (tag) => {
+    const name = tag.name;
+    stack.pop();
+    if (name === 'track') track = undefined;
+    if (!stack.includes('meta') || !META_TEXT.has(name)) return;
+    const parent = stack[stack.length - 1];
+    const value = text.trim();
+    if (parent === 'original_size' && (name === 'width' || name === 'height')) {
+      fileSize[name] ??= parseNumber(value);
+    } else if (parent === 'label' && name === 'name') {
+      if (!meta.labels.includes(value)) meta.labels.push(value);
+    } else if (name === 'start_frame' && meta.startFrame === undefined && UNSIGNED.test(value)) {
+      meta.startFrame = Number(value);
+    } else if (name === 'stop_frame' && meta.stopFrame === undefined && UNSIGNED.test(value)) {
+      meta.stopFrame = Number(value);
+    } else if (name === 'frame_filter' && meta.frameFilter === undefined) {
+      meta.frameFilter = value;
+    }
+  });
+
+  // saxes notices text before the root only when the root never comes; a CSV or JSON file fails here at once.
+  let started = false;
+  let leadingLines = 1;
+  const feed = (text: string) => {
+    if (!started) {
+      const first = text.search(/[^\s\uFEFF]/);
+      leadingLines += (text.slice(0, first === -1 ? text.length : first).match(/\n/g) ?? []).length;
+      if (first !== -1) {
+        if (text[first] !== '<')
+          throw invalidFile('Not XML: the file does not start with a tag', { line: leadingLines });
+        started = true;
+      }
+    }
+    parser.write(text);
+  };
+
+  return {
+    meta,
+    write(chunk) {
+      feed(decoder.decode(chunk, { stream: true }));
+    },
+    end() {
+      const rest = decoder.decode();
+      if (rest !== '') feed(rest);
+      if (!sawRoot) throw invalidFile('The file is empty or holds no XML element', { line: parser.line });
+      try {
+        parser.close();
+      } catch (err) {
+        if (err instanceof FormatError) throw err;
+        fail(`Not well-formed XML: ${(err as Error).message}`);
+      }
+      if (trackOrdinal === 0) throw invalidFile('The file has no <track> elements', { line: parser.line });
+      const size = resolveFrameSize(fileSize, options.frameSize, options.recordingSize);
+      const media: Record<string, unknown> = { width: size.width, height: size.height };
+      if (meta.stopFrame !== undefined) media.frameCount = meta.stopFrame + 1;
+      return b.finish({ coordinateSpace: 'pixel', media });
+    },
+  };
+}
+
+const xmlText = (s: string): string =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+
+/**
+ * The file CVAT itself exports for a video task: every box a keyframe unless interpolation filled it, and an
+ * outside="1" box on the frame after a track's last box and after each gap, so that CVAT does not interpolate over
+ * frames the track was not seen in. Track ids are integers (CVAT parses them as such).
+ */
+export const cvatVideoWriter: FormatWriter = function* (run, options = {}) {
+  const v = exportView(run);
+  const { width, height } = exportFrameSize(run.media, options.frameSize);
+  const frames = frameCountOf(v);
+  const ids = integerIds(v.boxes.headers.map((h) => h.id));
+  const labels: string[] = [];
+  for (const { label } of classesOf(v)) if (label !== undefined && !labels.includes(label)) labels.push(label);
+  let piece = `<?xml version="1.0" encoding="utf-8"?>\n<annotations>\n  <version>1.1</version>\n  <meta>\n    <task>\n`;
+  piece += `      <name>${xmlText(run.name ?? 'video')}</name>\n      <size>${frames}</size>\n      <mode>interpolation</mode>\n`;
+  piece += `      <overlap>0</overlap>\n      <start_frame>0</start_frame>\n      <stop_frame>${Math.max(0, frames - 1)}</stop_frame>\n      <frame_filter></frame_filter>\n`;
+  piece += '      <labels>\n';
+  for (const label of labels) {
+    piece += `        <label>\n          <name>${xmlText(label)}</name>\n          <type>rectangle</type>\n          <attributes>\n          </attributes>\n        </label>\n`;
+  }
+  piece += `      </labels>\n      <original_size>\n        <width>${width}</width>\n        <height>${height}</height>\n      </original_size>\n    </task>\n  </meta>\n`;
+  const c = v.boxes.columns;
+  const box = (frame: number, o: number, keyframe: boolean, outside: boolean) => {
+    const x = c[o + 1]!;
+    const y = c[o + 2]!;
+    return `    <box frame="${frame}" keyframe="${keyframe ? 1 : 0}" outside="${outside ? 1 : 0}" occluded="0" xtl="${pixelText(x * width)}" ytl="${pixelText(y * height)}" xbr="${pixelText((x + c[o + 3]!) * width)}" ybr="${pixelText((y + c[o + 4]!) * height)}" z_order="0">\n    </box>\n`;
+  };
+  for (let t = 0; t < v.boxes.headers.length; t++) {
+    const header = v.boxes.headers[t]!;
+    const start = v.startOf[t]!;
+    piece += `  <track id="${ids[t]}" label="${xmlText(labelOf(v, start) ?? 'object')}" source="auto">\n`;
+    for (let i = start; i < start + header.n; i++) {
+      const frame = frameOf(v, i);
+      piece += box(frame, i * BOX_STRIDE, !isInterpolated(v, i), false);
+      const next = i + 1 < start + header.n ? frameOf(v, i + 1) : frames;
+      if (next > frame + 1) piece += box(frame + 1, i * BOX_STRIDE, true, true);
+    }
+    piece += '  </track>\n';
+    if (piece.length >= 65_536) {
+      yield piece;
+      piece = '';
+    }
+  }
+  yield `${piece}</annotations>\n`;
+};

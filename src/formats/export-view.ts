@@ -1,0 +1,88 @@
+// Read access to a stored run's columns for the writers: which track a box is in, its class, rows in frame order.
+// Indices into the columns instead of box objects, so that an export of a large run allocates little per box.
+import { BOX_STRIDE, type RunBoxes } from '../detections/run-types.js';
+import type { ExportRun } from './types.js';
+
+export interface ExportView {
+  run: ExportRun;
+  boxes: RunBoxes;
+  /** Track index of each box. */
+  trackOf: Uint32Array;
+  /** Index of each track's first box. */
+  startOf: Uint32Array;
+}
+
+export function exportView(run: ExportRun): ExportView {
+  const { headers, count } = run.boxes;
+  const trackOf = new Uint32Array(count);
+  const startOf = new Uint32Array(headers.length);
+  let i = 0;
+  for (let t = 0; t < headers.length; t++) {
+    startOf[t] = i;
+    trackOf.fill(t, i, i + headers[t]!.n);
+    i += headers[t]!.n;
+  }
+  return { run, boxes: run.boxes, trackOf, startOf };
+}
+
+export const frameOf = (v: ExportView, i: number): number => v.boxes.columns[i * BOX_STRIDE]!;
+/** x, y, w, h, confidence, timestampMs of box i: k = 1 … 6. */
+export const columnOf = (v: ExportView, i: number, k: number): number => v.boxes.columns[i * BOX_STRIDE + k]!;
+
+/** The label of box i: its own when it has one, else its track's. */
+export function labelOf(v: ExportView, i: number): string | undefined {
+  const t = v.trackOf[i]!;
+  const header = v.boxes.headers[t]!;
+  const own = header.extras?.[i - v.startOf[t]!]?.label;
+  return typeof own === 'string' ? own : header.label;
+}
+
+export function classIdOf(v: ExportView, i: number): unknown {
+  const t = v.trackOf[i]!;
+  const header = v.boxes.headers[t]!;
+  const own = header.extras?.[i - v.startOf[t]!]?.classId;
+  return own ?? header.classId;
+}
+
+export const isInterpolated = (v: ExportView, i: number): boolean => v.run.interpolated?.[i] === 1;
+
+/**
+ * Box indices sorted by frame; the boxes of one frame in the order the tracks first appear (by first frame, then
+ * track order). A reader lists tracks in order of first appearance, so writing what was read gives the same rows.
+ */
+export function frameOrder(v: ExportView): Uint32Array {
+  const { headers } = v.boxes;
+  const c = v.boxes.columns;
+  const tracks = Array.from({ length: headers.length }, (_, t) => t).filter((t) => headers[t]!.n > 0);
+  tracks.sort((a, b) => c[v.startOf[a]! * BOX_STRIDE]! - c[v.startOf[b]! * BOX_STRIDE]! || a - b);
+  const rank = new Uint32Array(headers.length);
+  tracks.forEach((t, r) => {
+    rank[t] = r;
+  });
+  const order = Uint32Array.from({ length: v.boxes.count }, (_, i) => i);
+  return order.sort((a, b) => c[a * BOX_STRIDE]! - c[b * BOX_STRIDE]! || rank[v.trackOf[a]!]! - rank[v.trackOf[b]!]!);
+}
+
+/** Every label/classId pair the run uses, tracks and boxes, in order of appearance. */
+export function* classesOf(v: ExportView): Generator<{ label?: string; classId?: unknown }> {
+  for (const h of v.boxes.headers) {
+    yield { label: h.label, classId: h.classId };
+    if (h.extras)
+      for (const e of Object.values(h.extras)) yield { label: e.label as string | undefined, classId: e.classId };
+  }
+}
+
+/** Frames 0 … frameCount − 1 when the run's media gives frameCount, else the largest frame + 1. */
+export function frameCountOf(v: ExportView): number {
+  const fc = v.run.media?.frameCount;
+  let largest = -1;
+  for (let i = 0; i < v.boxes.count; i++) largest = Math.max(largest, frameOf(v, i));
+  return typeof fc === 'number' && Number.isInteger(fc) && fc > largest ? fc : largest + 1;
+}
+
+/** A name safe inside a file name: the run's name or the given stem, else `video`. */
+export function stemOf(run: ExportRun, stem: string | undefined): string {
+  const raw = stem ?? run.name ?? 'video';
+  const safe = raw.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '');
+  return safe === '' ? 'video' : safe;
+}

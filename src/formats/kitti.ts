@@ -1,0 +1,80 @@
+// KITTI tracking labels: `frame track_id type truncated occluded alpha left top right bottom h w l x y z rotation_y
+// [score]`, space-separated, 0-based frames, pixel corners. `DontCare` rows mark regions, not objects.
+import { BOX_STRIDE } from '../detections/run-types.js';
+import { exportView, frameOf, frameOrder, labelOf, columnOf } from './export-view.js';
+import { exportFrameSize, resolveFrameSize } from './frame-size.js';
+import { invalidFile } from './format-error.js';
+import { integerIds } from './id-numbering.js';
+import { lineSplitter } from './lines.js';
+import { idText, parseNumber, pixelText, plainText } from './numbers.js';
+import { RunBuilder } from './run-builder.js';
+import type { FormatReader, FormatWriter, ReadOptions } from './types.js';
+
+export function kittiReader(options: ReadOptions = {}): FormatReader {
+  const b = new RunBuilder('line');
+  let rows = 0;
+  const lines = lineSplitter((line, n) => {
+    if (line.trim() === '') return;
+    rows++;
+    const f = line.trim().split(/\s+/);
+    if (f.length < 17) {
+      b.reject(`${f.length} fields; KITTI tracking rows have 17 (18 with a score)`, { line: n });
+      return;
+    }
+    const type = f[2]!;
+    if (type === 'DontCare') {
+      b.skipped.notObjects++;
+      return;
+    }
+    const id = idText(f[1]!);
+    const frame = parseNumber(f[0]);
+    if (!Number.isInteger(frame)) {
+      b.reject(`frame "${f[0]}" is not an integer`, { line: n }, id);
+      return;
+    }
+    const [l, t, r, btm] = [6, 7, 8, 9].map((k) => parseNumber(f[k]));
+    if ([l, t, r, btm].some((v) => Number.isNaN(v))) {
+      b.reject('left, top, right and bottom must be numbers', { line: n }, id, frame);
+      return;
+    }
+    const score = f.length > 17 ? parseNumber(f[17]) : NaN;
+    if (f.length > 17 && Number.isNaN(score)) {
+      b.reject(`score "${f[17]}" is not a number`, { line: n }, id, frame);
+      return;
+    }
+    b.box(id, frame, 'xyxy', l!, t!, r!, btm!, score, type, undefined, n);
+  });
+  return {
+    write: (chunk) => lines.write(chunk),
+    end() {
+      lines.end();
+      if (rows === 0) throw invalidFile('The file has no rows', { line: 1 });
+      const size = resolveFrameSize(undefined, options.frameSize, options.recordingSize);
+      return b.finish({ coordinateSpace: 'pixel', media: { width: size.width, height: size.height } });
+    },
+  };
+}
+
+/** Rows in frame order; the 3D fields KITTI's tools take as unknown (-1, -10, -1000) since a run has no 3D. */
+export const kittiWriter: FormatWriter = function* (run, options = {}) {
+  const v = exportView(run);
+  const { width, height } = exportFrameSize(run.media, options.frameSize);
+  const ids = integerIds(v.boxes.headers.map((h) => h.id));
+  const c = v.boxes.columns;
+  let piece = '';
+  for (const i of frameOrder(v)) {
+    const o = i * BOX_STRIDE;
+    // KITTI's type is one word; spaces would shift every later field.
+    const type = (labelOf(v, i) ?? 'Misc').replace(/\s+/g, '_');
+    const x1 = c[o + 1]!;
+    const y1 = c[o + 2]!;
+    const corners = `${pixelText(x1 * width)} ${pixelText(y1 * height)} ${pixelText((x1 + c[o + 3]!) * width)} ${pixelText((y1 + c[o + 4]!) * height)}`;
+    const conf = columnOf(v, i, 5);
+    piece += `${frameOf(v, i)} ${ids[v.trackOf[i]!]} ${type} -1 -1 -10 ${corners} -1 -1 -1 -1000 -1000 -1000 -10${!Number.isNaN(conf) ? ` ${plainText(conf)}` : ''}\n`;
+    if (piece.length >= 65_536) {
+      yield piece;
+      piece = '';
+    }
+  }
+  if (piece !== '') yield piece;
+};

@@ -1,0 +1,134 @@
+// MOTChallenge text: `frame,id,left,top,width,height,conf,class,visibility` (gt) or
+// `frame,id,left,top,width,height,conf,x,y,z` (results). 1-based frames, pixels, no frame size in the file.
+import { BOX_STRIDE } from '../detections/run-types.js';
+import { exportView, frameOrder, labelOf, classIdOf, frameOf, columnOf } from './export-view.js';
+import { exportFrameSize, resolveFrameSize } from './frame-size.js';
+import { invalidFile } from './format-error.js';
+import { integerIds } from './id-numbering.js';
+import { lineSplitter } from './lines.js';
+import { idText, parseNumber, pixelText, plainText } from './numbers.js';
+import { RunBuilder } from './run-builder.js';
+import type { FormatReader, FormatWriter, ReadOptions } from './types.js';
+
+/** MOT17's class numbers (MOT20 uses the same). */
+export const MOT_CLASSES: readonly string[] = [
+  '',
+  'pedestrian',
+  'person_on_vehicle',
+  'car',
+  'bicycle',
+  'motorbike',
+  'non_mot_vehicle',
+  'static_person',
+  'distractor',
+  'occluder',
+  'occluder_on_ground',
+  'occluder_full',
+  'reflection',
+  'crowd',
+];
+const MOT_CLASS_OF = new Map(MOT_CLASSES.map((name, i) => [name, i]));
+
+// MOT files are comma-separated; some tools write spaces or tabs instead.
+const split = (line: string): string[] => (line.includes(',') ? line.split(',') : line.trim().split(/\s+/));
+
+export function motReader(options: ReadOptions = {}): FormatReader {
+  const gt = options.flavor === 'gt';
+  const b = new RunBuilder('line');
+  let rows = 0;
+  const lines = lineSplitter((line, n) => {
+    if (line.trim() === '') return;
+    rows++;
+    const f = split(line);
+    const need = gt ? 7 : 6;
+    if (f.length < need) {
+      b.reject(`${f.length} columns; MOT ${gt ? 'ground truth' : 'results'} rows have at least ${need}`, { line: n });
+      return;
+    }
+    const id = idText(f[1]!.trim());
+    const frameNumber = parseNumber(f[0]);
+    if (!Number.isInteger(frameNumber)) {
+      b.reject(`frame "${f[0]}" is not an integer`, { line: n }, id);
+      return;
+    }
+    const frame = frameNumber - 1;
+    if (id === '') {
+      b.reject('the track id is empty', { line: n }, null, frame);
+      return;
+    }
+    const l = parseNumber(f[2]);
+    const t = parseNumber(f[3]);
+    const w = parseNumber(f[4]);
+    const h = parseNumber(f[5]);
+    if (Number.isNaN(l + t + w + h)) {
+      b.reject('left, top, width and height must be numbers', { line: n }, id, frame);
+      return;
+    }
+    const conf = f.length > 6 ? parseNumber(f[6]) : NaN;
+    if (f.length > 6 && Number.isNaN(conf)) {
+      b.reject(`column 7 ("${f[6]}") is not a number`, { line: n }, id, frame);
+      return;
+    }
+    let label: string | undefined;
+    let classId: number | undefined;
+    let confidence = NaN;
+    if (gt) {
+      // The consider flag: 0 marks a row the benchmark ignores (not an object).
+      if (conf === 0) {
+        b.skipped.notObjects++;
+        return;
+      }
+      const cls = f.length > 7 ? parseNumber(f[7]) : -1;
+      if (cls !== -1) {
+        if (!Number.isInteger(cls) || MOT_CLASSES[cls] === undefined || cls === 0) {
+          b.reject(`class "${f[7]}" is not one of MOT17's classes 1 … 13`, { line: n }, id, frame);
+          return;
+        }
+        classId = cls;
+        label = MOT_CLASSES[cls];
+      }
+    } else if (conf !== -1) {
+      confidence = conf;
+    }
+    b.box(id, frame, 'xywh', l, t, w, h, confidence, label, classId, n);
+  });
+  return {
+    write: (chunk) => lines.write(chunk),
+    end() {
+      lines.end();
+      if (rows === 0) throw invalidFile('The file has no rows', { line: 1 });
+      const size = resolveFrameSize(undefined, options.frameSize, options.recordingSize);
+      return b.finish({ coordinateSpace: 'pixel', media: { width: size.width, height: size.height } });
+    },
+  };
+}
+
+/** Rows in frame order; ground truth writes the consider flag 1, the class number and visibility 1. */
+export const motWriter: FormatWriter = function* (run, options = {}) {
+  const gt = options.flavor === 'gt';
+  const v = exportView(run);
+  const { width, height } = exportFrameSize(run.media, options.frameSize);
+  const ids = integerIds(v.boxes.headers.map((h) => h.id));
+  const c = v.boxes.columns;
+  let piece = '';
+  for (const i of frameOrder(v)) {
+    const o = i * BOX_STRIDE;
+    const head = `${frameOf(v, i) + 1},${ids[v.trackOf[i]!]},${pixelText(c[o + 1]! * width)},${pixelText(c[o + 2]! * height)},${pixelText(c[o + 3]! * width)},${pixelText(c[o + 4]! * height)}`;
+    if (gt) {
+      const label = labelOf(v, i);
+      const classId = classIdOf(v, i);
+      const cls =
+        (label !== undefined ? MOT_CLASS_OF.get(label) : undefined) ??
+        (typeof classId === 'number' && MOT_CLASSES[classId] && classId > 0 ? classId : -1);
+      piece += `${head},1,${cls},1\n`;
+    } else {
+      const conf = columnOf(v, i, 5);
+      piece += `${head},${!Number.isNaN(conf) ? plainText(conf) : '-1'},-1,-1,-1\n`;
+    }
+    if (piece.length >= 65_536) {
+      yield piece;
+      piece = '';
+    }
+  }
+  if (piece !== '') yield piece;
+};

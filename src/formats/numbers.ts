@@ -1,0 +1,41 @@
+// Strict number parsing and canonical number text shared by the text formats.
+import { decimalText } from '../util/decimal-text.js';
+
+// Number('') is 0 and Number('0x1f') is 31: a field must look like a decimal number to be one.
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** The field's value, or NaN when it is not a finite decimal number. */
+export function parseNumber(field: string | undefined): number {
+  if (field === undefined) return NaN;
+  // Comma-separated files often pad fields with spaces ("1, 2, 3").
+  const text = field.trim();
+  if (!DECIMAL.test(text)) return NaN;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : NaN;
+}
+
+/** A decimal integer id as text ("7", "-1"), the form that is kept on export to integer-id formats. */
+export const INTEGER_ID = /^-?(?:0|[1-9]\d*)$/;
+export const isIntegerId = (id: string): boolean => INTEGER_ID.test(id) && Number.isSafeInteger(Number(id));
+
+/**
+ * Pixel values are written rounded to 9 decimals: 1e-9 px is far below any tool's precision, and rounding absorbs
+ * the last-bit noise of x·width, so that writing what was read gives the same bytes again.
+ */
+export function pixelText(v: number): string {
+  return decimalText(Math.round(v * 1e9) / 1e9 || 0);
+}
+
+/** Normalised values are written rounded to 12 decimals, for the same reason as pixelText. */
+export function unitText(v: number): string {
+  return decimalText(Math.round(v * 1e12) / 1e12 || 0);
+}
+
+/** A number as text for a confidence or other value passed through unchanged. */
+export const plainText = (v: number): string => decimalText(v);
+
+/** A track id as read from a text column: "3.0" (written by float formatting) is the id "3". */
+export function idText(field: string): string {
+  const n = parseNumber(field);
+  return Number.isSafeInteger(n) ? String(n) : field;
+}
