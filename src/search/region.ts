@@ -1,6 +1,6 @@
 // The search region in the 100×100 centroid space: the point-in-polygon test (edges count as inside,
 // concave and self-touching shapes allowed) and the grid cells a polygon may reach.
-import { GRID, SPACE, cellBounds, withCell, type CellMask, EMPTY_MASK } from './grid.js';
+import { GRID, cellBounds, withCell, type CellMask, EMPTY_MASK } from './grid.js';
 
 /**
  * Distance within which a point counts as on an edge. Regions arrive in canvas pixels or normalized

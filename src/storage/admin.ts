@@ -1,5 +1,4 @@
 // Administration shared by the CLI and the admin HTTP API: every failure is an ApiError with a stable code.
-import fs from 'node:fs';
 import type { Config } from '../config.js';
 import type { Store } from '../db/store.js';
 import { isUniqueViolation } from '../db/unique-violation.js';

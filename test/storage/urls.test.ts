@@ -80,7 +80,7 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
       ['x-service-storage-provider', 'X-Service-Storage-Provider'],
       ['x-service-storage-accesskey', 'X-Service-Storage-AccessKey'],
       ['x-service-storage-secretaccesskey', 'X-Service-Storage-SecretAccessKey'],
-    ]) {
+    ] as const) {
       const without = { ...full };
       delete without[name as keyof typeof without];
       const missing = await getUrl(server, without);
