@@ -432,6 +432,7 @@ describe.each(DIALECTS)('directories and signing mode on %s', (dialect) => {
     );
     expect([empty.status, empty.body.code]).toEqual([400, 'invalid_expiry']);
     const target = new URL(server.url);
+    // biome-ignore lint/suspicious/noExplicitAny: a parsed JSON answer, read field by field
     const repeated = await new Promise<{ status: number; body: any }>((resolve, reject) => {
       http
         .get(
@@ -463,6 +464,7 @@ describe.each(DIALECTS)('directories and signing mode on %s', (dialect) => {
 
   it('refuses a Host header that is not a host and port instead of copying it into the URL', async () => {
     const ask = (host: string) =>
+      // biome-ignore lint/suspicious/noExplicitAny: a parsed JSON answer, read field by field
       new Promise<{ status: number; body: any }>((resolve, reject) => {
         const target = new URL(server.url);
         http
