@@ -14,7 +14,10 @@ const PLAY_MS = 6000;
 
 function largeRun(mediaKey: string) {
   let seed = 42;
-  const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    return seed / 2 ** 32;
+  };
   const labels = ['person', 'car', 'bicycle', 'dog', 'truck', 'bus'];
   const tracks = Array.from({ length: TRACKS }, (_, t) => {
     const first = Math.floor(rand() * (FRAMES - BOXES));

@@ -34,12 +34,18 @@ const STEP = 300;
 
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
 }
 
 function pickLabel(r: number): string {
   let acc = 0;
-  for (const [label, p] of LABELS) if (r < (acc += p)) return label;
+  for (const [label, p] of LABELS) {
+    acc += p;
+    if (r < acc) return label;
+  }
   return LABELS[0]![0];
 }
 
@@ -80,7 +86,10 @@ function makeChunk(orgId: string, from: number, to: number, rand: () => number):
         const dx = (rand() - 0.5) * 30;
         const dy = (rand() - 0.5) * 30;
         let pts = byLabel.get(label);
-        if (!pts) byLabel.set(label, (pts = []));
+        if (!pts) {
+          pts = [];
+          byLabel.set(label, pts);
+        }
         for (let c = 0; c < CENTROIDS; c++) {
           const f = c / (CENTROIDS - 1);
           pts.push(Math.min(100, Math.max(0, x0 + dx * f)), Math.min(100, Math.max(0, y0 + dy * f)));

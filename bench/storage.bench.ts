@@ -11,7 +11,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { openStore } from '../src/db/store.js';
 import { createAccount, createProvider } from '../src/storage/admin.js';
 import { freePort, spawnServer } from '../test/support/cli.js';
-import { fmt, median, ratio, timeIt, type Row, type Suite } from './harness.js';
+import { fmt, median, timeIt, type Row, type Suite } from './harness.js';
 import { loadAgainst, request, type Comparison } from './http-client.js';
 import { startBareServer, startBenchServer, stop } from './processes.js';
 

@@ -78,8 +78,8 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
           { 'Retry-After': String(wait) },
         );
       }
-      let session;
-      let user;
+      let session: Awaited<ReturnType<typeof createSession>> | undefined;
+      let user: Awaited<ReturnType<typeof findUserForLogin>>;
       try {
         user = tooLong ? undefined : await findUserForLogin(db, username);
         const ok = await verifyPassword(password.slice(0, MAX_PASSWORD), user?.password_hash ?? DUMMY_PASSWORD_HASH);

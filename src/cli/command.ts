@@ -16,6 +16,7 @@ export interface Command {
   flags?: readonly string[];
   /** Log level when neither --log-level nor LOG_LEVEL is given (the service's default is info). */
   defaultLogLevel?: string;
+  // biome-ignore lint/suspicious/noConfusingVoidType: a command that returns nothing has succeeded (exit code 0)
   run(ctx: CommandContext): Promise<number | void>;
 }
 

@@ -59,7 +59,7 @@ function usage(): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs(argv);
   } catch (err) {

@@ -75,6 +75,7 @@ const LOOKUP_OPTIONS: LookupBatcherOptions = { maxInFlight: 2, maxKeys: 64 };
  * A lookup by key that batches on PostgreSQL: `fetchMany` reads many keys in one query there, `fetchOne` reads one
  * key anywhere (SQLite's path).
  */
+// biome-ignore lint/suspicious/noExplicitAny: any database (Kysely's untyped handle), or a transaction of one
 export function batchedLookup<Db extends Kysely<any>, V>(
   fetchMany: (db: Db, keys: string[]) => Promise<Map<string, V>>,
   fetchOne: (db: Db, key: string) => Promise<V | undefined>,

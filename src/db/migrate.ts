@@ -62,6 +62,7 @@ const newerStore = (migration: string) =>
  * a read-only mount), and `serve` would answer reads and fail every write: one real write (the header's
  * user_version, written back unchanged, inside the migration transaction) finds out at start instead.
  */
+// biome-ignore lint/suspicious/noExplicitAny: migrations run on an untyped handle (their schema is not today's)
 async function refuseReadOnly(conn: Kysely<any>): Promise<void> {
   const version = Number(
     (await sql<{ user_version: number }>`pragma user_version`.execute(conn)).rows[0]?.user_version ?? 0,
@@ -81,6 +82,7 @@ async function writable<T>(write: Promise<T>): Promise<T> {
   }
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: migrations run on an untyped handle (their schema is not today's)
 function migratorFor(store: Store, db: Kysely<any>): Migrator {
   const t = columnTypes(store.dialect);
   return new Migrator({
@@ -99,6 +101,7 @@ function migratorFor(store: Store, db: Kysely<any>): Migrator {
 }
 
 /** The names of the migrations it applied (none when the store was up to date). */
+// biome-ignore lint/suspicious/noExplicitAny: migrations run on an untyped handle (their schema is not today's)
 async function migrateWith(store: Store, db: Kysely<any>): Promise<string[]> {
   const migrator = migratorFor(store, db);
   const { error, results } = await store.withoutQueryDeadline(() => migrator.migrateToLatest());

@@ -28,7 +28,10 @@ export function rowBatchQuery<DB, Row extends object, Result>(
       throw new Error(`rowBatchQuery: rows must hold exactly ${columns.join(', ')}`);
     const dialect = db.getExecutor().adapter.constructor;
     let compiled = byDialect.get(dialect);
-    if (!compiled) byDialect.set(dialect, (compiled = new Map()));
+    if (!compiled) {
+      compiled = new Map();
+      byDialect.set(dialect, compiled);
+    }
     let query = compiled.get(rows.length);
     if (!query) {
       const placeholders = Array.from(

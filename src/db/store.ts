@@ -1,5 +1,4 @@
 // The two dialects behind one Kysely handle: embedded SQLite (default) or PostgreSQL.
-import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';

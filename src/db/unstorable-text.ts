@@ -3,7 +3,7 @@
 // dialects must give the same answer.
 
 export function holdsNul(...values: (string | undefined)[]): boolean {
-  return values.some((v) => v !== undefined && v.includes('\u0000'));
+  return values.some((v) => v?.includes('\u0000'));
 }
 
 /** The values that could match something stored. */

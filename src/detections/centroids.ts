@@ -21,7 +21,10 @@ export function computeCentroids(run: RunBoxes): LabelCentroids[] {
   for (const header of run.headers) {
     const label = header.label && header.label !== '' ? header.label : DEFAULT_CENTROID_LABEL;
     let points = byLabel.get(label);
-    if (!points) byLabel.set(label, (points = []));
+    if (!points) {
+      points = [];
+      byLabel.set(label, points);
+    }
     for (const pick of evenPicks(header.n)) {
       const o = (start + pick) * BOX_STRIDE;
       points.push(

@@ -42,7 +42,7 @@ export function newBoxView(): BoxView {
 }
 
 // JSON has no NaN, so NaN marks a field the box did not have.
-const field = (v: number): number | undefined => (v === v ? v : undefined);
+const field = (v: number): number | undefined => (Number.isNaN(v) ? undefined : v);
 
 export class PackedBoxes {
   constructor(

@@ -10,7 +10,6 @@ import { lockRecordingCells, mergeLabelCellRows, refreshRecordingCells } from '.
 import { cellChange, labelCellRows, labelCellsOf, type LabelCells } from '../search/label-cells.js';
 import { REPLACED_RUN_COLUMNS, centroidRowsOf, runRowOf, type CentroidRow, runKey, type RunWrite } from './run-rows.js';
 import type { StoredRun } from './run-write-batch.js';
-import type { ValidatedRun } from './validate-run.js';
 
 // The two multi-row statements of every batch, compiled once per row count (row-batch-query.ts).
 const RUN_COLUMNS = [

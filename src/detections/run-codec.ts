@@ -16,7 +16,7 @@ const HEADER_BYTES = 8;
 const DESCRIPTOR_BYTES = 16;
 const COLUMNS_START = HEADER_BYTES + BOX_STRIDE * DESCRIPTOR_BYTES;
 
-const enum Kind {
+enum Kind {
   F64 = 0,
   I8 = 1,
   I16 = 2,
@@ -229,7 +229,7 @@ export function tracksForApi(headers: TrackHeader[], columns: Float64Array): Api
       const confidence = columns[o + 5]!;
       const ts = columns[o + 6]!;
       let box: ApiBox;
-      if (confidence === confidence && ts === ts) {
+      if (!Number.isNaN(confidence) && !Number.isNaN(ts)) {
         box = {
           frame: columns[o]!,
           x: columns[o + 1]!,
@@ -239,7 +239,7 @@ export function tracksForApi(headers: TrackHeader[], columns: Float64Array): Api
           confidence,
           timestampMs: ts,
         };
-      } else if (confidence === confidence) {
+      } else if (!Number.isNaN(confidence)) {
         box = {
           frame: columns[o]!,
           x: columns[o + 1]!,
@@ -248,7 +248,7 @@ export function tracksForApi(headers: TrackHeader[], columns: Float64Array): Api
           h: columns[o + 4]!,
           confidence,
         };
-      } else if (ts === ts) {
+      } else if (!Number.isNaN(ts)) {
         box = {
           frame: columns[o]!,
           x: columns[o + 1]!,

@@ -185,12 +185,12 @@ export function* tracksJsonChunks(headers: TrackHeader[], columns: Float64Array)
       w.bytes(KEY_H);
       w.number(columns[o + 4]!);
       const confidence = columns[o + 5]!;
-      if (confidence === confidence) {
+      if (!Number.isNaN(confidence)) {
         w.bytes(KEY_CONFIDENCE);
         w.number(confidence);
       }
       const ts = columns[o + 6]!;
-      if (ts === ts) {
+      if (!Number.isNaN(ts)) {
         w.bytes(KEY_TIMESTAMP);
         w.number(ts);
       }

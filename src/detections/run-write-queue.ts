@@ -81,7 +81,11 @@ export class RunWriteQueue<T extends Keyed> {
       else await this.storeOneByOne(groups);
       return;
     }
-    groups.forEach((group, g) => answersOf(group.length, stored[g]!).forEach((answer, i) => group[i]!.resolve(answer)));
+    groups.forEach((group, g) => {
+      answersOf(group.length, stored[g]!).forEach((answer, i) => {
+        group[i]!.resolve(answer);
+      });
+    });
   }
 
   /**

@@ -348,7 +348,10 @@ function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: nu
         const extra: BoxExtras = {};
         if (typeof box.label === 'string') extra.label = box.label;
         if (isClassId(box.classId)) extra.classId = box.classId;
-        if (extra.label !== undefined || extra.classId !== undefined) (extras ??= {})[slot - start] = extra;
+        if (extra.label !== undefined || extra.classId !== undefined) {
+          extras ??= {};
+          extras[slot - start] = extra;
+        }
       }
     }
     const n = count - start;

@@ -16,7 +16,7 @@ export function computeWarnings(
   for (let i = 0; i < run.count; i++) {
     const frame = c[i * BOX_STRIDE]!;
     const ts = c[i * BOX_STRIDE + 6]!;
-    if (fps !== undefined && ts === ts && Math.abs(ts - (frame * 1000) / fps) > 1000 / fps) mismatched++;
+    if (fps !== undefined && !Number.isNaN(ts) && Math.abs(ts - (frame * 1000) / fps) > 1000 / fps) mismatched++;
     if (frameCount !== undefined && frame >= frameCount) outOfRange++;
   }
   const warnings: Warning[] = [];

@@ -15,5 +15,3 @@ declare module 'fastify' {
     problemCode?: string;
   }
 }
-
-export {};

@@ -174,7 +174,7 @@ export function accessFields(request: FastifyRequest, status: number, ms?: numbe
 }
 
 const FILENAME_HEADER = 'X-Service-Storage-FileName';
-const FILENAME_LINE = /^x-service-storage-filename:([^]*)$/i;
+const FILENAME_LINE = /^x-service-storage-filename:([\s\S]*)$/i;
 
 /** Whether a refused request to a storage route carries a control character in its filename header. */
 function controlCharInFilenameHeader(raw: Buffer): boolean {

@@ -16,7 +16,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-type BackgroundJob = (app: FastifyInstance) => (() => void) | void;
+type BackgroundJob = (app: FastifyInstance) => (() => void) | undefined;
 /** Periodic jobs (the retention sweeper, …) that domains register; each returns its stop function. */
 export const backgroundJobs: BackgroundJob[] = [retentionJob];
 

@@ -14,7 +14,7 @@ const JSON_RANGE = /^(?:application\/(?:json|\*|[^\s;]*\+json)|\*\/\*)$/i;
  * when every acceptable range pins a version the server does not know. Ranges with `q=0` are refused alternatives.
  */
 export function negotiateVersion(accept: string | undefined): string {
-  if (!accept || !accept.includes('=')) return LATEST_API_VERSION;
+  if (!accept?.includes('=')) return LATEST_API_VERSION;
   let unknown: string | undefined;
   let unpinned = false;
   for (const range of accept.split(',')) {

@@ -1,6 +1,7 @@
 // `admin recording import`: register every recording file (.mp4, not _redacted.mp4) found on an fs provider.
 // Storage providers offer no listing yet, so this walks the fs provider's root directory itself (the root the
 // storage domain resolves, see storage/registry.ts fsRoot), never following symbolic links out of it.
+import type { Dirent } from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
@@ -21,7 +22,7 @@ export async function listRecordingKeys(
   if (clean.includes('..')) throw new Error('--prefix must stay inside the provider');
   const out: Array<{ key: string; mtimeSeconds: number }> = [];
   async function walk(dir: string, keyParts: string[]) {
-    let entries;
+    let entries: Dirent[];
     try {
       entries = await fsp.readdir(dir, { withFileTypes: true });
     } catch (err) {

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sweepExpired } from './sweeper.js';
 
-export function retentionJob(app: FastifyInstance): (() => void) | void {
+export function retentionJob(app: FastifyInstance): (() => void) | undefined {
   const seconds = app.config.sweepIntervalSeconds;
   if (seconds <= 0) return;
   let running = false;

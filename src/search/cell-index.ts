@@ -7,7 +7,7 @@ import { labelCellRows, labelCellsOf, type LabelCells, type LabelCellsRow } from
 
 export type { LabelCells };
 
-// Kysely<any>: the migration backfill calls this too, with an untyped handle.
+// biome-ignore lint/suspicious/noExplicitAny: the migration backfill calls this too, with an untyped handle
 type AnyDb = Kysely<any>;
 
 /**

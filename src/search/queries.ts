@@ -169,7 +169,10 @@ async function exactMatches(
     const count = countInside(polygon, row.points, work);
     if (count === 0) continue;
     let list = byRecording.get(row.recording_id);
-    if (!list) byRecording.set(row.recording_id, (list = []));
+    if (!list) {
+      list = [];
+      byRecording.set(row.recording_id, list);
+    }
     list.push({ runId: row.run_id, label: row.label, count });
   }
   for (const list of byRecording.values()) {

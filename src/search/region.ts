@@ -1,6 +1,6 @@
 // The search region in the 100×100 centroid space: the point-in-polygon test (edges count as inside,
 // concave and self-touching shapes allowed) and the grid cells a polygon may reach.
-import { GRID, SPACE, cellBounds, withCell, type CellMask, EMPTY_MASK } from './grid.js';
+import { GRID, cellBounds, withCell, type CellMask, EMPTY_MASK } from './grid.js';
 
 /**
  * Distance within which a point counts as on an edge. Regions arrive in canvas pixels or normalized
@@ -39,7 +39,7 @@ function nearSegment(px: number, py: number, ax: number, ay: number, bx: number,
   const dy = by - ay;
   const len2 = dx * dx + dy * dy;
   let t = len2 === 0 ? 0 : ((px - ax) * dx + (py - ay) * dy) / len2;
-  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  t = t < 0 ? 0 : Math.min(t, 1);
   const ex = ax + t * dx - px;
   const ey = ay + t * dy - py;
   return ex * ex + ey * ey <= EDGE_TOLERANCE * EDGE_TOLERANCE;
@@ -69,10 +69,10 @@ export function containsPoint(poly: Polygon, px: number, py: number): boolean {
     // A point outside the edge's box widened by twice the tolerance is farther than the tolerance from the
     // edge: four comparisons rule most edges out before nearSegment's division.
     if (
-      px >= (xi < xj ? xi : xj) - NEAR &&
-      px <= (xi > xj ? xi : xj) + NEAR &&
-      py >= (yi < yj ? yi : yj) - NEAR &&
-      py <= (yi > yj ? yi : yj) + NEAR &&
+      px >= Math.min(xi, xj) - NEAR &&
+      px <= Math.max(xi, xj) + NEAR &&
+      py >= Math.min(yi, yj) - NEAR &&
+      py <= Math.max(yi, yj) + NEAR &&
       nearSegment(px, py, xj, yj, xi, yi)
     )
       return true;

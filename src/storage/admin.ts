@@ -1,5 +1,4 @@
 // Administration shared by the CLI and the admin HTTP API: every failure is an ApiError with a stable code.
-import fs from 'node:fs';
 import type { Config } from '../config.js';
 import type { Store } from '../db/store.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
@@ -88,7 +87,7 @@ export async function createProvider(
       'An fs provider needs service-signed URLs: set STORAGE_URL_SIGNING_KEY first (the server refuses to start without it once an fs provider exists)',
     );
   }
-  let row;
+  let row: ReturnType<typeof newProviderRow>;
   try {
     row = newProviderRow(config, orgId, input.name as string, input.type, checked.value, input.enabled !== false);
   } catch (err) {

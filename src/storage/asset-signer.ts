@@ -10,7 +10,7 @@ const signAssets: AssetSigner = async (app, input) => {
   // registered, so a service-wide account (or another organisation's) would sign any key on its providers, other
   // tenants' files included.
   const row = await findOrganisationAccount(app.store.db, input.accounts, input.orgId);
-  if (!row || row.enabled !== 1) {
+  if (row?.enabled !== 1) {
     throw new ApiError(
       401,
       'invalid_credentials',

@@ -38,15 +38,18 @@ export function parseHttpDate(value: string): number | undefined {
   let month: string;
   let year: number;
   let hms: string[];
-  let m = IMF_FIXDATE.exec(text);
-  if (m) [day, month, year, hms] = [m[1]!, m[2]!, Number(m[3]), m.slice(4, 7)];
-  else if ((m = RFC_850.exec(text))) {
+  const imf = IMF_FIXDATE.exec(text);
+  const rfc850 = imf ? null : RFC_850.exec(text);
+  const asctime = imf || rfc850 ? null : ASCTIME.exec(text);
+  if (imf) [day, month, year, hms] = [imf[1]!, imf[2]!, Number(imf[3]), imf.slice(4, 7)];
+  else if (rfc850) {
     // A two-digit year more than 50 years ahead is in the past century (RFC 9110 §5.6.7).
-    const yy = Number(m[3]);
+    const yy = Number(rfc850[3]);
     const thisYear = new Date().getUTCFullYear();
     year = 2000 + yy > thisYear + 50 ? 1900 + yy : 2000 + yy;
-    [day, month, hms] = [m[1]!, m[2]!, m.slice(4, 7)];
-  } else if ((m = ASCTIME.exec(text))) [month, day, hms, year] = [m[1]!, m[2]!.trim(), m.slice(3, 6), Number(m[6])];
+    [day, month, hms] = [rfc850[1]!, rfc850[2]!, rfc850.slice(4, 7)];
+  } else if (asctime)
+    [month, day, hms, year] = [asctime[1]!, asctime[2]!.trim(), asctime.slice(3, 6), Number(asctime[6])];
   else return undefined;
   const [h, min, s] = hms.map(Number) as [number, number, number];
   const monthIndex = MONTHS.indexOf(month);

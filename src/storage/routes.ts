@@ -7,7 +7,7 @@ import { parseJsonBody, useJsonBodyParser } from '../http/json-body.js';
 import { utf8OrMarked } from '../http/utf8-marked.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../http/problem.js';
-import { andThen } from '../util/maybe-promise.js';
+import { andThen, type MaybePromise } from '../util/maybe-promise.js';
 import { HEADER, authenticateAccount, requiredHeader } from './account-auth.js';
 import { BulkBody, BulkResult, StorageHeaders, UrlResult, storageSecurity } from './api-schemas.js';
 import { publicBaseUrl } from './issue.js';
@@ -68,7 +68,7 @@ export async function storageUrlRoutes(app: FastifyInstance): Promise<void> {
       validatorCompiler: skipSchemaValidation,
       // Credentials are checked before the body is read: nobody unauthenticated makes the server parse 8 MiB.
       onRequest: (request, _reply, done) => {
-        let authenticated;
+        let authenticated: MaybePromise<void>;
         try {
           // Content-Type is a required header too (spec §4): without it the answer names the first missing one, in the
           // order credentials → Content-Type, before any credential is checked (as on GET).

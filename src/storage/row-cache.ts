@@ -103,7 +103,11 @@ export function providersNamed(store: Store, owner: Owner, names: string[]): May
   if (!cache) return findProviders(store.db, owner, names);
   const prefix = `${owner ?? ''}\n`;
   let missing: string[] | undefined;
-  for (const n of names) if (!cache.providers.has(prefix + n)) (missing ??= []).push(n);
+  for (const n of names) {
+    if (cache.providers.has(prefix + n)) continue;
+    missing ??= [];
+    missing.push(n);
+  }
   if (missing) {
     return findProviders(store.db, owner, missing).then((rows) => {
       const found = new Map(rows.map((r) => [r.name, r]));

@@ -11,7 +11,7 @@ import { accountByName, providersNamed } from './row-cache.js';
 import { providerFromRow } from './registry.js';
 import { signingKeys } from './signing-keys.js';
 import { parseSignedQuery, verifyToken, type SignedTuple } from './url-token.js';
-import type { StorageProvider } from './providers/types.js';
+import type { ReadResponse, StorageProvider } from './providers/types.js';
 
 type Verdict =
   | { ok: true; tuple: SignedTuple; account: Account; provider: StorageProvider }
@@ -56,7 +56,7 @@ async function verify(request: FastifyRequest): Promise<Verdict> {
   }
   const store = request.server.store;
   const row = await accountByName(store, tuple.account);
-  if (!row || row.enabled !== 1) {
+  if (row?.enabled !== 1) {
     return {
       ok: false,
       reason: 'account_disabled',
@@ -69,7 +69,7 @@ async function verify(request: FastifyRequest): Promise<Verdict> {
   const providerRow = account.providers.includes(tuple.provider)
     ? (await providersNamed(store, account.orgId, [tuple.provider]))[0]
     : undefined;
-  if (!providerRow || providerRow.enabled !== 1) {
+  if (providerRow?.enabled !== 1) {
     return {
       ok: false,
       reason: 'account_disabled',
@@ -136,7 +136,7 @@ async function serve(request: FastifyRequest, reply: FastifyReply, method: 'GET'
       `signed download cut short: ${ending}`,
     );
   });
-  let result;
+  let result: ReadResponse;
   try {
     result = await provider.read(tuple.filename, { method, signal: controller.signal, ...conditionalHeaders(request) });
   } catch (err) {

@@ -1,5 +1,5 @@
 // The shell: sign-in, then the recordings list, region search or one recording's editor (hash routes).
-import { h } from 'preact';
+import { h, type ComponentChild } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiProblem, request, type RequestOptions } from './api.js';
 import { go, hasUnsavedWork, mayLeave, route } from './format.js';
@@ -101,7 +101,7 @@ export function App() {
     }
   };
 
-  let view;
+  let view: ComponentChild;
   if (where.name === 'malformed') {
     view = h(
       'main',

@@ -37,7 +37,9 @@ describe.each(DIALECTS)('concurrent lookups on %s', (dialect) => {
       return { token: `${live[0]!.token.slice(0, -4)}zzzz`, orgId: undefined };
     });
     const principals = await Promise.all(cases.map((c) => findPrincipal(db, c.token)));
-    principals.forEach((p, i) => expect(p?.orgId).toBe(cases[i]!.orgId));
+    principals.forEach((p, i) => {
+      expect(p?.orgId).toBe(cases[i]!.orgId);
+    });
   });
 
   it('resolves each of 300 concurrent recording lookups inside its own organisation only', async () => {
@@ -62,6 +64,8 @@ describe.each(DIALECTS)('concurrent lookups on %s', (dialect) => {
         ][i % 8]!,
     );
     const found = await Promise.all(cases.map((c) => resolveTarget(db, c.orgId, c.target)));
-    found.forEach((r, i) => expect(r?.id).toBe(cases[i]!.id));
+    found.forEach((r, i) => {
+      expect(r?.id).toBe(cases[i]!.id);
+    });
   });
 });

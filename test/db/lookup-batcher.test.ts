@@ -95,7 +95,7 @@ describe('LookupBatcher', () => {
           const finishNext = async (fail: boolean) => {
             if (finished < f.queries.length) {
               const query = f.queries[finished++]!;
-              if (fail) query.keys.forEach((k) => failedKeys.add(k));
+              if (fail) for (const k of query.keys) failedKeys.add(k);
               query.finish(fail);
             }
             await settle();

@@ -496,7 +496,7 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
 
   it('lists every rejection of a long list, written as a stream: 207 (also compressed) and the 400 of an all-rejected run', async () => {
     // 12 000 rejected boxes over three tracks (past the 10 000 from which the list is streamed), and one kept box.
-    const bad = (t: number) =>
+    const bad = (_t: number) =>
       Array.from({ length: 4000 }, (_, i) =>
         i % 2 === 0 ? { frame: -1 - i } : { frame: i, x: 0.5, y: 0.5, w: 0, h: 0.1 },
       );
@@ -562,7 +562,7 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
       new Promise<net.Socket>((resolve) => {
         const socket = net.connect(Number(port), '127.0.0.1', () => {
           const head = `POST /detections HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${org.token}\r\nContent-Type: application/json\r\nContent-Length: ${20 * 1024 * 1024}\r\n\r\n`;
-          socket.write(head + '{"pad":"' + 'x'.repeat(1024 * 1024), () => resolve(socket));
+          socket.write(`${head}{"pad":"${'x'.repeat(1024 * 1024)}`, () => resolve(socket));
         });
         socket.on('error', () => {});
       });
@@ -593,7 +593,7 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
           new Promise<net.Socket>((resolve) => {
             const socket = net.connect(Number(port), '127.0.0.1', () => {
               const head = `POST /detections HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${org.token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
-              const piece = '{"pad":"' + 'x'.repeat(9 * 1024 * 1024);
+              const piece = `{"pad":"${'x'.repeat(9 * 1024 * 1024)}`;
               socket.write(`${head}${piece.length.toString(16)}\r\n${piece}\r\n`, () => resolve(socket));
             });
             socket.on('error', () => {});

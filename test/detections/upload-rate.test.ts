@@ -38,7 +38,7 @@ describe.each(DIALECTS)('the minimum upload rate of a large POST /detections on 
     return new Promise<string>((resolve, reject) => {
       let answer = '';
       const socket = net.connect(Number(new URL(server.url).port), '127.0.0.1', () => {
-        const piece = '{"pad":"' + 'x'.repeat(9 * MiB);
+        const piece = `{"pad":"${'x'.repeat(9 * MiB)}`;
         const framing = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${20 * MiB}`;
         const head = `POST /detections HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${org.token}\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`;
         socket.write(chunked ? `${head}${piece.length.toString(16)}\r\n${piece}\r\n` : head + piece);
@@ -143,7 +143,9 @@ describe.each(DIALECTS)('the minimum upload rate of a large POST /detections on 
       // 1 MiB every 50 ms: about 20 MiB/s, twenty times the minimum, in about 0.6 s.
       let at = 0;
       const next = () => {
-        req.write(body.subarray(at, (at += MiB)));
+        const from = at;
+        at += MiB;
+        req.write(body.subarray(from, at));
         if (at >= body.length) req.end();
         else setTimeout(next, 50);
       };

@@ -136,6 +136,8 @@ describe.each(DIALECTS)('U+0000 in inputs on %s', (dialect) => {
         ),
       ),
     );
-    results.forEach((r, i) => expect(r.status, `${i}: ${JSON.stringify(r.body)}`).toBe(i % 3 === 0 ? 404 : 201));
+    results.forEach((r, i) => {
+      expect(r.status, `${i}: ${JSON.stringify(r.body)}`).toBe(i % 3 === 0 ? 404 : 201);
+    });
   });
 });

@@ -6,6 +6,7 @@ import { DIALECTS } from '../support/store.js';
 import { bearer, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
 import { STORAGE_ENV, seedStorage, type StorageFixture } from '../storage/helpers.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: walks an arbitrary (OpenAPI) JSON document
 type Json = any;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head'];
 

@@ -23,6 +23,7 @@ const SUCCESS: Record<string, string[]> = {
   'HEAD /api/storage/signed': ['200', '206', '304'],
 };
 
+// biome-ignore lint/suspicious/noExplicitAny: walks an arbitrary (OpenAPI) JSON document
 type Json = any;
 
 /** JSON pointer segment, as a URI fragment. */

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +11,7 @@ function feedbackAfterQuietCollections(mode: 'pin' | 'control'): { pinned: boole
   // non-blocking pipe.
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-tick-')), 'out.txt');
   const fd = fs.openSync(file, 'w');
-  let run;
+  let run: SpawnSyncReturns<string>;
   try {
     run = spawnSync(process.execPath, ['--allow-natives-syntax', '--expose-gc', '--import', 'tsx', FIXTURE, mode], {
       encoding: 'utf8',

@@ -28,7 +28,10 @@ function sliver() {
 
 function seededRandom(seed: number) {
   let s = seed >>> 0;
-  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
 }
 
 /** 50 000 centroids spread over the frame, each at least 0.01 away from the sliver's lines. */

@@ -19,7 +19,10 @@ const coord = fc.oneof(
 
 function seededRandom(seed: number) {
   let s = seed >>> 0;
-  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
 }
 
 describe.each(DIALECTS)('region search equals a brute-force scan on %s', (dialect) => {
@@ -143,7 +146,7 @@ describe.each(DIALECTS)('region search equals a brute-force scan on %s', (dialec
             expected.set(t.mediaKey, list);
           }
           for (const list of expected.values())
-            list.sort((a, b) => (a.runId + '\u0000' + a.label < b.runId + '\u0000' + b.label ? -1 : 1));
+            list.sort((a, b) => (`${a.runId}\u0000${a.label}` < `${b.runId}\u0000${b.label}` ? -1 : 1));
           const got: Array<[string, unknown]> = [];
           let cursor: string | null = null;
           let pages = 0;

@@ -21,7 +21,7 @@ async function patchJson(url: string, body: unknown, headers: Record<string, str
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: await res.json() };
 }
 
 describe.each(DIALECTS)('storage admin HTTP API on %s', (dialect) => {

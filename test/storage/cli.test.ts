@@ -65,7 +65,7 @@ describe.each(DIALECTS)('storage CLI on %s', (dialect) => {
     const readable = await runCli(['admin', 'provider', 'list'], ts.location, env);
     expect(readable.stdout).toContain('minio\ts3\tenabled');
     for (const out of [JSON.stringify(list), JSON.stringify(minio), readable.stdout])
-      expect(out).not.toContain(S3RVER_KEYS.secretAccessKey + '"');
+      expect(out).not.toContain(`${S3RVER_KEYS.secretAccessKey}"`);
 
     const account = await json(
       'admin',

@@ -67,7 +67,7 @@ export function writeObject(root: string, key: string, content: string | Buffer)
 
 export async function getUrl(server: TestServer, headers: Record<string, string>) {
   const res = await fetch(`${server.url}/api/storage`, { headers });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+  return { status: res.status, headers: res.headers, body: await res.json() };
 }
 
 export async function bulk(
@@ -81,5 +81,5 @@ export async function bulk(
     headers: { 'content-type': contentType, ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+  return { status: res.status, headers: res.headers, body: await res.json() };
 }

@@ -37,11 +37,15 @@ describe('HmacSha256', () => {
         (pairs) => {
           const macs = pairs.map(([k]) => new HmacSha256(Buffer.from(k)));
           const first = pairs.map(([, m], i) => macs[i]!.digest(m, 'hex'));
-          const again = pairs.map(([, m], i) =>
+          const again = pairs.map((_, i) =>
             macs[(i + 1) % pairs.length]!.digest(pairs[(i + 1) % pairs.length]![1], 'hex'),
           );
-          pairs.forEach(([k, m], i) => expect(first[i]).toBe(createHmac('sha256', k).update(m).digest('hex')));
-          again.forEach((mac, i) => expect(mac).toBe(first[(i + 1) % pairs.length]));
+          pairs.forEach(([k, m], i) => {
+            expect(first[i]).toBe(createHmac('sha256', k).update(m).digest('hex'));
+          });
+          again.forEach((mac, i) => {
+            expect(mac).toBe(first[(i + 1) % pairs.length]);
+          });
         },
       ),
     );

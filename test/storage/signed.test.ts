@@ -493,7 +493,7 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
           ['bob/page.html', 'text/html; charset=utf-8'],
           ['bob/logo.svg', 'image/svg+xml'],
           ['bob/blob', 'application/octet-stream'],
-        ]) {
+        ] as const) {
           const url = (
             await getUrl(server, fx2.headers({ 'x-service-storage-filename': key, 'x-service-storage-provider': 's3' }))
           ).body.data;

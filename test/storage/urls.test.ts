@@ -80,7 +80,7 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
       ['x-service-storage-provider', 'X-Service-Storage-Provider'],
       ['x-service-storage-accesskey', 'X-Service-Storage-AccessKey'],
       ['x-service-storage-secretaccesskey', 'X-Service-Storage-SecretAccessKey'],
-    ]) {
+    ] as const) {
       const without = { ...full };
       delete without[name as keyof typeof without];
       const missing = await getUrl(server, without);
@@ -432,6 +432,7 @@ describe.each(DIALECTS)('directories and signing mode on %s', (dialect) => {
     );
     expect([empty.status, empty.body.code]).toEqual([400, 'invalid_expiry']);
     const target = new URL(server.url);
+    // biome-ignore lint/suspicious/noExplicitAny: a parsed JSON answer, read field by field
     const repeated = await new Promise<{ status: number; body: any }>((resolve, reject) => {
       http
         .get(
@@ -463,6 +464,7 @@ describe.each(DIALECTS)('directories and signing mode on %s', (dialect) => {
 
   it('refuses a Host header that is not a host and port instead of copying it into the URL', async () => {
     const ask = (host: string) =>
+      // biome-ignore lint/suspicious/noExplicitAny: a parsed JSON answer, read field by field
       new Promise<{ status: number; body: any }>((resolve, reject) => {
         const target = new URL(server.url);
         http

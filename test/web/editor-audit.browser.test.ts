@@ -364,8 +364,10 @@ if (!HAS_CHROMIUM) {
       const row = page.locator(`tr.recording-row[data-media-key="${spoof}"]`);
       await row.waitFor();
       // The override is shown as a mark inside its own <bdi>, so it reorders nothing, not even the rest of its name.
+      // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText, the text as rendered, is the point
       expect(await row.locator('td a').innerText()).toBe(`${dir}/1700000200_invoiceU+202Egpj.mp4`);
       expect(await row.locator('td a bdi').count()).toBe(1);
+      // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText, the text as rendered, is the point
       expect(await row.locator('td').nth(2).innerText()).toBe('camU+202E1evil');
       // A 300-character key and a 200-character device wrap inside the list instead of widening the page.
       await page.locator(`tr.recording-row[data-media-key="${long}"]`).waitFor();
@@ -582,7 +584,7 @@ if (!HAS_CHROMIUM) {
     async function openVideo(): Promise<Page> {
       const page = await open();
       await page.waitForFunction(
-        () => (document.querySelector('video.video') as HTMLVideoElement | null)?.readyState! >= 1,
+        () => ((document.querySelector('video.video') as HTMLVideoElement | null)?.readyState ?? 0) >= 1,
       );
       expect(await page.locator('.no-video').count()).toBe(0);
       return page;

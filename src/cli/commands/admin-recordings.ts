@@ -162,7 +162,7 @@ export const recordingCommands: CommandTable = {
   'admin sweep': {
     usage:
       'admin sweep [--dry-run] [--keep-recordings] [--batch-size 500]   (removes runs, centroids and recordings past their retention)',
-    async run({ flags, json, withStore, config }) {
+    async run({ flags, json, withStore }) {
       const batchSize = numberFlag(flags, 'batch-size', { integer: true, min: 1 });
       const dryRun = flags['dry-run'] === true;
       const lines: string[] = [];

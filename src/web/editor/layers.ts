@@ -70,7 +70,10 @@ export function groupLayers(layers: readonly Layer[]): LayerGroup[] {
   for (const layer of layers) {
     const name = layerName(layer.run);
     let group = groups.get(name);
-    if (!group) groups.set(name, (group = { name, layers: [] }));
+    if (!group) {
+      group = { name, layers: [] };
+      groups.set(name, group);
+    }
     group.layers.push(layer);
   }
   return [...groups.values()];

@@ -27,6 +27,9 @@ const labelSlots = new Map<string, number>();
 /** Labels take palette slots in the order they are first seen, so the first twelve never share a colour. */
 export function labelSlot(label: string): number {
   let slot = labelSlots.get(label);
-  if (slot === undefined) labelSlots.set(label, (slot = labelSlots.size % PALETTE.length));
+  if (slot === undefined) {
+    slot = labelSlots.size % PALETTE.length;
+    labelSlots.set(label, slot);
+  }
   return slot;
 }

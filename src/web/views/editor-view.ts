@@ -197,6 +197,7 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
       engine.frame = f;
       redraw();
     });
+    // biome-ignore lint/suspicious/noFocusedTests: fit() sizes the canvas; it is not a test framework's focused `it`
     fit();
     addEventListener('resize', fit);
     return () => {

@@ -115,7 +115,10 @@ export function RegionSearch(props: { call: Call }) {
     ctx.fillStyle = '#ffd60a33';
     ctx.lineWidth = 2;
     ctx.beginPath();
-    points.forEach((p, i) => (i === 0 ? ctx.moveTo(p.x, p.y) : ctx.lineTo(p.x, p.y)));
+    points.forEach((p, i) => {
+      if (i === 0) ctx.moveTo(p.x, p.y);
+      else ctx.lineTo(p.x, p.y);
+    });
     if (closed || mode === 'rectangle') {
       ctx.closePath();
       ctx.fill();
