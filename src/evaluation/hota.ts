@@ -1,0 +1,214 @@
+/**
+ * HOTA, as TrackEval's `trackeval/metrics/hota.py` computes it: per-timestep matching weighted by the global
+ * alignment of the two tracks, then detection and association scores at 19 localisation thresholds α.
+ */
+import { linearSumAssignment } from './assignment.js';
+import { EPS, mean } from './numeric.js';
+import type { TrackingData } from './tracking-data.js';
+
+/** `np.arange(0.05, 0.99, 0.05)`: NumPy fills start + i·step, so 0.15000000000000002 and not 0.15. */
+export const ALPHAS: readonly number[] = Array.from({ length: 19 }, (_, i) => 0.05 + i * 0.05);
+const A = 19;
+
+export const HOTA_FLOAT_ARRAY_FIELDS = ['HOTA', 'DetA', 'AssA', 'DetRe', 'DetPr', 'AssRe', 'AssPr', 'LocA', 'OWTA'] as const;
+export const HOTA_INTEGER_ARRAY_FIELDS = ['HOTA_TP', 'HOTA_FN', 'HOTA_FP'] as const;
+export const HOTA_FLOAT_FIELDS = ['HOTA(0)', 'LocA(0)', 'HOTALocA(0)'] as const;
+export type HotaArrayField = (typeof HOTA_FLOAT_ARRAY_FIELDS)[number] | (typeof HOTA_INTEGER_ARRAY_FIELDS)[number];
+export type HotaResult = Record<HotaArrayField, Float64Array> & Record<(typeof HOTA_FLOAT_FIELDS)[number], number>;
+
+function zeros(): HotaResult {
+  const res = {} as HotaResult;
+  for (const f of HOTA_FLOAT_ARRAY_FIELDS) res[f] = new Float64Array(A);
+  for (const f of HOTA_INTEGER_ARRAY_FIELDS) res[f] = new Float64Array(A);
+  for (const f of HOTA_FLOAT_FIELDS) res[f] = 0;
+  return res;
+}
+
+export function hotaSequence(data: TrackingData): HotaResult {
+  const res = zeros();
+  if (data.numTrackerDets === 0) {
+    res.HOTA_FN.fill(data.numGtDets);
+    res.LocA.fill(1);
+    res['LocA(0)'] = 1;
+    return res;
+  }
+  if (data.numGtDets === 0) {
+    res.HOTA_FP.fill(data.numTrackerDets);
+    res.LocA.fill(1);
+    res['LocA(0)'] = 1;
+    return res;
+  }
+  const { gtStart, trStart, gtIds, trIds, sim, simStart } = data;
+  const G = data.numGtIds;
+  const P = data.numTrackerIds;
+  const potential = new Float64Array(G * P);
+  const gtIdCount = new Float64Array(G);
+  const trIdCount = new Float64Array(P);
+  let rowSum = new Float64Array(0);
+  let colSum = new Float64Array(0);
+
+  for (let t = 0; t < data.numTimesteps; t++) {
+    const g0 = gtStart[t]!;
+    const ng = gtStart[t + 1]! - g0;
+    const p0 = trStart[t]!;
+    const np = trStart[t + 1]! - p0;
+    const s0 = simStart[t]!;
+    if (rowSum.length < ng) rowSum = new Float64Array(ng);
+    if (colSum.length < np) colSum = new Float64Array(np);
+    rowSum.fill(0, 0, ng);
+    colSum.fill(0, 0, np);
+    for (let i = 0; i < ng; i++) {
+      for (let j = 0; j < np; j++) {
+        const s = sim[s0 + i * np + j]!;
+        rowSum[i] = rowSum[i]! + s;
+        colSum[j] = colSum[j]! + s;
+      }
+    }
+    for (let i = 0; i < ng; i++) {
+      const row = gtIds[g0 + i]! * P;
+      for (let j = 0; j < np; j++) {
+        const s = sim[s0 + i * np + j]!;
+        const denom = colSum[j]! + rowSum[i]! - s;
+        if (denom > 0 + EPS) potential[row + trIds[p0 + j]!]! += s / denom;
+      }
+    }
+    for (let i = 0; i < ng; i++) gtIdCount[gtIds[g0 + i]!]!++;
+    for (let j = 0; j < np; j++) trIdCount[trIds[p0 + j]!]!++;
+  }
+
+  const alignment = new Float64Array(G * P);
+  for (let g = 0; g < G; g++) {
+    for (let p = 0; p < P; p++) {
+      const pm = potential[g * P + p]!;
+      alignment[g * P + p] = pm / (gtIdCount[g]! + trIdCount[p]! - pm);
+    }
+  }
+  const matchesCounts = new Float64Array(A * G * P);
+  const locSum = res.LocA;
+  let cost = new Float64Array(0);
+
+  for (let t = 0; t < data.numTimesteps; t++) {
+    const g0 = gtStart[t]!;
+    const ng = gtStart[t + 1]! - g0;
+    const p0 = trStart[t]!;
+    const np = trStart[t + 1]! - p0;
+    if (ng === 0) {
+      for (let a = 0; a < A; a++) res.HOTA_FP[a]! += np;
+      continue;
+    }
+    if (np === 0) {
+      for (let a = 0; a < A; a++) res.HOTA_FN[a]! += ng;
+      continue;
+    }
+    const s0 = simStart[t]!;
+    if (cost.length < ng * np) cost = new Float64Array(ng * np);
+    for (let i = 0; i < ng; i++) {
+      const row = gtIds[g0 + i]! * P;
+      for (let j = 0; j < np; j++) cost[i * np + j] = -(alignment[row + trIds[p0 + j]!]! * sim[s0 + i * np + j]!);
+    }
+    const { rows, cols } = linearSumAssignment(cost, ng, np);
+    for (let a = 0; a < A; a++) {
+      const alpha = ALPHAS[a]!;
+      let matches = 0;
+      // TrackEval adds the matched similarities with Python's sum(), left to right, starting from 0.
+      let frameLoc = 0;
+      const mc = a * G * P;
+      for (let k = 0; k < rows.length; k++) {
+        const i = rows[k]!;
+        const j = cols[k]!;
+        const s = sim[s0 + i * np + j]!;
+        if (s >= alpha - EPS) {
+          matches++;
+          frameLoc += s;
+          matchesCounts[mc + gtIds[g0 + i]! * P + trIds[p0 + j]!]!++;
+        }
+      }
+      res.HOTA_TP[a]! += matches;
+      res.HOTA_FN[a]! += ng - matches;
+      res.HOTA_FP[a]! += np - matches;
+      if (matches > 0) locSum[a]! += frameLoc;
+    }
+  }
+
+  for (let a = 0; a < A; a++) {
+    const mc = a * G * P;
+    let assA = 0;
+    let assRe = 0;
+    let assPr = 0;
+    for (let g = 0; g < G; g++) {
+      for (let p = 0; p < P; p++) {
+        const m = matchesCounts[mc + g * P + p]!;
+        if (m === 0) continue;
+        assA += m * (m / Math.max(1, gtIdCount[g]! + trIdCount[p]! - m));
+        assRe += m * (m / Math.max(1, gtIdCount[g]!));
+        assPr += m * (m / Math.max(1, trIdCount[p]!));
+      }
+    }
+    const tp = Math.max(1, res.HOTA_TP[a]!);
+    res.AssA[a] = assA / tp;
+    res.AssRe[a] = assRe / tp;
+    res.AssPr[a] = assPr / tp;
+    res.LocA[a] = Math.max(1e-10, locSum[a]!) / Math.max(1e-10, res.HOTA_TP[a]!);
+  }
+  return hotaFinal(res);
+}
+
+function hotaFinal(res: HotaResult): HotaResult {
+  for (let a = 0; a < A; a++) {
+    const tp = res.HOTA_TP[a]!;
+    const fn = res.HOTA_FN[a]!;
+    const fp = res.HOTA_FP[a]!;
+    res.DetRe[a] = tp / Math.max(1, tp + fn);
+    res.DetPr[a] = tp / Math.max(1, tp + fp);
+    res.DetA[a] = tp / Math.max(1, tp + fn + fp);
+    res.HOTA[a] = Math.sqrt(res.DetA[a]! * res.AssA[a]!);
+    res.OWTA[a] = Math.sqrt(res.DetRe[a]! * res.AssA[a]!);
+  }
+  res['HOTA(0)'] = res.HOTA[0]!;
+  res['LocA(0)'] = res.LocA[0]!;
+  res['HOTALocA(0)'] = res['HOTA(0)'] * res['LocA(0)'];
+  return res;
+}
+
+/** `combine_sequences` and `combine_classes_det_averaged`: counts summed, association scores and LocA weighted by TP. */
+function detWeighted(all: readonly HotaResult[]): HotaResult {
+  const res = zeros();
+  for (const r of all) for (const f of HOTA_INTEGER_ARRAY_FIELDS) for (let a = 0; a < A; a++) res[f][a]! += r[f][a]!;
+  for (let a = 0; a < A; a++) {
+    const w = Math.max(1, res.HOTA_TP[a]!);
+    let assRe = 0;
+    let assPr = 0;
+    let assA = 0;
+    let loc = 0;
+    for (const r of all) {
+      const tp = r.HOTA_TP[a]!;
+      assRe += r.AssRe[a]! * tp;
+      assPr += r.AssPr[a]! * tp;
+      assA += r.AssA[a]! * tp;
+      loc += r.LocA[a]! * tp;
+    }
+    res.AssRe[a] = assRe / w;
+    res.AssPr[a] = assPr / w;
+    res.AssA[a] = assA / w;
+    res.LocA[a] = Math.max(1e-10, loc) / Math.max(1e-10, res.HOTA_TP[a]!);
+  }
+  return hotaFinal(res);
+}
+
+export const hotaCombineSequences = detWeighted;
+export const hotaCombineDetAveraged = detWeighted;
+
+/** `combine_classes_class_averaged` with `ignore_empty_classes`: counts summed, every score averaged over classes. */
+export function hotaCombineClassAveraged(all: readonly HotaResult[], ignoreEmpty = true): HotaResult {
+  const used = ignoreEmpty
+    ? all.filter((r) => {
+        for (let a = 0; a < A; a++) if (r.HOTA_TP[a]! + r.HOTA_FN[a]! + r.HOTA_FP[a]! > 0 + EPS) return true;
+        return false;
+      })
+    : all;
+  const res = zeros();
+  for (const r of used) for (const f of HOTA_INTEGER_ARRAY_FIELDS) for (let a = 0; a < A; a++) res[f][a]! += r[f][a]!;
+  for (const f of HOTA_FLOAT_ARRAY_FIELDS) for (let a = 0; a < A; a++) res[f][a] = mean(used.map((r) => r[f][a]!));
+  for (const f of HOTA_FLOAT_FIELDS) res[f] = mean(used.map((r) => r[f]));
+  return res;
+}

@@ -1,0 +1,78 @@
+/**
+ * Identity metrics (IDF1, IDR, IDP), as TrackEval's `trackeval/metrics/identity.py` computes them: one global
+ * assignment of gt tracks to predicted tracks maximising the detections matched at IoU ≥ threshold.
+ */
+import { linearSumAssignment } from './assignment.js';
+import { EPS, mean } from './numeric.js';
+import type { TrackingData } from './tracking-data.js';
+
+export const IDENTITY_INTEGER_FIELDS = ['IDTP', 'IDFN', 'IDFP'] as const;
+export const IDENTITY_FLOAT_FIELDS = ['IDF1', 'IDR', 'IDP'] as const;
+export type IdentityField = (typeof IDENTITY_INTEGER_FIELDS)[number] | (typeof IDENTITY_FLOAT_FIELDS)[number];
+export type IdentityResult = Record<IdentityField, number>;
+
+function result(idtp: number, idfn: number, idfp: number): IdentityResult {
+  return {
+    IDTP: idtp,
+    IDFN: idfn,
+    IDFP: idfp,
+    IDR: idtp / Math.max(1, idtp + idfn),
+    IDP: idtp / Math.max(1, idtp + idfp),
+    IDF1: idtp / Math.max(1, idtp + 0.5 * idfp + 0.5 * idfn),
+  };
+}
+
+export function identitySequence(data: TrackingData, threshold = 0.5): IdentityResult {
+  // TrackEval's early returns leave the ratios at 0, which is what the formulas give here too.
+  if (data.numTrackerDets === 0) return result(0, data.numGtDets, 0);
+  if (data.numGtDets === 0) return result(0, 0, data.numTrackerDets);
+  const G = data.numGtIds;
+  const P = data.numTrackerIds;
+  const potential = new Float64Array(G * P);
+  const { gtStart, trStart, gtIds, trIds, sim, simStart } = data;
+  for (let t = 0; t < data.numTimesteps; t++) {
+    const g0 = gtStart[t]!;
+    const ng = gtStart[t + 1]! - g0;
+    const p0 = trStart[t]!;
+    const np = trStart[t + 1]! - p0;
+    const s0 = simStart[t]!;
+    for (let i = 0; i < ng; i++) {
+      const row = gtIds[g0 + i]! * P;
+      for (let j = 0; j < np; j++) if (sim[s0 + i * np + j]! >= threshold) potential[row + trIds[p0 + j]!]!++;
+    }
+  }
+  // TrackEval solves a (G + P)² problem whose dummy rows and columns stand for "unmatched"; its optimum leaves
+  // IDFN = gt dets − matched and IDFP = prediction dets − matched, where "matched" is the largest total of
+  // potential matches over a one-to-one pairing of tracks. That total is unique and integral, so the G × P
+  // maximisation gives the same figures exactly with a far smaller matrix.
+  let matched = 0;
+  if (G > 0 && P > 0) {
+    const { rows, cols } = linearSumAssignment(potential, G, P, true);
+    for (let k = 0; k < rows.length; k++) matched += potential[rows[k]! * P + cols[k]!]!;
+  }
+  return result(matched, data.numGtDets - matched, data.numTrackerDets - matched);
+}
+
+function summed(all: readonly IdentityResult[]): IdentityResult {
+  let tp = 0;
+  let fn = 0;
+  let fp = 0;
+  for (const r of all) {
+    tp += r.IDTP;
+    fn += r.IDFN;
+    fp += r.IDFP;
+  }
+  return result(tp, fn, fp);
+}
+
+export const identityCombineSequences = summed;
+export const identityCombineDetAveraged = summed;
+
+/** `combine_classes_class_averaged` with `ignore_empty_classes`: counts summed, ratios averaged over classes. */
+export function identityCombineClassAveraged(all: readonly IdentityResult[], ignoreEmpty = true): IdentityResult {
+  const used = ignoreEmpty ? all.filter((r) => r.IDTP + r.IDFN + r.IDFP > 0 + EPS) : all;
+  const res = {} as IdentityResult;
+  for (const f of IDENTITY_INTEGER_FIELDS) res[f] = used.reduce((s, r) => s + r[f], 0);
+  for (const f of IDENTITY_FLOAT_FIELDS) res[f] = mean(used.map((r) => r[f]));
+  return res;
+}
