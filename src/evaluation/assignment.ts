@@ -70,7 +70,7 @@ export function linearSumAssignment(cost: Float64Array, nr: number, nc: number, 
   }
   for (let i = 0; i < nr * nc; i++) {
     const x = c[i]!;
-    if (x !== x || x === Number.NEGATIVE_INFINITY) throw new Error('cost matrix is invalid (NaN or -inf)');
+    if (Number.isNaN(x) || x === Number.NEGATIVE_INFINITY) throw new Error('cost matrix is invalid (NaN or -inf)');
   }
 
   const { u, v, shortest, path, col4row, row4col, sr, sc, remaining } = w;

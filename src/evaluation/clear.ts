@@ -6,7 +6,17 @@ import { linearSumAssignment } from './assignment.js';
 import { EPS, mean } from './numeric.js';
 import type { TrackingData } from './tracking-data.js';
 
-export const CLEAR_INTEGER_FIELDS = ['CLR_TP', 'CLR_FN', 'CLR_FP', 'IDSW', 'MT', 'PT', 'ML', 'Frag', 'CLR_Frames'] as const;
+export const CLEAR_INTEGER_FIELDS = [
+  'CLR_TP',
+  'CLR_FN',
+  'CLR_FP',
+  'IDSW',
+  'MT',
+  'PT',
+  'ML',
+  'Frag',
+  'CLR_Frames',
+] as const;
 export const CLEAR_FLOAT_FIELDS = [
   'MOTA',
   'MOTP',

@@ -5,12 +5,7 @@
 import { CLEAR_FLOAT_FIELDS, CLEAR_INTEGER_FIELDS, type ClearResult } from './clear.js';
 import type { CocoStats } from './coco.js';
 import type { CountResult } from './count.js';
-import {
-  HOTA_FLOAT_ARRAY_FIELDS,
-  HOTA_FLOAT_FIELDS,
-  HOTA_INTEGER_ARRAY_FIELDS,
-  type HotaResult,
-} from './hota.js';
+import { HOTA_FLOAT_ARRAY_FIELDS, HOTA_FLOAT_FIELDS, HOTA_INTEGER_ARRAY_FIELDS, type HotaResult } from './hota.js';
 import type { IdentityResult } from './identity.js';
 import { mean } from './numeric.js';
 

@@ -10,7 +10,17 @@ import type { TrackingData } from './tracking-data.js';
 export const ALPHAS: readonly number[] = Array.from({ length: 19 }, (_, i) => 0.05 + i * 0.05);
 const A = 19;
 
-export const HOTA_FLOAT_ARRAY_FIELDS = ['HOTA', 'DetA', 'AssA', 'DetRe', 'DetPr', 'AssRe', 'AssPr', 'LocA', 'OWTA'] as const;
+export const HOTA_FLOAT_ARRAY_FIELDS = [
+  'HOTA',
+  'DetA',
+  'AssA',
+  'DetRe',
+  'DetPr',
+  'AssRe',
+  'AssPr',
+  'LocA',
+  'OWTA',
+] as const;
 export const HOTA_INTEGER_ARRAY_FIELDS = ['HOTA_TP', 'HOTA_FN', 'HOTA_FP'] as const;
 export const HOTA_FLOAT_FIELDS = ['HOTA(0)', 'LocA(0)', 'HOTALocA(0)'] as const;
 export type HotaArrayField = (typeof HOTA_FLOAT_ARRAY_FIELDS)[number] | (typeof HOTA_INTEGER_ARRAY_FIELDS)[number];

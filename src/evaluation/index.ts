@@ -3,7 +3,13 @@ export { type Assignment, linearSumAssignment } from './assignment.js';
 export * from './clear.js';
 export * from './coco.js';
 export * from './count.js';
-export { evaluate, type EvaluateOptions, type EvaluationResult, type MetricName, type SequenceResult } from './evaluate.js';
+export {
+  evaluate,
+  type EvaluateOptions,
+  type EvaluationResult,
+  type MetricName,
+  type SequenceResult,
+} from './evaluate.js';
 export { type Fields, type MetricResults, toFields } from './fields.js';
 export * from './hota.js';
 export * from './identity.js';

@@ -108,7 +108,7 @@ export function expectClose(actual: unknown, expected: unknown, path = ''): void
   if (Array.isArray(expected)) {
     const a = actual as ArrayLike<number>;
     expect(a.length, path).toBe(expected.length);
-    expected.forEach((e, k) => expectClose(a[k], e, `${path}[${k}]`));
+    for (let k = 0; k < expected.length; k++) expectClose(a[k], expected[k], `${path}[${k}]`);
     return;
   }
   if (expected && typeof expected === 'object') {

@@ -53,7 +53,9 @@ describe("TrackEval's tests/test_metrics.py", () => {
   it('no_confusion', () => {
     const sim = (t: number, g: number, p: number) =>
       g === 0 && p === 1 ? [0, 0, 0, 1, 1][t]! : g === 1 && p === 0 ? [1, 1, 0, 0, 0][t]! : 0;
-    const r = scores(fromDense(present([1, 1, 1, 1, 1], [1, 1, 1, 0, 0]), present([1, 1, 1, 1, 0], [1, 1, 1, 1, 1]), sim));
+    const r = scores(
+      fromDense(present([1, 1, 1, 1, 1], [1, 1, 1, 0, 0]), present([1, 1, 1, 1, 0], [1, 1, 1, 1, 1]), sim),
+    );
     expect(r).toMatchObject({ CLR_TP: 4, CLR_FN: 4, CLR_FP: 5, IDSW: 0, IDTP: 4, IDFN: 4, IDFP: 5 });
     expect(r.MOTA).toBeCloseTo(1 - 9 / 8, 12);
     expect(r.IDR).toBeCloseTo(4 / 8, 12);
@@ -70,7 +72,9 @@ describe("TrackEval's tests/test_metrics.py", () => {
     };
     const sim = (t: number, g: number, p: number) => table[`${g},${p}`]?.[t] ?? 0;
     // At t = 1 gt 1 is at IoU 1 with both trackers: both take its box.
-    const r = scores(fromDense(present([1, 1, 1, 1, 1], [1, 1, 1, 0, 0]), present([1, 1, 1, 1, 0], [1, 1, 1, 1, 1]), sim));
+    const r = scores(
+      fromDense(present([1, 1, 1, 1, 1], [1, 1, 1, 0, 0]), present([1, 1, 1, 1, 0], [1, 1, 1, 1, 1]), sim),
+    );
     expect(r).toMatchObject({ CLR_TP: 5, CLR_FN: 3, CLR_FP: 4, IDSW: 1, IDTP: 4, IDFN: 4, IDFP: 5 });
     expect(r.MOTA).toBeCloseTo(1 - 8 / 8, 12);
     expect(r.IDF1).toBeCloseTo((2 * 4) / 17, 12);
@@ -106,13 +110,52 @@ describe("py-motmetrics' inline cases", () => {
     const b = 2;
     const r = scores(
       sequence([
-        { gt: [], pred: [[a, 500], [b, 600]] },
-        { gt: [[1, 0], [2, 100]], pred: [] },
+        {
+          gt: [],
+          pred: [
+            [a, 500],
+            [b, 600],
+          ],
+        },
+        {
+          gt: [
+            [1, 0],
+            [2, 100],
+          ],
+          pred: [],
+        },
         // 1 and 2 overlap (IoU 8/12); b sits on 1 and a on 2.
-        { gt: [[1, 0], [2, 2]], pred: [[a, 2], [b, 0]] },
-        { gt: [[1, 0], [2, 100]], pred: [[a, 0], [b, 100]] },
+        {
+          gt: [
+            [1, 0],
+            [2, 2],
+          ],
+          pred: [
+            [a, 2],
+            [b, 0],
+          ],
+        },
+        {
+          gt: [
+            [1, 0],
+            [2, 100],
+          ],
+          pred: [
+            [a, 0],
+            [b, 100],
+          ],
+        },
         // The same layout as two frames before: a better total exists, but the previous pairs are kept.
-        { gt: [[1, 0], [2, 2]], pred: [[a, 2], [b, 0]] },
+        {
+          gt: [
+            [1, 0],
+            [2, 2],
+          ],
+          pred: [
+            [a, 2],
+            [b, 0],
+          ],
+        },
         { gt: [], pred: [] },
       ]),
     );
@@ -124,11 +167,56 @@ describe("py-motmetrics' inline cases", () => {
     const r = scores(
       sequence([
         { gt: [], pred: [] },
-        { gt: [[1, 0], [2, 100]], pred: [[2, 0], [1, 100]] },
-        { gt: [[1, 0], [2, 100]], pred: [[1, 0], [2, 100]] },
-        { gt: [[1, 0], [2, 100]], pred: [[1, 0], [2, 100]] },
-        { gt: [[1, 0], [2, 100]], pred: [[3, 0], [2, 100]] },
-        { gt: [[1, 0], [3, 100]], pred: [[3, 0], [2, 100]] },
+        {
+          gt: [
+            [1, 0],
+            [2, 100],
+          ],
+          pred: [
+            [2, 0],
+            [1, 100],
+          ],
+        },
+        {
+          gt: [
+            [1, 0],
+            [2, 100],
+          ],
+          pred: [
+            [1, 0],
+            [2, 100],
+          ],
+        },
+        {
+          gt: [
+            [1, 0],
+            [2, 100],
+          ],
+          pred: [
+            [1, 0],
+            [2, 100],
+          ],
+        },
+        {
+          gt: [
+            [1, 0],
+            [2, 100],
+          ],
+          pred: [
+            [3, 0],
+            [2, 100],
+          ],
+        },
+        {
+          gt: [
+            [1, 0],
+            [3, 100],
+          ],
+          pred: [
+            [3, 0],
+            [2, 100],
+          ],
+        },
         { gt: [], pred: [] },
       ]),
     );
