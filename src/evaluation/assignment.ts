@@ -24,6 +24,7 @@ class Workspace {
   sr = new Uint8Array(0);
   sc = new Uint8Array(0);
   remaining = new Int32Array(0);
+  order = new Int32Array(0);
   transposed = new Float64Array(0);
 
   ensure(nr: number, nc: number, cells: number): void {
@@ -39,6 +40,7 @@ class Workspace {
       this.row4col = new Int32Array(nc);
       this.sc = new Uint8Array(nc);
       this.remaining = new Int32Array(nc);
+      this.order = new Int32Array(nc);
     }
     if (this.transposed.length < cells) this.transposed = new Float64Array(cells);
   }
@@ -141,12 +143,18 @@ export function linearSumAssignment(cost: Float64Array, nr: number, nc: number, 
   const rows = new Int32Array(nr);
   const cols = new Int32Array(nr);
   if (transpose) {
-    // SciPy returns the pairs of a transposed problem ordered by original row: argsort of col4row.
-    const order = Array.from({ length: nr }, (_, k) => k).sort((a, b) => col4row[a]! - col4row[b]!);
-    for (let k = 0; k < nr; k++) {
-      const o = order[k]!;
-      rows[k] = col4row[o]!;
-      cols[k] = o;
+    // SciPy returns the pairs of a transposed problem ordered by original row (argsort of col4row); the original
+    // rows are distinct and below nc, so a direct placement sorts them.
+    const at = w.order;
+    at.fill(-1, 0, nc);
+    for (let k = 0; k < nr; k++) at[col4row[k]!] = k;
+    let n = 0;
+    for (let r = 0; r < nc; r++) {
+      const k = at[r]!;
+      if (k === -1) continue;
+      rows[n] = r;
+      cols[n] = k;
+      n++;
     }
   } else {
     for (let k = 0; k < nr; k++) {
@@ -155,4 +163,60 @@ export function linearSumAssignment(cost: Float64Array, nr: number, nc: number, 
     }
   }
   return { rows, cols };
+}
+
+let rowDegree = new Int32Array(0);
+let colDegree = new Int32Array(0);
+
+/**
+ * The pairs with a negative cost (a positive score) in SciPy's minimum-cost assignment, rows ascending. The metrics
+ * only count such pairs, so when no row and no column has two negative cells, every optimal assignment holds exactly
+ * all of them, whatever its tie-breaking, and they are returned without solving; otherwise the full solver decides.
+ */
+export function negativePairs(cost: Float64Array, nr: number, nc: number): Assignment {
+  if (rowDegree.length < nr) rowDegree = new Int32Array(nr);
+  if (colDegree.length < nc) colDegree = new Int32Array(nc);
+  rowDegree.fill(0, 0, nr);
+  colDegree.fill(0, 0, nc);
+  let simple = true;
+  let count = 0;
+  for (let i = 0; i < nr && simple; i++) {
+    const base = i * nc;
+    for (let j = 0; j < nc; j++) {
+      if (!(cost[base + j]! < 0)) continue;
+      count++;
+      if (++rowDegree[i]! > 1 || ++colDegree[j]! > 1) {
+        simple = false;
+        break;
+      }
+    }
+  }
+  if (simple) {
+    const rows = new Int32Array(count);
+    const cols = new Int32Array(count);
+    let n = 0;
+    for (let i = 0; i < nr; i++) {
+      if (rowDegree[i] === 0) continue;
+      const base = i * nc;
+      for (let j = 0; j < nc; j++) {
+        if (cost[base + j]! < 0) {
+          rows[n] = i;
+          cols[n] = j;
+          n++;
+          break;
+        }
+      }
+    }
+    return { rows, cols };
+  }
+  const all = linearSumAssignment(cost, nr, nc);
+  let n = 0;
+  for (let k = 0; k < all.rows.length; k++) {
+    if (cost[all.rows[k]! * nc + all.cols[k]!]! < 0) {
+      all.rows[n] = all.rows[k]!;
+      all.cols[n] = all.cols[k]!;
+      n++;
+    }
+  }
+  return { rows: all.rows.subarray(0, n), cols: all.cols.subarray(0, n) };
 }

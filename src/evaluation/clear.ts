@@ -2,7 +2,7 @@
  * CLEAR MOT, as TrackEval's `trackeval/metrics/clear.py` computes it: per-timestep matching that first keeps the
  * previous timestep's pairs (a bonus of 1000) and then maximises IoU, with TrackEval's epsilon rules at the threshold.
  */
-import { linearSumAssignment } from './assignment.js';
+import { negativePairs } from './assignment.js';
 import { EPS, mean } from './numeric.js';
 import type { TrackingData } from './tracking-data.js';
 
@@ -110,7 +110,7 @@ export function clearSequence(data: TrackingData, threshold = 0.5, frames?: Fram
         cost[i * np + j] = -score;
       }
     }
-    const { rows, cols } = linearSumAssignment(cost, ng, np);
+    const { rows, cols } = negativePairs(cost, ng, np);
     for (let k = 0; k < nIds; k++) notPreviouslyTracked[k] = prevTimestepTrackerId[k] === -1 ? 1 : 0;
     prevTimestepTrackerId.fill(-1);
     let matches = 0;

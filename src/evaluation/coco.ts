@@ -181,20 +181,18 @@ export function cocoEvaluate(input: CocoInput): CocoEvaluation {
         const ignored = new Uint8Array(T * D);
         const dtmZero = new Uint8Array(T * D).fill(1);
         if (D > 0 && G > 0) {
+          // Every threshold is at least 0.5, so a gt below IoU 0.5 with a detection is never its match; skipping it
+          // cannot change the outcome either (see matchDetection). Candidates keep the sorted gt order.
+          const candStart = new Int32Array(D + 1);
+          const cand: number[] = [];
+          for (let x = 0; x < D; x++) {
+            for (let y = 0; y < G; y++) if (ious[x * G + gOrder[y]!]! >= IOU_THRESHOLDS[0]!) cand.push(y);
+            candStart[x + 1] = cand.length;
+          }
           const gtm = new Uint8Array(T * G);
           for (let t = 0; t < T; t++) {
             for (let x = 0; x < D; x++) {
-              let iou = Math.min(IOU_THRESHOLDS[t]!, 1 - 1e-10);
-              let m = -1;
-              for (let y = 0; y < G; y++) {
-                const gy = gOrder[y]!;
-                if (gtm[t * G + y] && !crowd[gy]) continue;
-                if (m > -1 && gIgnore[gOrder[m]!] === 0 && gIgnore[gy] === 1) break;
-                const v = ious[x * G + gy]!;
-                if (v < iou) continue;
-                iou = v;
-                m = y;
-              }
+              const m = matchDetection(t, x, G, gOrder, gIgnore, crowd, ious, gtm, cand, candStart[x]!, candStart[x + 1]!);
               if (m === -1) continue;
               const gm = gOrder[m]!;
               ignored[t * D + x] = gIgnore[gm]!;
@@ -220,6 +218,40 @@ export function cocoEvaluate(input: CocoInput): CocoEvaluation {
   return accumulate(evals, catIds, I);
 }
 
+/**
+ * `evaluateImg`'s greedy choice for detection x at threshold t, over the candidate gts (sorted positions with
+ * IoU ≥ 0.5). pycocotools walks every gt; the ones left out here have IoU below any threshold, so they would be
+ * skipped, or would stop the walk at the first ignored gt after a match to a gt not ignored, after which no later
+ * (also ignored) gt can be taken anyway.
+ */
+function matchDetection(
+  t: number,
+  x: number,
+  G: number,
+  gOrder: number[],
+  gIgnore: Uint8Array,
+  crowd: Uint8Array,
+  ious: Float64Array,
+  gtm: Uint8Array,
+  cand: number[],
+  from: number,
+  to: number,
+): number {
+  let iou = Math.min(IOU_THRESHOLDS[t]!, 1 - 1e-10);
+  let m = -1;
+  for (let c = from; c < to; c++) {
+    const y = cand[c]!;
+    const gy = gOrder[y]!;
+    if (gtm[t * G + y] && !crowd[gy]) continue;
+    if (m > -1 && gIgnore[gOrder[m]!] === 0 && gIgnore[gy] === 1) break;
+    const v = ious[x * G + gy]!;
+    if (v < iou) continue;
+    iou = v;
+    m = y;
+  }
+  return m;
+}
+
 function accumulate(evals: (ImageEval | null)[], catIds: number[], I: number): CocoEvaluation {
   const K = catIds.length;
   const precision = new Float64Array(T * R * K * AREAS * M).fill(-1);
@@ -234,40 +266,52 @@ function accumulate(evals: (ImageEval | null)[], catIds: number[], I: number): C
       if (E.length === 0) continue;
       let npig = 0;
       for (const e of E) npig += e.npig;
+      if (npig === 0) continue;
+      // A stable sort of a subsequence is the subsequence of the stable sort, so one order over the kept
+      // detections (at most 100 per image) serves maxDets 1 and 10 too.
+      let total = 0;
+      for (const e of E) total += e.scores.length;
+      const scores = new Float64Array(total);
+      const owner = new Int32Array(total);
+      const pos = new Int32Array(total);
+      let at = 0;
+      for (let q = 0; q < E.length; q++) {
+        const e = E[q]!;
+        for (let x = 0; x < e.scores.length; x++) {
+          scores[at] = e.scores[x]!;
+          owner[at] = q;
+          pos[at] = x;
+          at++;
+        }
+      }
+      const fullOrder = stableDescending(scores, total);
+      // Per detection in score order: its rank within its image, and per threshold 0 (ignored), 1 (tp) or 2 (fp).
+      const rankInImage = new Int32Array(total);
+      const state = new Uint8Array(total * T);
+      for (let x = 0; x < total; x++) {
+        const o = fullOrder[x]!;
+        const e = E[owner[o]!]!;
+        const D = e.scores.length;
+        rankInImage[x] = pos[o]!;
+        for (let t = 0; t < T; t++) {
+          const cell = t * D + pos[o]!;
+          state[x * T + t] = e.ignored[cell] ? 0 : e.matched[cell] ? 1 : 2;
+        }
+      }
+      const kept = new Int32Array(total);
+      const rc = new Float64Array(total);
+      const pr = new Float64Array(total);
       for (let m = 0; m < M; m++) {
-        if (npig === 0) continue;
         const maxDet = MAX_DETS[m]!;
         let n = 0;
-        for (const e of E) n += Math.min(e.scores.length, maxDet);
-        const scores = new Float64Array(n);
-        const owner = new Int32Array(n);
-        const pos = new Int32Array(n);
-        let at = 0;
-        for (let q = 0; q < E.length; q++) {
-          const e = E[q]!;
-          const D = Math.min(e.scores.length, maxDet);
-          for (let x = 0; x < D; x++) {
-            scores[at] = e.scores[x]!;
-            owner[at] = q;
-            pos[at] = x;
-            at++;
-          }
-        }
-        const order = stableDescending(scores, n);
-        const rc = new Float64Array(n);
-        const pr = new Float64Array(n);
+        for (let x = 0; x < total; x++) if (rankInImage[x]! < maxDet) kept[n++] = x;
         for (let t = 0; t < T; t++) {
           let tp = 0;
           let fp = 0;
           for (let x = 0; x < n; x++) {
-            const o = order[x]!;
-            const e = E[owner[o]!]!;
-            const D = e.scores.length;
-            const cell = t * D + pos[o]!;
-            if (!e.ignored[cell]) {
-              if (e.matched[cell]) tp++;
-              else fp++;
-            }
+            const st = state[kept[x]! * T + t]!;
+            if (st === 1) tp++;
+            else if (st === 2) fp++;
             rc[x] = tp / npig;
             pr[x] = tp / (fp + tp + EPS);
           }
@@ -278,8 +322,7 @@ function accumulate(evals: (ImageEval | null)[], catIds: number[], I: number): C
           for (let r = 0; r < R; r++) {
             const thr = RECALL_THRESHOLDS[r]!;
             while (x < n && rc[x]! < thr) x++;
-            const q = x < n ? pr[x]! : 0;
-            precision[(((t * R + r) * K + k) * AREAS + a) * M + m] = q;
+            precision[(((t * R + r) * K + k) * AREAS + a) * M + m] = x < n ? pr[x]! : 0;
           }
         }
       }

@@ -2,8 +2,9 @@
  * HOTA, as TrackEval's `trackeval/metrics/hota.py` computes it: per-timestep matching weighted by the global
  * alignment of the two tracks, then detection and association scores at 19 localisation thresholds α.
  */
-import { linearSumAssignment } from './assignment.js';
+import { negativePairs } from './assignment.js';
 import { EPS, mean } from './numeric.js';
+import { PairIndex, PairValues } from './pairs.js';
 import type { TrackingData } from './tracking-data.js';
 
 /** `np.arange(0.05, 0.99, 0.05)`: NumPy fills start + i·step, so 0.15000000000000002 and not 0.15. */
@@ -51,7 +52,9 @@ export function hotaSequence(data: TrackingData): HotaResult {
   const { gtStart, trStart, gtIds, trIds, sim, simStart } = data;
   const G = data.numGtIds;
   const P = data.numTrackerIds;
-  const potential = new Float64Array(G * P);
+  // TrackEval's G × P counters hold zeros for pairs that never overlap, so they are kept per overlapping pair.
+  const pairs = new PairIndex(P);
+  const potential = new PairValues();
   const gtIdCount = new Float64Array(G);
   const trIdCount = new Float64Array(P);
   let rowSum = new Float64Array(0);
@@ -75,27 +78,32 @@ export function hotaSequence(data: TrackingData): HotaResult {
       }
     }
     for (let i = 0; i < ng; i++) {
-      const row = gtIds[g0 + i]! * P;
+      const gid = gtIds[g0 + i]!;
       for (let j = 0; j < np; j++) {
         const s = sim[s0 + i * np + j]!;
+        if (s === 0) continue;
         const denom = colSum[j]! + rowSum[i]! - s;
-        if (denom > 0 + EPS) potential[row + trIds[p0 + j]!]! += s / denom;
+        if (!(denom > 0 + EPS)) continue;
+        const k = pairs.add(gid, trIds[p0 + j]!);
+        potential.ensure(pairs.size);
+        potential.values[k]! += s / denom;
       }
     }
     for (let i = 0; i < ng; i++) gtIdCount[gtIds[g0 + i]!]!++;
     for (let j = 0; j < np; j++) trIdCount[trIds[p0 + j]!]!++;
   }
 
-  const alignment = new Float64Array(G * P);
-  for (let g = 0; g < G; g++) {
-    for (let p = 0; p < P; p++) {
-      const pm = potential[g * P + p]!;
-      alignment[g * P + p] = pm / (gtIdCount[g]! + trIdCount[p]! - pm);
-    }
+  const nPairs = pairs.size;
+  const alignment = new Float64Array(nPairs);
+  for (let k = 0; k < nPairs; k++) {
+    const pm = potential.values[k]!;
+    alignment[k] = pm / (gtIdCount[pairs.gt[k]!]! + trIdCount[pairs.pred[k]!]! - pm);
   }
-  const matchesCounts = new Float64Array(A * G * P);
+  // matchesCounts[pair × 19 + α]: a match needs similarity ≥ α > 0, so its pair is among the overlapping ones.
+  const matchesCounts = new Float64Array(nPairs * A);
   const locSum = res.LocA;
   let cost = new Float64Array(0);
+  let cellPair = new Int32Array(0);
 
   for (let t = 0; t < data.numTimesteps; t++) {
     const g0 = gtStart[t]!;
@@ -111,18 +119,26 @@ export function hotaSequence(data: TrackingData): HotaResult {
       continue;
     }
     const s0 = simStart[t]!;
-    if (cost.length < ng * np) cost = new Float64Array(ng * np);
-    for (let i = 0; i < ng; i++) {
-      const row = gtIds[g0 + i]! * P;
-      for (let j = 0; j < np; j++) cost[i * np + j] = -(alignment[row + trIds[p0 + j]!]! * sim[s0 + i * np + j]!);
+    if (cost.length < ng * np) {
+      cost = new Float64Array(ng * np);
+      cellPair = new Int32Array(ng * np);
     }
-    const { rows, cols } = linearSumAssignment(cost, ng, np);
+    for (let i = 0; i < ng; i++) {
+      const gid = gtIds[g0 + i]!;
+      for (let j = 0; j < np; j++) {
+        const s = sim[s0 + i * np + j]!;
+        const k = s === 0 ? -1 : pairs.find(gid, trIds[p0 + j]!);
+        cellPair[i * np + j] = k;
+        // TrackEval negates alignment × similarity; a pair with no alignment scores 0 (negated, −0).
+        cost[i * np + j] = -((k === -1 ? 0 : alignment[k]!) * s);
+      }
+    }
+    const { rows, cols } = negativePairs(cost, ng, np);
     for (let a = 0; a < A; a++) {
       const alpha = ALPHAS[a]!;
       let matches = 0;
       // TrackEval adds the matched similarities with Python's sum(), left to right, starting from 0.
       let frameLoc = 0;
-      const mc = a * G * P;
       for (let k = 0; k < rows.length; k++) {
         const i = rows[k]!;
         const j = cols[k]!;
@@ -130,7 +146,7 @@ export function hotaSequence(data: TrackingData): HotaResult {
         if (s >= alpha - EPS) {
           matches++;
           frameLoc += s;
-          matchesCounts[mc + gtIds[g0 + i]! * P + trIds[p0 + j]!]!++;
+          matchesCounts[cellPair[i * np + j]! * A + a]!++;
         }
       }
       res.HOTA_TP[a]! += matches;
@@ -141,18 +157,17 @@ export function hotaSequence(data: TrackingData): HotaResult {
   }
 
   for (let a = 0; a < A; a++) {
-    const mc = a * G * P;
     let assA = 0;
     let assRe = 0;
     let assPr = 0;
-    for (let g = 0; g < G; g++) {
-      for (let p = 0; p < P; p++) {
-        const m = matchesCounts[mc + g * P + p]!;
-        if (m === 0) continue;
-        assA += m * (m / Math.max(1, gtIdCount[g]! + trIdCount[p]! - m));
-        assRe += m * (m / Math.max(1, gtIdCount[g]!));
-        assPr += m * (m / Math.max(1, trIdCount[p]!));
-      }
+    for (let k = 0; k < nPairs; k++) {
+      const m = matchesCounts[k * A + a]!;
+      if (m === 0) continue;
+      const gc = gtIdCount[pairs.gt[k]!]!;
+      const pc = trIdCount[pairs.pred[k]!]!;
+      assA += m * (m / Math.max(1, gc + pc - m));
+      assRe += m * (m / Math.max(1, gc));
+      assPr += m * (m / Math.max(1, pc));
     }
     const tp = Math.max(1, res.HOTA_TP[a]!);
     res.AssA[a] = assA / tp;

@@ -2,8 +2,9 @@
  * Identity metrics (IDF1, IDR, IDP), as TrackEval's `trackeval/metrics/identity.py` computes them: one global
  * assignment of gt tracks to predicted tracks maximising the detections matched at IoU ≥ threshold.
  */
-import { linearSumAssignment } from './assignment.js';
+import { maxWeightMatching, type SparseRows } from './matching.js';
 import { EPS, mean } from './numeric.js';
+import { PairIndex, PairValues } from './pairs.js';
 import type { TrackingData } from './tracking-data.js';
 
 export const IDENTITY_INTEGER_FIELDS = ['IDTP', 'IDFN', 'IDFP'] as const;
@@ -26,9 +27,9 @@ export function identitySequence(data: TrackingData, threshold = 0.5): IdentityR
   // TrackEval's early returns leave the ratios at 0, which is what the formulas give here too.
   if (data.numTrackerDets === 0) return result(0, data.numGtDets, 0);
   if (data.numGtDets === 0) return result(0, 0, data.numTrackerDets);
-  const G = data.numGtIds;
   const P = data.numTrackerIds;
-  const potential = new Float64Array(G * P);
+  const pairs = new PairIndex(P);
+  const potential = new PairValues();
   const { gtStart, trStart, gtIds, trIds, sim, simStart } = data;
   for (let t = 0; t < data.numTimesteps; t++) {
     const g0 = gtStart[t]!;
@@ -37,20 +38,36 @@ export function identitySequence(data: TrackingData, threshold = 0.5): IdentityR
     const np = trStart[t + 1]! - p0;
     const s0 = simStart[t]!;
     for (let i = 0; i < ng; i++) {
-      const row = gtIds[g0 + i]! * P;
-      for (let j = 0; j < np; j++) if (sim[s0 + i * np + j]! >= threshold) potential[row + trIds[p0 + j]!]!++;
+      for (let j = 0; j < np; j++) {
+        if (!(sim[s0 + i * np + j]! >= threshold)) continue;
+        const k = pairs.add(gtIds[g0 + i]!, trIds[p0 + j]!);
+        potential.ensure(pairs.size);
+        potential.values[k]!++;
+      }
     }
   }
   // TrackEval solves a (G + P)² problem whose dummy rows and columns stand for "unmatched"; its optimum leaves
   // IDFN = gt dets − matched and IDFP = prediction dets − matched, where "matched" is the largest total of
-  // potential matches over a one-to-one pairing of tracks. That total is unique and integral, so the G × P
-  // maximisation gives the same figures exactly with a far smaller matrix.
-  let matched = 0;
-  if (G > 0 && P > 0) {
-    const { rows, cols } = linearSumAssignment(potential, G, P, true);
-    for (let k = 0; k < rows.length; k++) matched += potential[rows[k]! * P + cols[k]!]!;
-  }
+  // potential matches over a one-to-one pairing of tracks. That total is unique and integral, so a sparse
+  // maximum-weight matching over the pairs that ever matched gives the same figures exactly.
+  const matched = maxWeightMatching(pairRows(pairs, potential.values, data.numGtIds, P));
   return result(matched, data.numGtDets - matched, data.numTrackerDets - matched);
+}
+
+/** The pairs as CSR rows by gt id. */
+function pairRows(pairs: PairIndex, values: Float64Array, G: number, P: number): SparseRows {
+  const rowStart = new Int32Array(G + 1);
+  for (let k = 0; k < pairs.size; k++) rowStart[pairs.gt[k]! + 1]!++;
+  for (let g = 0; g < G; g++) rowStart[g + 1] = rowStart[g + 1]! + rowStart[g]!;
+  const fill = rowStart.slice(0, G);
+  const colIndex = new Int32Array(pairs.size);
+  const weights = new Float64Array(pairs.size);
+  for (let k = 0; k < pairs.size; k++) {
+    const at = fill[pairs.gt[k]!]!++;
+    colIndex[at] = pairs.pred[k]!;
+    weights[at] = values[k]!;
+  }
+  return { rows: G, cols: P, rowStart, colIndex, weights };
 }
 
 function summed(all: readonly IdentityResult[]): IdentityResult {

@@ -34,9 +34,14 @@ export function trackEvalIou(
       const by0 = b[q + 1]!;
       const bx1 = bx0 + b[q + 2]!;
       const by1 = by0 + b[q + 3]!;
+      const iw = Math.min(ax1, bx1) - Math.max(ax0, bx0);
+      const ih = Math.min(ay1, by1) - Math.max(ay0, by0);
+      // No overlap: TrackEval's intersection is 0 and so is its IoU, whatever the union.
+      if (!(iw > 0 && ih > 0)) {
+        out[row + j] = 0;
+        continue;
+      }
       const area2 = (bx1 - bx0) * (by1 - by0);
-      const iw = Math.max(Math.min(ax1, bx1) - Math.max(ax0, bx0), 0);
-      const ih = Math.max(Math.min(ay1, by1) - Math.max(ay0, by0), 0);
       let intersection = iw * ih;
       let union = area1 + area2 - intersection;
       if (area1 <= EPS || area2 <= EPS || union <= EPS) intersection = 0;

@@ -3,7 +3,7 @@
  * the MOT17 and MOT20 benchmarks), over the typed layout: predictions matched (IoU ≥ 0.5, optimal assignment) to a
  * ground-truth box of a distractor class are dropped, then only pedestrian ground truth not marked zero is kept.
  */
-import { linearSumAssignment } from './assignment.js';
+import { negativePairs } from './assignment.js';
 import { trackEvalIou } from './iou.js';
 import { type BoxSet, filterBoxSet, type SequenceInput } from './layout.js';
 import { EPS } from './numeric.js';
@@ -63,7 +63,7 @@ export function preprocessMotChallenge(seq: SequenceInput, benchmark: MotBenchma
       const s = sim[x]!;
       cost[x] = -(s < 0.5 - EPS ? 0 : s);
     }
-    const { rows, cols } = linearSumAssignment(cost, ng, np);
+    const { rows, cols } = negativePairs(cost, ng, np);
     for (let k = 0; k < rows.length; k++) {
       const i = rows[k]!;
       const j = cols[k]!;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { linearSumAssignment } from '../../src/evaluation/assignment.js';
+import { maxWeightMatching } from '../../src/evaluation/matching.js';
 import { readJson } from './fixtures.js';
 
 /** The least total cost over every assignment of min(n, m) pairs, by enumeration over the smaller side. */
@@ -90,5 +91,48 @@ describe('linearSumAssignment', () => {
     expect(linearSumAssignment(new Float64Array(0), 0, 3).rows.length).toBe(0);
     expect(() => solve([[Number.NaN]])).toThrow(/invalid/);
     expect(() => solve([[Number.POSITIVE_INFINITY]])).toThrow(/infeasible/);
+  });
+});
+
+describe('maxWeightMatching', () => {
+  it('property: equals the dense assignment on the weights (unmatched = weight 0)', () => {
+    const graph = fc
+      .tuple(fc.integer({ min: 1, max: 7 }), fc.integer({ min: 1, max: 7 }))
+      .chain(([n, m]) =>
+        fc.array(fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 6 })), { minLength: m, maxLength: m }), {
+          minLength: n,
+          maxLength: n,
+        }),
+      );
+    fc.assert(
+      fc.property(graph, (w) => {
+        const n = w.length;
+        const m = w[0]!.length;
+        const rowStart = new Int32Array(n + 1);
+        const colIndex: number[] = [];
+        const weights: number[] = [];
+        for (let i = 0; i < n; i++) {
+          for (let j = 0; j < m; j++) {
+            if (w[i]![j]! > 0) {
+              colIndex.push(j);
+              weights.push(w[i]![j]!);
+            }
+          }
+          rowStart[i + 1] = colIndex.length;
+        }
+        const sparse = maxWeightMatching({
+          rows: n,
+          cols: m,
+          rowStart,
+          colIndex: Int32Array.from(colIndex),
+          weights: Float64Array.from(weights),
+        });
+        const { rows, cols } = solve(w, true);
+        let dense = 0;
+        for (let k = 0; k < rows.length; k++) dense += w[rows[k]!]![cols[k]!]!;
+        expect(sparse).toBe(dense);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
