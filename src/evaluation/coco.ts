@@ -192,7 +192,19 @@ export function cocoEvaluate(input: CocoInput): CocoEvaluation {
           const gtm = new Uint8Array(T * G);
           for (let t = 0; t < T; t++) {
             for (let x = 0; x < D; x++) {
-              const m = matchDetection(t, x, G, gOrder, gIgnore, crowd, ious, gtm, cand, candStart[x]!, candStart[x + 1]!);
+              const m = matchDetection(
+                t,
+                x,
+                G,
+                gOrder,
+                gIgnore,
+                crowd,
+                ious,
+                gtm,
+                cand,
+                candStart[x]!,
+                candStart[x + 1]!,
+              );
               if (m === -1) continue;
               const gm = gOrder[m]!;
               ignored[t * D + x] = gIgnore[gm]!;

@@ -76,6 +76,10 @@ export function emptyBoxSet(numFrames: number): BoxSet {
 /** Keeps the boxes for which `keep` is true, frame grouping and order unchanged. */
 export function filterBoxSet(set: BoxSet, keep: (box: number) => boolean): BoxSet {
   const frames = set.frameStart.length - 1;
+  let all = true;
+  for (let k = 0; k < set.ids.length && all; k++) all = keep(k);
+  // Nothing dropped (one class, say): the set is shared, not copied; the metrics never write to it.
+  if (all) return set;
   const picked: number[] = [];
   const frameStart = new Int32Array(frames + 1);
   for (let t = 0; t < frames; t++) {

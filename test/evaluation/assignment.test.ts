@@ -96,14 +96,12 @@ describe('linearSumAssignment', () => {
 
 describe('maxWeightMatching', () => {
   it('property: equals the dense assignment on the weights (unmatched = weight 0)', () => {
-    const graph = fc
-      .tuple(fc.integer({ min: 1, max: 7 }), fc.integer({ min: 1, max: 7 }))
-      .chain(([n, m]) =>
-        fc.array(fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 6 })), { minLength: m, maxLength: m }), {
-          minLength: n,
-          maxLength: n,
-        }),
-      );
+    const graph = fc.tuple(fc.integer({ min: 1, max: 7 }), fc.integer({ min: 1, max: 7 })).chain(([n, m]) =>
+      fc.array(fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 6 })), { minLength: m, maxLength: m }), {
+        minLength: n,
+        maxLength: n,
+      }),
+    );
     fc.assert(
       fc.property(graph, (w) => {
         const n = w.length;
