@@ -117,6 +117,10 @@ export function cocoEvaluate(input: CocoInput): CocoEvaluation {
   const imgSet = new Set(imgIds);
   const catSet = new Set(catIds);
   const { gt, dt } = input;
+  // pycocotools' loadRes refuses results on images the ground truth does not have.
+  for (let k = 0; k < dt.imageIds.length; k++) {
+    if (!imgSet.has(dt.imageIds[k]!)) throw new Error(`result on image ${dt.imageIds[k]}, not in the ground truth`);
+  }
 
   // _prepare: annotations grouped per (image, category), in image order then input order.
   const gts = new Map<string, number[]>();

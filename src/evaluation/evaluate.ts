@@ -28,7 +28,7 @@ import {
   identityCombineSequences,
   identitySequence,
 } from './identity.js';
-import type { SequenceInput } from './layout.js';
+import { classAgnostic, type SequenceInput } from './layout.js';
 import { sequencesToCoco } from './video-coco.js';
 import { classTrackingData } from './tracking-data.js';
 
@@ -43,6 +43,8 @@ export interface EvaluateOptions {
   iouThreshold?: number;
   /** Collect the per-frame CLEAR counts of each sequence (all classes added up). */
   frames?: boolean;
+  /** Score every box as one class named `all`, whatever its class. */
+  classAgnostic?: boolean;
 }
 
 export interface SequenceResult {
@@ -86,10 +88,11 @@ function cocoStats(sequences: readonly SequenceInput[], classCount: number): { a
   return { all: blank(cocoSummarize(ev)), per };
 }
 
-export function evaluate(sequences: readonly SequenceInput[], options: EvaluateOptions): EvaluationResult {
+export function evaluate(input: readonly SequenceInput[], options: EvaluateOptions): EvaluationResult {
+  const sequences = options.classAgnostic ? input.map(classAgnostic) : input;
   const has = new Set<MetricName>(options.metrics ?? ['hota', 'clear', 'identity', 'count']);
   const threshold = options.iouThreshold ?? 0.5;
-  const names = options.classNames;
+  const names = options.classAgnostic ? ['all'] : options.classNames;
   const C = names.length;
   const perSeq: PerClass[][] = [];
   const out: SequenceResult[] = [];

@@ -14,7 +14,7 @@ export { type Fields, type MetricResults, toFields } from './fields.js';
 export * from './hota.js';
 export * from './identity.js';
 export { cocoIou, trackEvalIou } from './iou.js';
-export { type BoxSet, boxSetFromRows, emptyBoxSet, filterBoxSet, type SequenceInput } from './layout.js';
+export { type BoxSet, boxSetFromRows, classAgnostic, emptyBoxSet, filterBoxSet, type SequenceInput } from './layout.js';
 export { MOT_CLASSES, type MotBenchmark, preprocessMotChallenge } from './mot-challenge.js';
 export { classTrackingData, type TrackingData, trackingData } from './tracking-data.js';
 export { sequencesToCoco } from './video-coco.js';

@@ -103,3 +103,9 @@ export function filterBoxSet(set: BoxSet, keep: (box: number) => boolean): BoxSe
   }
   return out;
 }
+
+/** The sequence with every box of class 0: class-agnostic evaluation scores it with the single class `all`. */
+export function classAgnostic(seq: SequenceInput): SequenceInput {
+  const one = (set: BoxSet): BoxSet => ({ ...set, classes: new Int32Array(set.classes.length) });
+  return { ...seq, gt: one(seq.gt), pred: one(seq.pred) };
+}

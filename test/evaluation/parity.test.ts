@@ -21,9 +21,9 @@ describe('tracking metrics against TrackEval', () => {
     ['tracking-agnostic.json', 0.5, true],
   ] as const)('%s', (file, iouThreshold, agnostic) => {
     const expected = readJson<Expected>(`expected/${file}`);
-    const { meta, sequences } = trackingSequences(agnostic);
-    const classNames = agnostic ? ['all'] : meta.classes;
-    const result = evaluate(sequences, { classNames, iouThreshold });
+    // The agnostic case goes through the option, from the class-wise input.
+    const { meta, sequences } = trackingSequences();
+    const result = evaluate(sequences, { classNames: meta.classes, iouThreshold, classAgnostic: agnostic });
     expect(result.sequences.map((s) => s.name)).toEqual(expected.sequences.map((s) => s.name));
     expectClose(result.sequences, expected.sequences, 'sequences');
     expectClose(result.classes, expected.classes, 'classes');

@@ -81,6 +81,18 @@ describe('evaluate', () => {
     });
     expect(Object.values(cocoSummarize(ev))).toEqual(new Array(12).fill(-1));
   });
+
+  it('COCO: a result on an image the ground truth lacks is refused, as by loadRes', () => {
+    const none = { imageIds: new Int32Array(0), categoryIds: new Int32Array(0), boxes: new Float64Array(0) };
+    const gt = { ...none, areas: new Float64Array(0), isCrowd: new Uint8Array(0), ids: new Float64Array(0) };
+    const dt = {
+      imageIds: Int32Array.of(9),
+      categoryIds: Int32Array.of(1),
+      boxes: new Float64Array(4),
+      scores: Float64Array.of(1),
+    };
+    expect(() => cocoEvaluate({ imageIds: [1], categoryIds: [1], gt, dt })).toThrow(/not in the ground truth/);
+  });
 });
 
 describe('MOTChallenge preprocessing', () => {
