@@ -21,8 +21,8 @@ class Workspace {
   path = new Int32Array(0);
   col4row = new Int32Array(0);
   row4col = new Int32Array(0);
-  sr = new Uint8Array(0);
-  sc = new Uint8Array(0);
+  srList = new Int32Array(0);
+  scList = new Int32Array(0);
   remaining = new Int32Array(0);
   order = new Int32Array(0);
   transposed = new Float64Array(0);
@@ -31,14 +31,14 @@ class Workspace {
     if (this.u.length < nr) {
       this.u = new Float64Array(nr);
       this.col4row = new Int32Array(nr);
-      this.sr = new Uint8Array(nr);
+      this.srList = new Int32Array(nr);
     }
     if (this.v.length < nc) {
       this.v = new Float64Array(nc);
       this.shortest = new Float64Array(nc);
       this.path = new Int32Array(nc);
       this.row4col = new Int32Array(nc);
-      this.sc = new Uint8Array(nc);
+      this.scList = new Int32Array(nc);
       this.remaining = new Int32Array(nc);
       this.order = new Int32Array(nc);
     }
@@ -75,7 +75,7 @@ export function linearSumAssignment(cost: Float64Array, nr: number, nc: number, 
     if (Number.isNaN(x) || x === Number.NEGATIVE_INFINITY) throw new Error('cost matrix is invalid (NaN or -inf)');
   }
 
-  const { u, v, shortest, path, col4row, row4col, sr, sc, remaining } = w;
+  const { u, v, shortest, path, col4row, row4col, srList, scList, remaining } = w;
   u.fill(0, 0, nr);
   v.fill(0, 0, nc);
   path.fill(-1, 0, nc);
@@ -83,20 +83,21 @@ export function linearSumAssignment(cost: Float64Array, nr: number, nc: number, 
   row4col.fill(-1, 0, nc);
 
   for (let curRow = 0; curRow < nr; curRow++) {
-    // Shortest augmenting path from curRow (SciPy's augmenting_path).
+    // Shortest augmenting path from curRow (SciPy's augmenting_path). SR and SC are kept as lists of the rows and
+    // columns they hold, so resetting and updating them costs their size, not nr + nc.
     let minVal = 0;
     let numRemaining = nc;
     // Filled in reverse so that a constant matrix yields the identity assignment, as in SciPy.
     for (let it = 0; it < nc; it++) remaining[it] = nc - it - 1;
-    sr.fill(0, 0, nr);
-    sc.fill(0, 0, nc);
     shortest.fill(Number.POSITIVE_INFINITY, 0, nc);
+    let nsr = 0;
+    let nsc = 0;
     let sink = -1;
     let i = curRow;
     while (sink === -1) {
       let index = -1;
       let lowest = Number.POSITIVE_INFINITY;
-      sr[i] = 1;
+      srList[nsr++] = i;
       const base = i * nc;
       const ui = u[i]!;
       for (let it = 0; it < numRemaining; it++) {
@@ -117,16 +118,18 @@ export function linearSumAssignment(cost: Float64Array, nr: number, nc: number, 
       const j = remaining[index]!;
       if (row4col[j] === -1) sink = j;
       else i = row4col[j]!;
-      sc[j] = 1;
+      scList[nsc++] = j;
       remaining[index] = remaining[--numRemaining]!;
     }
 
     u[curRow] = u[curRow]! + minVal;
-    for (let r = 0; r < nr; r++) {
-      if (sr[r] && r !== curRow) u[r] = u[r]! + (minVal - shortest[col4row[r]!]!);
+    for (let k = 0; k < nsr; k++) {
+      const r = srList[k]!;
+      if (r !== curRow) u[r] = u[r]! + (minVal - shortest[col4row[r]!]!);
     }
-    for (let j = 0; j < nc; j++) {
-      if (sc[j]) v[j] = v[j]! - (minVal - shortest[j]!);
+    for (let k = 0; k < nsc; k++) {
+      const j = scList[k]!;
+      v[j] = v[j]! - (minVal - shortest[j]!);
     }
 
     let j = sink;
@@ -172,40 +175,44 @@ let colDegree = new Int32Array(0);
  * The pairs with a negative cost (a positive score) in SciPy's minimum-cost assignment, rows ascending. The metrics
  * only count such pairs, so when no row and no column has two negative cells, every optimal assignment holds exactly
  * all of them, whatever its tie-breaking, and they are returned without solving; otherwise the full solver decides.
+ * `cells` (row-major offsets, ascending) lists the only cells that may be negative.
  */
-export function negativePairs(cost: Float64Array, nr: number, nc: number): Assignment {
+export function negativePairs(
+  cost: Float64Array,
+  nr: number,
+  nc: number,
+  cells: Int32Array,
+  from: number,
+  to: number,
+): Assignment {
   if (rowDegree.length < nr) rowDegree = new Int32Array(nr);
   if (colDegree.length < nc) colDegree = new Int32Array(nc);
   rowDegree.fill(0, 0, nr);
   colDegree.fill(0, 0, nc);
   let simple = true;
   let count = 0;
-  for (let i = 0; i < nr && simple; i++) {
-    const base = i * nc;
-    for (let j = 0; j < nc; j++) {
-      if (!(cost[base + j]! < 0)) continue;
-      count++;
-      if (++rowDegree[i]! > 1 || ++colDegree[j]! > 1) {
-        simple = false;
-        break;
-      }
+  for (let k = from; k < to; k++) {
+    const cell = cells[k]!;
+    if (!(cost[cell]! < 0)) continue;
+    const i = (cell / nc) | 0;
+    const j = cell - i * nc;
+    count++;
+    if (++rowDegree[i]! > 1 || ++colDegree[j]! > 1) {
+      simple = false;
+      break;
     }
   }
   if (simple) {
     const rows = new Int32Array(count);
     const cols = new Int32Array(count);
     let n = 0;
-    for (let i = 0; i < nr; i++) {
-      if (rowDegree[i] === 0) continue;
-      const base = i * nc;
-      for (let j = 0; j < nc; j++) {
-        if (cost[base + j]! < 0) {
-          rows[n] = i;
-          cols[n] = j;
-          n++;
-          break;
-        }
-      }
+    for (let k = from; k < to; k++) {
+      const cell = cells[k]!;
+      if (!(cost[cell]! < 0)) continue;
+      const i = (cell / nc) | 0;
+      rows[n] = i;
+      cols[n] = cell - i * nc;
+      n++;
     }
     return { rows, cols };
   }

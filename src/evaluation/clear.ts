@@ -53,7 +53,7 @@ function zeros(): ClearResult {
 
 export function clearSequence(data: TrackingData, threshold = 0.5, frames?: FrameCounts): ClearResult {
   const res = zeros();
-  const { gtStart, trStart, gtIds, trIds, sim, simStart } = data;
+  const { gtStart, trStart, gtIds, trIds, sim, simStart, nzStart, nzCell } = data;
   // TrackEval returns early for an empty side, with MLR = 1 and, notably, CLR_Frames left at 0.
   if (data.numTrackerDets === 0) {
     res.CLR_FN = data.numGtDets;
@@ -102,15 +102,19 @@ export function clearSequence(data: TrackingData, threshold = 0.5, frames?: Fram
     }
     const s0 = simStart[t]!;
     if (cost.length < ng * np) cost = new Float64Array(ng * np);
-    for (let i = 0; i < ng; i++) {
-      const prev = prevTimestepTrackerId[gtIds[g0 + i]!]!;
-      for (let j = 0; j < np; j++) {
-        const s = sim[s0 + i * np + j]!;
-        const score = s < threshold - EPS ? 0 : 1000 * (trIds[p0 + j] === prev ? 1 : 0) + s;
-        cost[i * np + j] = -score;
-      }
+    // Cells without overlap score 0 (TrackEval's −0 after negation; the solver never tells the two zeros apart).
+    cost.fill(0, 0, ng * np);
+    const z0 = nzStart[t]!;
+    const z1 = nzStart[t + 1]!;
+    for (let z = z0; z < z1; z++) {
+      const cell = nzCell[z]!;
+      const s = sim[s0 + cell]!;
+      if (s < threshold - EPS) continue;
+      const i = (cell / np) | 0;
+      const bonus = trIds[p0 + cell - i * np] === prevTimestepTrackerId[gtIds[g0 + i]!] ? 1 : 0;
+      cost[cell] = -(1000 * bonus + s);
     }
-    const { rows, cols } = negativePairs(cost, ng, np);
+    const { rows, cols } = negativePairs(cost, ng, np, nzCell, z0, z1);
     for (let k = 0; k < nIds; k++) notPreviouslyTracked[k] = prevTimestepTrackerId[k] === -1 ? 1 : 0;
     prevTimestepTrackerId.fill(-1);
     let matches = 0;

@@ -49,7 +49,7 @@ export function hotaSequence(data: TrackingData): HotaResult {
     res['LocA(0)'] = 1;
     return res;
   }
-  const { gtStart, trStart, gtIds, trIds, sim, simStart } = data;
+  const { gtStart, trStart, gtIds, trIds, sim, simStart, nzStart, nzCell } = data;
   const G = data.numGtIds;
   const P = data.numTrackerIds;
   // TrackEval's G × P counters hold zeros for pairs that never overlap, so they are kept per overlapping pair.
@@ -70,24 +70,26 @@ export function hotaSequence(data: TrackingData): HotaResult {
     if (colSum.length < np) colSum = new Float64Array(np);
     rowSum.fill(0, 0, ng);
     colSum.fill(0, 0, np);
-    for (let i = 0; i < ng; i++) {
-      for (let j = 0; j < np; j++) {
-        const s = sim[s0 + i * np + j]!;
-        rowSum[i] = rowSum[i]! + s;
-        colSum[j] = colSum[j]! + s;
-      }
+    const z0 = nzStart[t]!;
+    const z1 = nzStart[t + 1]!;
+    // Zeros add nothing to a sum, so summing the non-zero cells in row-major order gives the same bits.
+    for (let z = z0; z < z1; z++) {
+      const cell = nzCell[z]!;
+      const s = sim[s0 + cell]!;
+      const i = (cell / np) | 0;
+      rowSum[i] = rowSum[i]! + s;
+      colSum[cell - i * np] = colSum[cell - i * np]! + s;
     }
-    for (let i = 0; i < ng; i++) {
-      const gid = gtIds[g0 + i]!;
-      for (let j = 0; j < np; j++) {
-        const s = sim[s0 + i * np + j]!;
-        if (s === 0) continue;
-        const denom = colSum[j]! + rowSum[i]! - s;
-        if (!(denom > 0 + EPS)) continue;
-        const k = pairs.add(gid, trIds[p0 + j]!);
-        potential.ensure(pairs.size);
-        potential.values[k]! += s / denom;
-      }
+    for (let z = z0; z < z1; z++) {
+      const cell = nzCell[z]!;
+      const s = sim[s0 + cell]!;
+      const i = (cell / np) | 0;
+      const j = cell - i * np;
+      const denom = colSum[j]! + rowSum[i]! - s;
+      if (!(denom > 0 + EPS)) continue;
+      const k = pairs.add(gtIds[g0 + i]!, trIds[p0 + j]!);
+      potential.ensure(pairs.size);
+      potential.values[k]! += s / denom;
     }
     for (let i = 0; i < ng; i++) gtIdCount[gtIds[g0 + i]!]!++;
     for (let j = 0; j < np; j++) trIdCount[trIds[p0 + j]!]!++;
@@ -123,17 +125,18 @@ export function hotaSequence(data: TrackingData): HotaResult {
       cost = new Float64Array(ng * np);
       cellPair = new Int32Array(ng * np);
     }
-    for (let i = 0; i < ng; i++) {
-      const gid = gtIds[g0 + i]!;
-      for (let j = 0; j < np; j++) {
-        const s = sim[s0 + i * np + j]!;
-        const k = s === 0 ? -1 : pairs.find(gid, trIds[p0 + j]!);
-        cellPair[i * np + j] = k;
-        // TrackEval negates alignment × similarity; a pair with no alignment scores 0 (negated, −0).
-        cost[i * np + j] = -((k === -1 ? 0 : alignment[k]!) * s);
-      }
+    // Cells without overlap score 0 (TrackEval's −0 after negation; the solver never tells the two zeros apart).
+    cost.fill(0, 0, ng * np);
+    const z0 = nzStart[t]!;
+    const z1 = nzStart[t + 1]!;
+    for (let z = z0; z < z1; z++) {
+      const cell = nzCell[z]!;
+      const i = (cell / np) | 0;
+      const k = pairs.find(gtIds[g0 + i]!, trIds[p0 + cell - i * np]!);
+      cellPair[cell] = k;
+      cost[cell] = -((k === -1 ? 0 : alignment[k]!) * sim[s0 + cell]!);
     }
-    const { rows, cols } = negativePairs(cost, ng, np);
+    const { rows, cols } = negativePairs(cost, ng, np, nzCell, z0, z1);
     for (let a = 0; a < A; a++) {
       const alpha = ALPHAS[a]!;
       let matches = 0;

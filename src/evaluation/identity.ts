@@ -30,20 +30,19 @@ export function identitySequence(data: TrackingData, threshold = 0.5): IdentityR
   const P = data.numTrackerIds;
   const pairs = new PairIndex(P);
   const potential = new PairValues();
-  const { gtStart, trStart, gtIds, trIds, sim, simStart } = data;
+  const { gtStart, trStart, gtIds, trIds, sim, simStart, nzStart, nzCell } = data;
   for (let t = 0; t < data.numTimesteps; t++) {
     const g0 = gtStart[t]!;
-    const ng = gtStart[t + 1]! - g0;
     const p0 = trStart[t]!;
     const np = trStart[t + 1]! - p0;
     const s0 = simStart[t]!;
-    for (let i = 0; i < ng; i++) {
-      for (let j = 0; j < np; j++) {
-        if (!(sim[s0 + i * np + j]! >= threshold)) continue;
-        const k = pairs.add(gtIds[g0 + i]!, trIds[p0 + j]!);
-        potential.ensure(pairs.size);
-        potential.values[k]!++;
-      }
+    for (let z = nzStart[t]!; z < nzStart[t + 1]!; z++) {
+      const cell = nzCell[z]!;
+      if (!(sim[s0 + cell]! >= threshold)) continue;
+      const i = (cell / np) | 0;
+      const k = pairs.add(gtIds[g0 + i]!, trIds[p0 + cell - i * np]!);
+      potential.ensure(pairs.size);
+      potential.values[k]!++;
     }
   }
   // TrackEval solves a (G + P)² problem whose dummy rows and columns stand for "unmatched"; its optimum leaves

@@ -48,6 +48,7 @@ export function preprocessMotChallenge(seq: SequenceInput, benchmark: MotBenchma
   const removePred = new Uint8Array(pred.ids.length);
   let sim = new Float64Array(0);
   let cost = new Float64Array(0);
+  let cells = new Int32Array(0);
   for (let t = 0; t < seq.numFrames; t++) {
     const g0 = gt.frameStart[t]!;
     const ng = gt.frameStart[t + 1]! - g0;
@@ -59,11 +60,14 @@ export function preprocessMotChallenge(seq: SequenceInput, benchmark: MotBenchma
       cost = new Float64Array(ng * np);
     }
     trackEvalIou(gt.boxes, g0, ng, pred.boxes, p0, np, sim);
+    if (cells.length < ng * np) cells = new Int32Array(ng * np);
+    let n = 0;
     for (let x = 0; x < ng * np; x++) {
       const s = sim[x]!;
       cost[x] = -(s < 0.5 - EPS ? 0 : s);
+      if (cost[x]! < 0) cells[n++] = x;
     }
-    const { rows, cols } = negativePairs(cost, ng, np);
+    const { rows, cols } = negativePairs(cost, ng, np, cells, 0, n);
     for (let k = 0; k < rows.length; k++) {
       const i = rows[k]!;
       const j = cols[k]!;

@@ -20,6 +20,12 @@ export interface TrackingData {
   /** Offset of timestep t's row-major (gt × prediction) similarity matrix in `sim`. */
   simStart: Int32Array;
   sim: Float64Array;
+  /**
+   * The non-zero cells of timestep t are `nzCell[nzStart[t]]` … `nzCell[nzStart[t + 1] − 1]`, row-major offsets
+   * within its matrix. Most boxes overlap few others; the metrics' per-cell work skips the zeros, which add nothing.
+   */
+  nzStart: Int32Array;
+  nzCell: Int32Array;
 }
 
 /** Relabels ids to their rank among the distinct ids; returns the count of distinct ids. */
@@ -58,6 +64,9 @@ export function trackingData(gt: BoxSet, pred: BoxSet): TrackingData {
   checkUniqueIds(gt.frameStart, g.ids, g.count, 'ground truth');
   checkUniqueIds(pred.frameStart, p.ids, p.count, 'prediction');
   const sim = new Float64Array(simStart[T]!);
+  const nzStart = new Int32Array(T + 1);
+  let nzCell = new Int32Array(1024);
+  let nz = 0;
   for (let t = 0; t < T; t++) {
     const g0 = gt.frameStart[t]!;
     const p0 = pred.frameStart[t]!;
@@ -71,6 +80,17 @@ export function trackingData(gt: BoxSet, pred: BoxSet): TrackingData {
       sim,
       simStart[t]!,
     );
+    const cells = simStart[t + 1]! - simStart[t]!;
+    for (let c = 0; c < cells; c++) {
+      if (sim[simStart[t]! + c] === 0) continue;
+      if (nz === nzCell.length) {
+        const grown = new Int32Array(nz * 2);
+        grown.set(nzCell);
+        nzCell = grown;
+      }
+      nzCell[nz++] = c;
+    }
+    nzStart[t + 1] = nz;
   }
   return {
     numTimesteps: T,
@@ -84,6 +104,8 @@ export function trackingData(gt: BoxSet, pred: BoxSet): TrackingData {
     trIds: p.ids,
     simStart,
     sim,
+    nzStart,
+    nzCell: nzCell.subarray(0, nz),
   };
 }
 
