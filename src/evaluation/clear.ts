@@ -53,7 +53,7 @@ function zeros(): ClearResult {
 
 export function clearSequence(data: TrackingData, threshold = 0.5, frames?: FrameCounts): ClearResult {
   const res = zeros();
-  const { gtStart, trStart, gtIds, trIds, sim, simStart, nzStart, nzCell } = data;
+  const { gtStart, trStart, gtIds, trIds, nzStart, nzCell, nzSim } = data;
   // TrackEval returns early for an empty side, with MLR = 1 and, notably, CLR_Frames left at 0.
   if (data.numTrackerDets === 0) {
     res.CLR_FN = data.numGtDets;
@@ -78,6 +78,7 @@ export function clearSequence(data: TrackingData, threshold = 0.5, frames?: Fram
   const prevTimestepTrackerId = new Int32Array(nIds).fill(-1);
   const notPreviouslyTracked = new Uint8Array(nIds);
   let cost = new Float64Array(0);
+  let frameSim = new Float64Array(0);
   let tp = 0;
   let fn = 0;
   let fp = 0;
@@ -100,15 +101,19 @@ export function clearSequence(data: TrackingData, threshold = 0.5, frames?: Fram
       if (frames) frames.fn[t]! += ng;
       continue;
     }
-    const s0 = simStart[t]!;
-    if (cost.length < ng * np) cost = new Float64Array(ng * np);
+    if (cost.length < ng * np) {
+      cost = new Float64Array(ng * np);
+      frameSim = new Float64Array(ng * np);
+    }
+    frameSim.fill(0, 0, ng * np);
     // Cells without overlap score 0 (TrackEval's −0 after negation; the solver never tells the two zeros apart).
     cost.fill(0, 0, ng * np);
     const z0 = nzStart[t]!;
     const z1 = nzStart[t + 1]!;
     for (let z = z0; z < z1; z++) {
       const cell = nzCell[z]!;
-      const s = sim[s0 + cell]!;
+      const s = nzSim[z]!;
+      frameSim[cell] = s;
       if (s < threshold - EPS) continue;
       const i = (cell / np) | 0;
       const bonus = trIds[p0 + cell - i * np] === prevTimestepTrackerId[gtIds[g0 + i]!] ? 1 : 0;
@@ -130,7 +135,7 @@ export function clearSequence(data: TrackingData, threshold = 0.5, frames?: Fram
       gtMatchedCount[gid]!++;
       prevTrackerId[gid] = tid;
       prevTimestepTrackerId[gid] = tid;
-      motpSum += sim[s0 + i * np + j]!;
+      motpSum += frameSim[i * np + j]!;
       matches++;
     }
     for (let i = 0; i < ng; i++) gtIdCount[gtIds[g0 + i]!]!++;

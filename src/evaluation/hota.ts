@@ -49,7 +49,7 @@ export function hotaSequence(data: TrackingData): HotaResult {
     res['LocA(0)'] = 1;
     return res;
   }
-  const { gtStart, trStart, gtIds, trIds, sim, simStart, nzStart, nzCell } = data;
+  const { gtStart, trStart, gtIds, trIds, nzStart, nzCell, nzSim } = data;
   const G = data.numGtIds;
   const P = data.numTrackerIds;
   // TrackEval's G × P counters hold zeros for pairs that never overlap, so they are kept per overlapping pair.
@@ -65,7 +65,6 @@ export function hotaSequence(data: TrackingData): HotaResult {
     const ng = gtStart[t + 1]! - g0;
     const p0 = trStart[t]!;
     const np = trStart[t + 1]! - p0;
-    const s0 = simStart[t]!;
     if (rowSum.length < ng) rowSum = new Float64Array(ng);
     if (colSum.length < np) colSum = new Float64Array(np);
     rowSum.fill(0, 0, ng);
@@ -75,14 +74,14 @@ export function hotaSequence(data: TrackingData): HotaResult {
     // Zeros add nothing to a sum, so summing the non-zero cells in row-major order gives the same bits.
     for (let z = z0; z < z1; z++) {
       const cell = nzCell[z]!;
-      const s = sim[s0 + cell]!;
+      const s = nzSim[z]!;
       const i = (cell / np) | 0;
       rowSum[i] = rowSum[i]! + s;
       colSum[cell - i * np] = colSum[cell - i * np]! + s;
     }
     for (let z = z0; z < z1; z++) {
       const cell = nzCell[z]!;
-      const s = sim[s0 + cell]!;
+      const s = nzSim[z]!;
       const i = (cell / np) | 0;
       const j = cell - i * np;
       const denom = colSum[j]! + rowSum[i]! - s;
@@ -106,6 +105,7 @@ export function hotaSequence(data: TrackingData): HotaResult {
   const locSum = res.LocA;
   let cost = new Float64Array(0);
   let cellPair = new Int32Array(0);
+  let frameSim = new Float64Array(0);
 
   for (let t = 0; t < data.numTimesteps; t++) {
     const g0 = gtStart[t]!;
@@ -120,11 +120,12 @@ export function hotaSequence(data: TrackingData): HotaResult {
       for (let a = 0; a < A; a++) res.HOTA_FN[a]! += ng;
       continue;
     }
-    const s0 = simStart[t]!;
     if (cost.length < ng * np) {
       cost = new Float64Array(ng * np);
       cellPair = new Int32Array(ng * np);
+      frameSim = new Float64Array(ng * np);
     }
+    frameSim.fill(0, 0, ng * np);
     // Cells without overlap score 0 (TrackEval's −0 after negation; the solver never tells the two zeros apart).
     cost.fill(0, 0, ng * np);
     const z0 = nzStart[t]!;
@@ -134,7 +135,8 @@ export function hotaSequence(data: TrackingData): HotaResult {
       const i = (cell / np) | 0;
       const k = pairs.find(gtIds[g0 + i]!, trIds[p0 + cell - i * np]!);
       cellPair[cell] = k;
-      cost[cell] = -((k === -1 ? 0 : alignment[k]!) * sim[s0 + cell]!);
+      frameSim[cell] = nzSim[z]!;
+      cost[cell] = -((k === -1 ? 0 : alignment[k]!) * nzSim[z]!);
     }
     const { rows, cols } = negativePairs(cost, ng, np, nzCell, z0, z1);
     for (let a = 0; a < A; a++) {
@@ -145,7 +147,7 @@ export function hotaSequence(data: TrackingData): HotaResult {
       for (let k = 0; k < rows.length; k++) {
         const i = rows[k]!;
         const j = cols[k]!;
-        const s = sim[s0 + i * np + j]!;
+        const s = frameSim[i * np + j]!;
         if (s >= alpha - EPS) {
           matches++;
           frameLoc += s;

@@ -30,15 +30,14 @@ export function identitySequence(data: TrackingData, threshold = 0.5): IdentityR
   const P = data.numTrackerIds;
   const pairs = new PairIndex(P);
   const potential = new PairValues();
-  const { gtStart, trStart, gtIds, trIds, sim, simStart, nzStart, nzCell } = data;
+  const { gtStart, trStart, gtIds, trIds, nzStart, nzCell, nzSim } = data;
   for (let t = 0; t < data.numTimesteps; t++) {
     const g0 = gtStart[t]!;
     const p0 = trStart[t]!;
     const np = trStart[t + 1]! - p0;
-    const s0 = simStart[t]!;
     for (let z = nzStart[t]!; z < nzStart[t + 1]!; z++) {
       const cell = nzCell[z]!;
-      if (!(sim[s0 + cell]! >= threshold)) continue;
+      if (!(nzSim[z]! >= threshold)) continue;
       const i = (cell / np) | 0;
       const k = pairs.add(gtIds[g0 + i]!, trIds[p0 + cell - i * np]!);
       potential.ensure(pairs.size);

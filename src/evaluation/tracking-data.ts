@@ -17,15 +17,14 @@ export interface TrackingData {
   gtIds: Int32Array;
   trStart: Int32Array;
   trIds: Int32Array;
-  /** Offset of timestep t's row-major (gt × prediction) similarity matrix in `sim`. */
-  simStart: Int32Array;
-  sim: Float64Array;
   /**
-   * The non-zero cells of timestep t are `nzCell[nzStart[t]]` … `nzCell[nzStart[t + 1] − 1]`, row-major offsets
-   * within its matrix. Most boxes overlap few others; the metrics' per-cell work skips the zeros, which add nothing.
+   * The similarity (IoU) matrices, sparse: the non-zero cells of timestep t are `nzStart[t]` … `nzStart[t + 1] − 1`,
+   * each a row-major offset `nzCell` within that timestep's (gt × prediction) matrix and its value `nzSim`. Most boxes
+   * overlap few others, so a long run's matrices are mostly zeros, which add nothing to the metrics' sums.
    */
   nzStart: Int32Array;
   nzCell: Int32Array;
+  nzSim: Float64Array;
 }
 
 /** Relabels ids to their rank among the distinct ids; returns the count of distinct ids. */
@@ -55,40 +54,33 @@ export function trackingData(gt: BoxSet, pred: BoxSet): TrackingData {
   const T = gt.frameStart.length - 1;
   const g = relabel(gt.ids);
   const p = relabel(pred.ids);
-  const simStart = new Int32Array(T + 1);
-  for (let t = 0; t < T; t++) {
-    const ng = gt.frameStart[t + 1]! - gt.frameStart[t]!;
-    const np = pred.frameStart[t + 1]! - pred.frameStart[t]!;
-    simStart[t + 1] = simStart[t]! + ng * np;
-  }
   checkUniqueIds(gt.frameStart, g.ids, g.count, 'ground truth');
   checkUniqueIds(pred.frameStart, p.ids, p.count, 'prediction');
-  const sim = new Float64Array(simStart[T]!);
   const nzStart = new Int32Array(T + 1);
   let nzCell = new Int32Array(1024);
+  let nzSim = new Float64Array(1024);
   let nz = 0;
+  let frame = new Float64Array(0);
   for (let t = 0; t < T; t++) {
     const g0 = gt.frameStart[t]!;
+    const ng = gt.frameStart[t + 1]! - g0;
     const p0 = pred.frameStart[t]!;
-    trackEvalIou(
-      gt.boxes,
-      g0,
-      gt.frameStart[t + 1]! - g0,
-      pred.boxes,
-      p0,
-      pred.frameStart[t + 1]! - p0,
-      sim,
-      simStart[t]!,
-    );
-    const cells = simStart[t + 1]! - simStart[t]!;
-    for (let c = 0; c < cells; c++) {
-      if (sim[simStart[t]! + c] === 0) continue;
+    const np = pred.frameStart[t + 1]! - p0;
+    if (frame.length < ng * np) frame = new Float64Array(ng * np);
+    trackEvalIou(gt.boxes, g0, ng, pred.boxes, p0, np, frame);
+    for (let c = 0; c < ng * np; c++) {
+      if (frame[c] === 0) continue;
       if (nz === nzCell.length) {
-        const grown = new Int32Array(nz * 2);
-        grown.set(nzCell);
-        nzCell = grown;
+        const cells = new Int32Array(nz * 2);
+        cells.set(nzCell);
+        nzCell = cells;
+        const values = new Float64Array(nz * 2);
+        values.set(nzSim);
+        nzSim = values;
       }
-      nzCell[nz++] = c;
+      nzCell[nz] = c;
+      nzSim[nz] = frame[c]!;
+      nz++;
     }
     nzStart[t + 1] = nz;
   }
@@ -102,10 +94,9 @@ export function trackingData(gt: BoxSet, pred: BoxSet): TrackingData {
     gtIds: g.ids,
     trStart: pred.frameStart,
     trIds: p.ids,
-    simStart,
-    sim,
     nzStart,
     nzCell: nzCell.subarray(0, nz),
+    nzSim: nzSim.subarray(0, nz),
   };
 }
 
