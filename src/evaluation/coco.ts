@@ -315,30 +315,37 @@ function accumulate(evals: (ImageEval | null)[], catIds: number[], I: number): C
         }
       }
       const kept = new Int32Array(total);
-      const rc = new Float64Array(total);
-      const pr = new Float64Array(total);
+      const tpRc = new Float64Array(total);
+      const tpPr = new Float64Array(total);
       for (let m = 0; m < M; m++) {
         const maxDet = MAX_DETS[m]!;
         let n = 0;
         for (let x = 0; x < total; x++) if (rankInImage[x]! < maxDet) kept[n++] = x;
         for (let t = 0; t < T; t++) {
+          // pycocotools computes recall and precision at every detection; only the true positives matter: recall
+          // rises only there, so `searchsorted` lands on one (or on the first detection, for threshold 0), and the
+          // precision after a true positive only falls until the next one, so the running maximum from the right is
+          // the maximum over the true positives to the right.
           let tp = 0;
           let fp = 0;
+          let q = 0;
           for (let x = 0; x < n; x++) {
             const st = state[kept[x]! * T + t]!;
-            if (st === 1) tp++;
-            else if (st === 2) fp++;
-            rc[x] = tp / npig;
-            pr[x] = tp / (fp + tp + EPS);
+            if (st === 2) fp++;
+            else if (st === 1) {
+              tp++;
+              tpRc[q] = tp / npig;
+              tpPr[q] = tp / (fp + tp + EPS);
+              q++;
+            }
           }
-          recall[((t * K + k) * AREAS + a) * M + m] = n > 0 ? rc[n - 1]! : 0;
-          for (let x = n - 1; x > 0; x--) if (pr[x]! > pr[x - 1]!) pr[x - 1] = pr[x]!;
-          // searchsorted(rc, recThrs, 'left'); thresholds past the last recall keep precision 0.
+          recall[((t * K + k) * AREAS + a) * M + m] = n > 0 ? tp / npig : 0;
+          for (let x = q - 1; x > 0; x--) if (tpPr[x]! > tpPr[x - 1]!) tpPr[x - 1] = tpPr[x]!;
           let x = 0;
           for (let r = 0; r < R; r++) {
             const thr = RECALL_THRESHOLDS[r]!;
-            while (x < n && rc[x]! < thr) x++;
-            precision[(((t * R + r) * K + k) * AREAS + a) * M + m] = x < n ? pr[x]! : 0;
+            while (x < q && tpRc[x]! < thr) x++;
+            precision[(((t * R + r) * K + k) * AREAS + a) * M + m] = x < q ? tpPr[x]! : 0;
           }
         }
       }
