@@ -41,9 +41,18 @@ function distractors(benchmark: MotBenchmark): Set<number> {
 export function preprocessMotChallenge(seq: SequenceInput, benchmark: MotBenchmark): SequenceInput {
   const { gt, pred } = seq;
   const distractorClasses = distractors(benchmark);
-  for (let k = 0; k < gt.classes.length; k++) {
-    const c = gt.classes[k]!;
-    if (!(c >= 1 && c <= 13)) throw new Error(`${seq.name}: ground-truth class ${c} is not a MOTChallenge class`);
+  // TrackEval checks the raw ids first: an id twice in one timestep is an error even on a box preprocessing drops.
+  for (const [side, set] of [
+    ['ground truth', gt],
+    ['prediction', pred],
+  ] as const) {
+    for (let t = 0; t < seq.numFrames; t++) {
+      const seen = new Set<number>();
+      for (let k = set.frameStart[t]!; k < set.frameStart[t + 1]!; k++) {
+        if (seen.has(set.ids[k]!)) throw new Error(`${seq.name}: ${side} id ${set.ids[k]} twice in timestep ${t}`);
+        seen.add(set.ids[k]!);
+      }
+    }
   }
   const removePred = new Uint8Array(pred.ids.length);
   let sim = new Float64Array(0);
@@ -55,6 +64,13 @@ export function preprocessMotChallenge(seq: SequenceInput, benchmark: MotBenchma
     const p0 = pred.frameStart[t]!;
     const np = pred.frameStart[t + 1]! - p0;
     if (ng === 0 || np === 0) continue;
+    // TrackEval checks the classes only where it matches, in timesteps with boxes on both sides.
+    for (let k = g0; k < g0 + ng; k++) {
+      const c = gt.classes[k]!;
+      if (!(c >= 1 && c <= 13)) {
+        throw new Error(`${seq.name}: ground-truth class ${c} in timestep ${t} is not a MOTChallenge class`);
+      }
+    }
     if (sim.length < ng * np) {
       sim = new Float64Array(ng * np);
       cost = new Float64Array(ng * np);

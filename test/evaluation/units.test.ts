@@ -143,6 +143,11 @@ describe('MOTChallenge preprocessing', () => {
     expect(() => preprocessMotChallenge(bad, 'mot17')).toThrow(/not a MOTChallenge class/);
   });
 
+  it('refuses an id twice in a timestep, even on a box it would drop', () => {
+    const twice = { ...seq(), gt: { ...seq().gt, ids: Int32Array.of(1, 2, 3, 4, 1) } };
+    expect(() => preprocessMotChallenge(twice, 'mot17')).toThrow(/twice/);
+  });
+
   it('an empty prediction scores as misses', () => {
     const empty = { ...seq(), pred: emptyBoxSet(1) };
     const r = evaluate([preprocessMotChallenge(empty, 'mot17')], { classNames: ['pedestrian'] });
