@@ -23,6 +23,8 @@ import { refuseTextBodies, useJsonBodyParser } from './json-body.js';
 import { detectionRoutes } from '../detections/routes.js';
 import { MAX_BODY_BYTES } from '../detections/limits.js';
 import { recordingRoutes } from '../recordings/routes.js';
+import { recordingWithRunsRoute } from '../detections/recording-route.js';
+import { searchRoutes } from '../search/routes.js';
 import { storageRoutes } from '../storage/plugin.js';
 import { STORAGE_SECURITY_SCHEMES } from '../storage/api-schemas.js';
 import { recordingAssetsRoute } from '../recordings/assets-route.js';
@@ -274,6 +276,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
     await scope.register(detectionRoutes);
     await scope.register(recordingRoutes);
+    await scope.register(searchRoutes);
+    await scope.register(recordingWithRunsRoute);
   });
   await app.register(storageRoutes);
   await app.register(recordingAssetsRoute);
