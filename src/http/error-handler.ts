@@ -5,7 +5,7 @@ import { LATEST_API_VERSION } from './versioning.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { requestIdFromRaw } from './request-id.js';
 import { jsonStream, streamsAnyMember } from './json-chunks.js';
-import { isLingering, lingerAfterAnswer } from './lingering-close.js';
+import { isLingering, lingerAfterAnswer } from '../runtime/lingering-close.js';
 import { sendMaybeCompressed } from './send-json.js';
 import { accessFields } from './access-log.js';
 import type { AllowedMethods } from './allowed-methods.js';

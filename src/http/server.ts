@@ -4,8 +4,8 @@ import type { Config } from '../config.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { openStore, type Store } from '../db/store.js';
 import { buildApp, type AppOptions } from './app.js';
-import { tuneGarbageCollector } from './gc-tuning.js';
-import { pinTickObjectShape } from './tick-shape.js';
+import { tuneGarbageCollector } from '../runtime/gc-tuning.js';
+import { pinTickObjectShape } from '../runtime/tick-shape.js';
 
 export interface RunningServer {
   app: FastifyInstance;
