@@ -1,8 +1,8 @@
 // The floor every HTTP benchmark is compared with: a bare Fastify app on the same machine doing the
 // least the real route must do (receive the bytes and JSON.parse them, or answer a constant).
-// Pinned as the service pins it (src/http/tick-shape.ts): without it, about half of these processes ran nextTick
+// Pinned as the service pins it (src/runtime/tick-shape.ts): without it, about half of these processes ran nextTick
 // through V8's runtime and answered at 21-22 µs of CPU a request instead of 16-17, and the floor itself was a lottery.
-import { pinTickObjectShape } from '../src/http/tick-shape.js';
+import { pinTickObjectShape } from '../src/runtime/tick-shape.js';
 
 pinTickObjectShape();
 const { default: Fastify } = await import('fastify');

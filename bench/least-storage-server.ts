@@ -4,7 +4,7 @@
 // secret's digest, sign with SigV4 (the same signer as the service), and answer the spec's `data` with the headers
 // the spec puts on every answer. argv: port, access key, secret, then the provider's bucket, region, key id, secret.
 import type { FastifyReply } from 'fastify';
-import { pinTickObjectShape } from '../src/http/tick-shape.js';
+import { pinTickObjectShape } from '../src/runtime/tick-shape.js';
 
 // As the floor (bare-server.ts) and the service.
 pinTickObjectShape();

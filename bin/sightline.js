@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// First, before the application's modules load (see tick-shape.ts for why).
-import { pinTickObjectShape } from '../dist/http/tick-shape.js';
+// First, before the application's modules load (see src/runtime/tick-shape.ts for why).
+import { pinTickObjectShape } from '../dist/runtime/tick-shape.js';
 
 pinTickObjectShape();
 const { main } = await import('../dist/cli/main.js');

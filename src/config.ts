@@ -1,8 +1,14 @@
 // One typed view of every setting: environment variables first, command-line flags override them.
-import type { MinimumRate } from './http/minimum-rate.js';
 import path from 'node:path';
 import { parseDuration } from './util/duration.js';
-import { parseExpiry } from './storage/expiry.js';
+import { parseExpiry } from './util/expiry.js';
+
+/** The least rate a large request body must keep up (http/minimum-rate.ts enforces it). */
+export interface MinimumRate {
+  /** Bytes per second the body must average over each window; 0 turns the check off. */
+  bytesPerSecond: number;
+  windowMs: number;
+}
 
 export interface Config {
   port: number;

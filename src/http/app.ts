@@ -1,29 +1,31 @@
-// The app factory: one Fastify instance with every domain's routes, errors, versioning and docs.
+// The app factory: one Fastify instance with the shared request handling (errors, versioning, logging, docs), and
+// each domain as a plugin registered below. What one domain offers another is a decorator (see the plugin map there).
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { constants as zlib } from 'node:zlib';
 import { sql } from 'kysely';
 import type { Config } from '../config.js';
 import type { Store } from '../db/store.js';
 import './context.js';
-import { accessFields, clientErrorHandler, frameworkErrors, installErrorHandlers } from './error-handler.js';
+import { clientErrorHandler, frameworkErrors, installErrorHandlers } from './error-handler.js';
+import { accessFields } from './access-log.js';
 import { buildValidator } from './validators.js';
 import { REDACTED_PATHS, redactUrl } from './log-redaction.js';
 import { ApiError, PROBLEM_CONTENT_TYPE, problem } from './problem.js';
 import { requestIdFrom } from './request-id.js';
 import { drainOnClose, refuseWhileClosing } from './draining.js';
 import { API_VERSIONS, negotiateVersion, LATEST_API_VERSION } from './versioning.js';
-import { authRoutes } from '../auth/routes.js';
+import { authPlugin } from '../auth/plugin.js';
 import { refuseTextBodies, useJsonBodyParser } from './json-body.js';
-import { detectionRoutes } from '../detections/routes.js';
+import { detectionsPlugin } from '../detections/plugin.js';
 import { MAX_BODY_BYTES } from '../detections/limits.js';
-import { recordingRoutes } from '../recordings/routes.js';
-import { storageRoutes } from '../storage/plugin.js';
+import { recordingsPlugin } from '../recordings/plugin.js';
+import { retentionPlugin } from '../retention/plugin.js';
+import { searchPlugin } from '../search/plugin.js';
+import { storagePlugin } from '../storage/plugin.js';
 import { STORAGE_SECURITY_SCHEMES } from '../storage/api-schemas.js';
-import { recordingAssetsRoute } from '../recordings/assets-route.js';
+import { walCheckpointerPlugin } from '../db/wal-checkpointer-plugin.js';
 import { webRoutes } from './web.js';
 import { asyncStdout } from './log-destination.js';
 import { DOCUMENTED_RESPONSES, documentRoute, jsonResponse } from './openapi-docs.js';
@@ -39,6 +41,8 @@ export interface AppOptions {
   logger?: boolean | FastifyBaseLogger | Record<string, unknown>;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: NodeJS.WritableStream;
+  /** The periodic jobs (retention sweeper, WAL checkpointer), started when the app is ready: a server's, off by default. */
+  backgroundJobs?: boolean;
 }
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -259,22 +263,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   );
 
-  await app.register(authRoutes);
-  // The only routes that compress (see send-json.ts): the plugin's per-route hook stays off every other route.
-  await app.register(async (scope) => {
-    await scope.register(compress, {
-      global: false,
-      threshold: 2048,
-      encodings: ['br', 'gzip'],
-      // Brotli's default quality (11) costs seconds on a 30 MiB run; 4 keeps most of the gain.
-      brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
-      zlibOptions: { level: 5 },
-    });
-    await scope.register(detectionRoutes);
-    await scope.register(recordingRoutes);
-  });
-  await app.register(storageRoutes);
-  await app.register(recordingAssetsRoute);
+  // The domains. Plugin dependencies point one way: detections and search need recordings, every domain with
+  // routes needs auth; storage decorates the app with `assetSigner`, which the recordings' asset route reads.
+  await app.register(authPlugin);
+  await app.register(recordingsPlugin);
+  await app.register(detectionsPlugin);
+  await app.register(searchPlugin);
+  await app.register(storagePlugin);
+  if (options.backgroundJobs) {
+    await app.register(retentionPlugin);
+    await app.register(walCheckpointerPlugin);
+  }
   // The editor last, so that API routes always win.
   await app.register(webRoutes);
   return app;

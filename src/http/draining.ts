@@ -2,8 +2,8 @@
 // on the same connection is refused with a 503 (never a reset), and the connections go once they stay idle.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
-import type { Server, ServerResponse } from 'node:http';
 import { PROBLEM_CONTENT_TYPE, problem } from './problem.js';
+import { idleOf } from '../runtime/idle-connections.js';
 
 export interface Draining {
   closing: boolean;
@@ -53,26 +53,6 @@ export function drainOnClose(app: FastifyInstance): Draining {
     done();
   });
   return state;
-}
-
-/**
- * Of `sockets`, those with no request under way. Node's own list (what its closeIdleConnections reads) counts a
- * request whose headers are still arriving as under way, which a socket's current response alone would not show;
- * where that list is missing (another Node), a connection is idle when no answer is being written on it.
- */
-function idleOf(server: Server, sockets: Set<Socket>): Set<Socket> {
-  const answering = (socket: Socket) => {
-    const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-    return res != null && !res.writableFinished;
-  };
-  const key = Object.getOwnPropertySymbols(server).find((s) => s.description === 'http.server.connections');
-  const list =
-    key && (server as unknown as Record<symbol, { idle?: () => Array<{ socket?: Socket }> } | undefined>)[key];
-  const idle =
-    typeof list?.idle === 'function'
-      ? list.idle().flatMap((parser) => (parser.socket ? [parser.socket] : []))
-      : [...sockets];
-  return new Set(idle.filter((socket) => !answering(socket)));
 }
 
 /**

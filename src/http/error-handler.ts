@@ -4,10 +4,10 @@ import { ApiError, PROBLEM_CONTENT_TYPE, problem, statusTitle, type ProblemBody 
 import { LATEST_API_VERSION } from './versioning.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { requestIdFromRaw } from './request-id.js';
-import { redactUrl } from './log-redaction.js';
 import { jsonStream, streamsAnyMember } from './json-chunks.js';
-import { isLingering, lingerAfterAnswer } from './lingering-close.js';
+import { isLingering, lingerAfterAnswer } from '../runtime/lingering-close.js';
 import { sendMaybeCompressed } from './send-json.js';
+import { accessFields } from './access-log.js';
 import type { AllowedMethods } from './allowed-methods.js';
 
 interface Mapped {
@@ -159,18 +159,6 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
     .headers({ 'X-Request-Id': request.id, 'API-Version': LATEST_API_VERSION })
     .type(PROBLEM_CONTENT_TYPE)
     .send(JSON.stringify(body));
-}
-
-/** What an access line says of a request (app.ts writes most of them, once the answer is sent). */
-export function accessFields(request: FastifyRequest, status: number, ms?: number): Record<string, unknown> {
-  return {
-    method: request.method,
-    url: redactUrl(request.url),
-    status,
-    ...(ms === undefined ? {} : { ms }),
-    ip: request.ip,
-    ...(request.problemCode === undefined ? {} : { code: request.problemCode }),
-  };
 }
 
 const FILENAME_HEADER = 'X-Service-Storage-FileName';

@@ -1,13 +1,10 @@
 // A body that holds a scarce turn must keep coming. Without this, two clients trickling a large run at a byte a
 // second held both large-body turns until the request timeout (5 minutes), and every other large post waited.
 import { Transform, type Readable } from 'node:stream';
+import type { MinimumRate } from '../config.js';
 import { ApiError } from './problem.js';
 
-export interface MinimumRate {
-  /** Bytes per second the body must average over each window; 0 turns the check off. */
-  bytesPerSecond: number;
-  windowMs: number;
-}
+export type { MinimumRate };
 
 export interface RateWatched {
   stream: Readable;

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { accessFields } from './error-handler.js';
+import { accessFields } from './access-log.js';
 
 /** Below this, compressing costs more than it saves. */
 const COMPRESS_FROM_BYTES = 16 * 1024;

@@ -3,11 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { openStore, type Store } from '../db/store.js';
-import { startWalCheckpointer } from '../db/wal-checkpointer.js';
 import { buildApp, type AppOptions } from './app.js';
-import { tuneGarbageCollector } from './gc-tuning.js';
-import { pinTickObjectShape } from './tick-shape.js';
-import { retentionJob } from '../retention/job.js';
+import { tuneGarbageCollector } from '../runtime/gc-tuning.js';
+import { pinTickObjectShape } from '../runtime/tick-shape.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -15,10 +13,6 @@ export interface RunningServer {
   url: string;
   close(): Promise<void>;
 }
-
-type BackgroundJob = (app: FastifyInstance) => (() => void) | undefined;
-/** Periodic jobs (the retention sweeper, …) that domains register; each returns its stop function. */
-export const backgroundJobs: BackgroundJob[] = [retentionJob];
 
 export async function startServer(config: Config, logger?: AppOptions['logger']): Promise<RunningServer> {
   tuneGarbageCollector();
@@ -34,7 +28,7 @@ export async function startServer(config: Config, logger?: AppOptions['logger'])
   }
   let app: Awaited<ReturnType<typeof buildApp>>;
   try {
-    app = await buildApp({ config, store, logger });
+    app = await buildApp({ config, store, logger, backgroundJobs: true });
   } catch (err) {
     // A refusal to start (a missing signing key…) exits at once: an open pool would hold the process for its idle
     // timeout first.
@@ -42,22 +36,11 @@ export async function startServer(config: Config, logger?: AppOptions['logger'])
     throw err;
   }
   if (migrated.length > 0) app.log.info({ migrations: migrated }, 'the store was migrated');
-  const checkpointer = store.sqlite
-    ? startWalCheckpointer(store.sqlite, {
-        onReport({ failure, previous }) {
-          if (failure)
-            app.log.error({ reason: failure }, 'WAL checkpoint failed: the WAL file grows until it succeeds');
-          else app.log.info({ previous }, 'WAL checkpoints succeed again');
-        },
-      })
-    : undefined;
-  const stops = backgroundJobs.map((job) => job(app)).filter((s): s is () => void => typeof s === 'function');
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
-    for (const stop of stops) stop();
+    // Closing the app stops its background jobs (their plugins' onClose), the WAL checkpointer's last pass included.
     await app.close();
-    await checkpointer?.stop();
     await store.close();
     // Node names the system call (`listen EADDRINUSE: address already in use 127.0.0.1:8080`), not the setting.
     const code = (err as NodeJS.ErrnoException).code;
@@ -84,11 +67,9 @@ export async function startServer(config: Config, logger?: AppOptions['logger'])
     url: `http://${host}:${port}`,
     close() {
       closing ??= (async () => {
-        for (const stop of stops) stop();
         // Closing stops new connections; the connections it has go once idle (draining.ts), not at their
-        // keep-alive timeout (72 s, longer than any grace period).
+        // keep-alive timeout (72 s, longer than any grace period). Then the background jobs stop (onClose).
         await app.close();
-        await checkpointer?.stop();
         await store.close();
       })();
       return closing;

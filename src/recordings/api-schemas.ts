@@ -1,11 +1,11 @@
 // OpenAPI shapes of the registry's answers (documentation only: the handlers write their JSON by hand, and check
 // their inputs in code so that every failure gets its code).
 import { Type, type TSchema } from 'typebox';
-import { RunSummary } from '../detections/api-schemas.js';
 
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
-const recordingFields = {
+/** A recording as every route answers it (the search's hits and the detections' view of a recording use it too). */
+export const recordingFields = {
   id: Type.String(),
   mediaKey: Type.String(),
   analysisId: Type.String(),
@@ -43,13 +43,6 @@ export const RecordingPage = Type.Object({
   }),
 });
 
-export const RecordingWithRuns = Type.Object({
-  data: Type.Object({
-    ...recordingFields,
-    runs: Type.Array(RunSummary, { description: 'Run summaries, oldest first, as GET /detections' }),
-  }),
-});
-
 export const RecordingDeleteResult = Type.Object({
   data: Type.Object({
     id: Type.String(),
@@ -59,44 +52,11 @@ export const RecordingDeleteResult = Type.Object({
   }),
 });
 
-export const SearchResult = Type.Object({
-  data: Type.Object({
-    recordings: Type.Array(
-      Type.Object({
-        id: Type.String(),
-        mediaKey: Type.String(),
-        analysisId: Type.String(),
-        startTimestamp: Type.Integer(),
-        deviceKey: Nullable(Type.String()),
-        matches: Type.Array(
-          Type.Object({
-            runId: Type.String(),
-            label: Type.String({ description: "The track's label, or `object`" }),
-            count: Type.Integer({
-              description: "How many of the run's centroids with that label lie inside the region",
-            }),
-          }),
-          { description: 'One per (run, label), sorted by runId then label' },
-        ),
-      }),
-      {
-        description:
-          'Newest first; fewer than `limit`, even none, when the page reached the work one request may do (then nextCursor is set)',
-      },
-    ),
-    nextCursor: Nullable(
-      Type.String({
-        description: 'Pass back as `cursor` for the next page, also after a short or empty page; null on the last page',
-      }),
-    ),
-  }),
-});
-
 // The requests (documentation only: the routes check them in code, so that each failure answers its own code and
 // field). JSON Schema counts characters where the routes count UTF-8 bytes: the descriptions give the byte limits.
 const text = (description: string) =>
   Type.String({ minLength: 1, description: `${description}; at most 256 bytes, no control characters` });
-const TimeBound = (description: string) =>
+export const TimeBound = (description: string) =>
   Type.Union([Type.Integer({ minimum: 0 }), Type.String({ format: 'date-time' })], {
     description: `${description}: Unix seconds or an ISO-8601 date`,
   });
@@ -157,41 +117,6 @@ export const UploadEventBody = Type.Object(
   },
   { additionalProperties: true },
 );
-
-const Point = Type.Object({ x: Type.Number(), y: Type.Number() });
-export const SearchBody = Type.Object({
-  region: Type.Union([
-    Type.Object(
-      {
-        points: Type.Array(Point, { minItems: 3, maxItems: 1000 }),
-        width: Type.Optional(
-          Type.Number({
-            exclusiveMinimum: 0,
-            description: 'Canvas width; without width and height the points are normalized (0–1)',
-          }),
-        ),
-        height: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
-      },
-      { description: 'A polygon in canvas pixels' },
-    ),
-    Type.Object(
-      {
-        x: Type.Number(),
-        y: Type.Number(),
-        w: Type.Number({ exclusiveMinimum: 0 }),
-        h: Type.Number({ exclusiveMinimum: 0 }),
-      },
-      { description: 'A normalized rectangle' },
-    ),
-  ]),
-  labels: Type.Optional(
-    Type.Array(Type.String({ minLength: 1 }), { maxItems: 100, description: 'Any of these track labels' }),
-  ),
-  from: Type.Optional(TimeBound('Earliest recording start')),
-  to: Type.Optional(TimeBound('Latest recording start')),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
-  cursor: Type.Optional(Type.String({ description: 'The nextCursor of the previous page' })),
-});
 
 export const RecordingListQuery = Type.Object({
   device: Type.Optional(Type.String({ minLength: 1, description: 'Only this deviceKey' })),

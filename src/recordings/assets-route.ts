@@ -32,10 +32,11 @@ export interface SignAssetsInput {
 /** Signs many filenames in one call, as POST /api/storage/bulk does, without HTTP: filename → URL. */
 export type AssetSigner = (app: FastifyInstance, input: SignAssetsInput) => Promise<Record<string, string>>;
 
-let signer: AssetSigner | undefined;
-/** The storage domain plugs its bulk signer in here. */
-export function setAssetSigner(next: AssetSigner | undefined): void {
-  signer = next;
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The signer a storage plugin offers (storage/plugin.ts); without one the editor gets `assets: null`. */
+    assetSigner?: AssetSigner;
+  }
 }
 
 const AssetsParams = Type.Object({
@@ -105,6 +106,7 @@ export async function recordingAssetsRoute(app: FastifyInstance): Promise<void> 
       };
       // Signed URLs are credentials for a while: no shared cache may keep them.
       reply.header('Cache-Control', 'private, no-store');
+      const signer = app.assetSigner;
       if (storageAccounts.length === 0 || !signer) {
         return {
           data: { recording: info, assets: null, expiresAt: null, assetsUnavailable: 'storage_not_configured' },

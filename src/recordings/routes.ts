@@ -1,23 +1,18 @@
-// The recordings registry over HTTP: register (also from pipeline upload events), list, read, delete, and region search.
+// The recordings registry over HTTP: register (also from pipeline upload events), list and delete. Reading one recording
+// with its runs is the detections domain's route, the region search the search domain's.
 import { skipSchemaValidation } from '../http/skip-validation.js';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { principalOf, requireReader, requireRecordingWriter } from '../auth/authenticate.js';
-import { listRunSummaries, summaryForApi } from '../detections/queries.js';
 import { ApiError } from '../http/problem.js';
 import { DOCUMENTED_REQUEST, DOCUMENTED_RESPONSES, jsonResponse } from '../http/openapi-docs.js';
 import { sendJson } from '../http/send-json.js';
-import { searchRecordings } from '../search/queries.js';
-import { MAX_LABELS, parseLimit, parseTimeRange, validateSearchBody } from '../search/request.js';
 import {
   EventResult,
   RecordingDeleteResult,
   RecordingListQuery,
   RecordingPage,
   RecordingResult,
-  RecordingWithRuns,
   RegisterRecordingBody,
-  SearchBody,
-  SearchResult,
   UploadEventBody,
 } from './api-schemas.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -31,15 +26,11 @@ import {
   type Registration,
 } from './queries.js';
 import { validateRecordingBody, validateUploadEvent } from './validate.js';
+import { recordingRef, requireJson } from './route-helpers.js';
+import { MAX_LABELS, parseLimit, parseTimeRange } from './page-params.js';
 
 const secured = [{ bearer: [] }];
 const tags = ['recordings'];
-
-function requireJson(request: FastifyRequest) {
-  if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
-    throw new ApiError(415, 'unsupported_media_type', 'Send the body as application/json');
-  }
-}
 
 function registrationResult(reg: Registration, input: NewRecording) {
   switch (reg.outcome) {
@@ -65,13 +56,6 @@ function registrationResult(reg: Registration, input: NewRecording) {
         { fields: ['analysisId'] },
       );
   }
-}
-
-/** The id or mediaKey after /recordings/: URL-encoded (%2F) or as plain path segments. */
-function recordingRef(request: FastifyRequest): string {
-  const raw = (request.params as Record<string, string>)['*'] ?? '';
-  if (raw === '') throw new ApiError(404, 'recording_not_found', 'Name the recording: /recordings/{id or mediaKey}');
-  return raw;
 }
 
 const booleanParam = (value: unknown, field: string): boolean | undefined => {
@@ -173,32 +157,6 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post(
-    '/recordings/search',
-    {
-      onRequest: requireReader,
-      validatorCompiler: skipSchemaValidation,
-      schema: {
-        tags,
-        security: secured,
-        summary: 'Recordings with a detection centroid inside a region, newest first',
-        body: SearchBody,
-        description:
-          'region: `{ points: [{x,y}…], width, height }` (canvas pixels; without width/height the points are normalized) or `{ x, y, w, h }` (normalized). ' +
-          'Optional labels, from/to (start time, Unix seconds or ISO-8601), limit (1–500, default 50), cursor.',
-        [DOCUMENTED_RESPONSES]: {
-          200: jsonResponse('One page of matching recordings; a region outside the frame finds none', SearchResult),
-        },
-      },
-    },
-    async (request, reply) => {
-      requireJson(request);
-      const search = validateSearchBody(request.body);
-      const page = await searchRecordings(db, principalOf(request).orgId, search);
-      return sendJson(reply, 200, { data: page });
-    },
-  );
-
   app.get(
     '/recordings',
     {
@@ -239,27 +197,6 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
       return sendJson(reply, 200, {
         data: { recordings: page.map((r) => ({ ...recordingForApi(r), runCount: r.runCount })), nextCursor },
       });
-    },
-  );
-
-  app.get(
-    '/recordings/*',
-    {
-      onRequest: requireReader,
-      schema: {
-        tags,
-        security: secured,
-        summary: 'One recording with its runs (by id or mediaKey, %2F-encoded or as path segments)',
-        [DOCUMENTED_RESPONSES]: { 200: jsonResponse('The recording with its run summaries', RecordingWithRuns) },
-      },
-    },
-    async (request, reply) => {
-      const orgId = principalOf(request).orgId;
-      const ref = recordingRef(request);
-      const recording = await findRecording(db, orgId, ref);
-      if (!recording) throw new ApiError(404, 'recording_not_found', `No recording "${ref}"`);
-      const runs = await listRunSummaries(db, orgId, recording.id);
-      return sendJson(reply, 200, { data: { ...recordingForApi(recording), runs: runs.map(summaryForApi) } });
     },
   );
 

@@ -1,14 +1,11 @@
 // Pure validation of a POST /recordings/search body into a polygon of the 100×100 centroid space.
 import { isObject } from '../util/is-object.js';
 import { ApiError } from '../http/problem.js';
-import { parseTimestamp } from '../recordings/validate.js';
+import { MAX_LABELS, parseLimit, parseTimeRange } from '../recordings/page-params.js';
 import { SPACE } from './grid.js';
 import { polygonOf, type Polygon } from './region.js';
 
-export const DEFAULT_SEARCH_LIMIT = 50;
-export const MAX_SEARCH_LIMIT = 500;
 const MAX_POLYGON_POINTS = 1000;
-export const MAX_LABELS = 100;
 
 export interface SearchRequest {
   polygon: Polygon;
@@ -68,43 +65,6 @@ export function regionPolygon(region: unknown): Polygon {
   if (![x0, y0, x1, y1].every(Number.isFinite))
     throw fieldError('region', 'region x + w and y + h must stay finite numbers');
   return polygonOf([x0, y0, x1, y0, x1, y1, x0, y1]);
-}
-
-/**
- * A `from`/`to` start-time bound of the search or the list, in seconds as given (a fraction kept): Unix seconds or
- * ISO-8601, undefined when absent. `source`: a query string (where an empty value is absent) or a JSON body.
- */
-export function parseTimeBound(value: unknown, field: 'from' | 'to', source: 'query' | 'body'): number | undefined {
-  if (value === undefined || value === null || (source === 'query' && value === '')) return undefined;
-  const t = parseTimestamp(value, (seconds) => seconds);
-  if (t === undefined) throw fieldError(field, `${field} must be Unix seconds or an ISO-8601 date`);
-  return t;
-}
-
-/**
- * Both routes' start-time range: refused when it ends before it starts, then rounded inwards to the whole seconds
- * starts are, so that `from` never admits a start before it (from=1700000000.5 must not find 1700000000), nor `to`
- * one after it. A range within one second (from=…0.2, to=…0.8) is valid and matches nothing.
- */
-export function parseTimeRange(
-  fromValue: unknown,
-  toValue: unknown,
-  source: 'query' | 'body',
-): { from?: number; to?: number } {
-  const from = parseTimeBound(fromValue, 'from', source);
-  const to = parseTimeBound(toValue, 'to', source);
-  if (from !== undefined && to !== undefined && from > to) throw fieldError('from', 'from must not be after to');
-  return { from: from === undefined ? undefined : Math.ceil(from), to: to === undefined ? undefined : Math.floor(to) };
-}
-
-/** `from`: a query string (text, digits accepted) or a JSON body (a number, as JSON says). */
-export function parseLimit(value: unknown, from: 'query' | 'body', field = 'limit'): number {
-  if (value === undefined || value === null || (from === 'query' && value === '')) return DEFAULT_SEARCH_LIMIT;
-  const n = from === 'query' && typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_SEARCH_LIMIT) {
-    throw fieldError(field, `${field} must be an integer from 1 to ${MAX_SEARCH_LIMIT}`);
-  }
-  return n;
 }
 
 export function validateSearchBody(body: unknown): SearchRequest {

@@ -1,11 +1,11 @@
 // The editor's asset URLs (GET /recordings/{id}/assets): the bulk signer without HTTP, for a server-side account.
-import { setAssetSigner, type AssetSigner } from '../recordings/assets-route.js';
+import type { AssetSigner } from '../recordings/assets-route.js';
 import { ApiError } from '../http/problem.js';
 import { filenameProblem } from './filename.js';
 import { assertDirectories, issuerFor, providersFor } from './issue.js';
 import { findOrganisationAccount, toAccount } from './queries.js';
 
-const signAssets: AssetSigner = async (app, input) => {
+export const signAssets: AssetSigner = async (app, input) => {
   // Only an account of the recording's own organisation: a recording's mediaKey is whatever its organisation
   // registered, so a service-wide account (or another organisation's) would sign any key on its providers, other
   // tenants' files included.
@@ -41,7 +41,3 @@ const signAssets: AssetSigner = async (app, input) => {
   });
   return out;
 };
-
-export function installAssetSigner(): void {
-  setAssetSigner(signAssets);
-}

@@ -1,6 +1,6 @@
 // The bulk body, element by element: every bad element is reported, by index and reason, each with a code of the
 // spec's list (§7): the field's own code where it has one, else invalid_bulk_request. Pure.
-import { EXPIRY_HINT, parseExpiry } from './expiry.js';
+import { EXPIRY_HINT, parseExpiry } from '../util/expiry.js';
 import { filenameProblem } from './filename.js';
 
 export const MAX_BULK_ELEMENTS = 1000;

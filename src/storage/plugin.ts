@@ -1,7 +1,9 @@
-// The storage domain as one Fastify plugin; it refuses to start rather than sign with a missing key.
+// The storage domain as one Fastify plugin; it refuses to start rather than sign with a missing key. It offers the
+// editor's asset signer to the recordings domain as the `assetSigner` decorator.
+import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { storageAdminRoutes } from './admin-routes.js';
-import { installAssetSigner } from './asset-signer.js';
+import { signAssets } from './asset-signer.js';
 import { fsProviderExists, type Account } from './queries.js';
 import { storageUrlRoutes } from './routes.js';
 import { signedRoutes } from './signed-routes.js';
@@ -24,11 +26,14 @@ export async function assertSigningConfigured(app: FastifyInstance): Promise<voi
   }
 }
 
-export async function storageRoutes(app: FastifyInstance): Promise<void> {
-  await assertSigningConfigured(app);
-  app.decorateRequest('storageAccount', undefined);
-  installAssetSigner();
-  await app.register(storageUrlRoutes);
-  await app.register(signedRoutes);
-  await app.register(storageAdminRoutes);
-}
+export const storagePlugin = fp(
+  async (app: FastifyInstance) => {
+    await assertSigningConfigured(app);
+    app.decorateRequest('storageAccount', undefined);
+    app.decorate('assetSigner', signAssets);
+    await app.register(storageUrlRoutes);
+    await app.register(signedRoutes);
+    await app.register(storageAdminRoutes);
+  },
+  { name: 'sightline-storage', fastify: '5.x', dependencies: ['sightline-auth'] },
+);

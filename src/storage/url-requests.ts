@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../http/problem.js';
 import { HEADER, authenticateAccount, requiredHeader } from './account-auth.js';
 import { parseBulk, type BulkItem } from './bulk-request.js';
-import { EXPIRY_HINT, parseExpiry } from './expiry.js';
+import { EXPIRY_HINT, parseExpiry } from '../util/expiry.js';
 import { filenameProblem, headerToUtf8 } from './filename.js';
 import { JSON_PLAIN, assertDirectories, issuerFor, providersFor } from './issue.js';
 import type { Account } from './queries.js';

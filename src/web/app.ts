@@ -9,8 +9,7 @@ import { SignIn } from './views/sign-in.js';
 import { Recordings } from './views/recordings.js';
 import { RegionSearch } from './views/region-search.js';
 import { EditorView } from './views/editor-view.js';
-
-export type Call = <T>(path: string, options?: RequestOptions) => Promise<T>;
+import type { Call } from './call.js';
 
 /** Puts the focus on a view's content (a `main` is no control, so it takes focus only when told it may). */
 function focusContent(main: HTMLElement): void {

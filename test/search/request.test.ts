@@ -1,6 +1,6 @@
 // The start-time range of the recording list and the region search.
 import { describe, expect, it } from 'vitest';
-import { parseTimeRange } from '../../src/search/request.js';
+import { parseTimeRange } from '../../src/recordings/page-params.js';
 
 describe('parseTimeRange', () => {
   it('rounds a bound between two whole seconds inwards: from up, to down', () => {

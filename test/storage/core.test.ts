@@ -2,7 +2,7 @@ import { createHash, createHmac, createVerify, generateKeyPairSync } from 'node:
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { filenameProblem, directoryAllowed, headerToUtf8 } from '../../src/storage/filename.js';
-import { parseExpiry } from '../../src/storage/expiry.js';
+import { parseExpiry } from '../../src/util/expiry.js';
 import { canonicalString, parseSignedQuery, signToken, verifyToken } from '../../src/storage/url-token.js';
 import { decideRange, notModified, parseHttpDate, preconditionFailed } from '../../src/storage/http-range.js';
 import { loadConfig } from '../../src/config.js';

@@ -1,5 +1,5 @@
 // As bin/sightline.js, from the sources: the tick object is pinned before the application's modules load.
-import { pinTickObjectShape } from '../../src/http/tick-shape.js';
+import { pinTickObjectShape } from '../../src/runtime/tick-shape.js';
 
 pinTickObjectShape();
 const { main } = await import('../../src/cli/main.js');

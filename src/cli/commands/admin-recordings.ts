@@ -3,7 +3,7 @@ import { insertRecording, listRecordings } from '../../recordings/queries.js';
 import { startFromMediaKey } from '../../recordings/media-key.js';
 import { MAX_START_SECONDS, validateRecordingBody } from '../../recordings/validate.js';
 import { ApiError } from '../../http/problem.js';
-import { importFromProvider } from '../../recordings/import.js';
+import { importFromProvider } from '../../storage/import-recordings.js';
 import { sweepExpired } from '../../retention/sweeper.js';
 import { UsageError, numberFlag, stringFlag } from '../args.js';
 import type { CommandTable } from '../command.js';

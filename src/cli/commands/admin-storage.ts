@@ -2,7 +2,6 @@
 // Without --org, providers and accounts are service-wide (the storage service authenticates by account alone);
 // with --org they belong to that organisation, as those made through the admin HTTP API do.
 import fs from 'node:fs';
-import '../../storage/demo.js';
 import type { Store } from '../../db/store.js';
 import { ApiError } from '../../http/problem.js';
 import {

@@ -14,6 +14,7 @@ import type { CommandTable } from '../command.js';
 import type { Config } from '../../config.js';
 import { DEMO_MEDIA, demoRuns } from '../demo-data.js';
 import { KEY_FILE, signingKeys } from '../../storage/signing-keys.js';
+import { DEMO_STORAGE_ACCOUNT, demoStorageLines, seedDemoStorage } from '../../storage/demo.js';
 import { ensureDirectory } from '../../util/ensure-directory.js';
 
 export interface DemoCredentials {
@@ -24,15 +25,6 @@ export interface DemoCredentials {
   mediaKey: string;
   [more: string]: unknown;
 }
-
-/** Extra first-start steps of other domains (the storage demo adds a provider, files and an account). */
-export type DemoSeeder = (store: Store, config: Config, credentials: DemoCredentials) => Promise<void>;
-export const demoSeeders: DemoSeeder[] = [];
-/** The storage account the demo's storage seeder creates and the demo editor signs with. */
-export const DEMO_STORAGE_ACCOUNT = 'demo-storage';
-/** Lines other domains add to the printed quick reference. */
-export type DemoPrinter = (url: string, credentials: DemoCredentials) => string[];
-export const demoPrinters: DemoPrinter[] = [];
 
 async function seed(store: Store, config: Config): Promise<DemoCredentials> {
   const db = store.db;
@@ -61,7 +53,8 @@ async function seed(store: Store, config: Config): Promise<DemoCredentials> {
     token: token.token,
     mediaKey,
   };
-  for (const seeder of demoSeeders) await seeder(store, config, credentials);
+  // The storage domain's part: a provider holding the recording's files, and an account that signs them.
+  Object.assign(credentials, await seedDemoStorage(store, config, credentials));
   return credentials;
 }
 
@@ -115,7 +108,7 @@ export const demoCommands: CommandTable = {
         'Try:',
         `  curl -s ${url}/login -H 'Content-Type: application/json' -d '{"username":"${credentials.username}","password":"${credentials.password}"}'`,
         `  curl -s '${url}/detections?mediaKey=${encodeURIComponent(credentials.mediaKey)}' -H 'Authorization: Bearer ${credentials.token}'`,
-        ...demoPrinters.flatMap((print) => print(url, credentials)),
+        ...demoStorageLines(url, credentials),
         '',
       ];
       process.stdout.write(lines.join('\n'));

@@ -2,10 +2,14 @@
 // ordered by start time so that a search walks an index newest first and tests masks with bit operations.
 import { sql, type Kysely } from 'kysely';
 import type { ColumnTypes } from '../column-types.js';
-import { cellMasksOfPoints } from '../../search/grid.js';
-import { refreshRecordingCells } from '../../search/cell-index.js';
-import { decodePoints, encodePoints } from '../../detections/centroids.js';
-import { orderByRow, ROW_START_COLUMNS } from '../../search/point-rows.js';
+import {
+  cellMasksOfPoints,
+  decodePoints,
+  encodePoints,
+  orderByRow,
+  refreshRecordingCells,
+  ROW_START_COLUMNS,
+} from './frozen/003_cells.js';
 
 export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
   const pg = t.blob === 'bytea';

@@ -3,7 +3,7 @@
 import { h } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiProblem, inWords } from '../api.js';
-import type { Call } from '../app.js';
+import type { Call } from '../call.js';
 import { guardLeaving, when } from '../format.js';
 import { canWrite, type Session } from '../session.js';
 import type { RecordingAssets, Run } from '../types.js';

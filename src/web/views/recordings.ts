@@ -2,7 +2,7 @@
 import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { inWords } from '../api.js';
-import type { Call } from '../app.js';
+import type { Call } from '../call.js';
 import { go, when } from '../format.js';
 import type { RecordingAssets, RecordingInfo } from '../types.js';
 import { userList, userText } from '../user-text.js';

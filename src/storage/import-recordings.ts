@@ -1,15 +1,15 @@
 // `admin recording import`: register every recording file (.mp4, not _redacted.mp4) found on an fs provider.
 // Storage providers offer no listing yet, so this walks the fs provider's root directory itself (the root the
-// storage domain resolves, see storage/registry.ts fsRoot), never following symbolic links out of it.
+// storage domain resolves, see fsRoot in registry.ts), never following symbolic links out of it.
 import type { Dirent } from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Store } from '../db/store.js';
-import { findProviders } from '../storage/queries.js';
-import { fsRoot } from '../storage/registry.js';
-import { startFromMediaKey } from './media-key.js';
-import { registerRecording } from './queries.js';
+import { startFromMediaKey } from '../recordings/media-key.js';
+import { registerRecording } from '../recordings/queries.js';
+import { findProviders } from './queries.js';
+import { fsRoot } from './registry.js';
 
 export const isRecordingKey = (key: string): boolean => /\.mp4$/i.test(key) && !/_redacted\.mp4$/i.test(key);
 

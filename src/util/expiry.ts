@@ -1,5 +1,5 @@
 // URL lifetimes: integer seconds or a duration string, bounded by the longest an S3 signature lives.
-import { parseDuration } from '../util/duration.js';
+import { parseDuration } from './duration.js';
 
 export const MIN_EXPIRY_SECONDS = 1;
 export const MAX_EXPIRY_SECONDS = 604_800;
