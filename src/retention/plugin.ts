@@ -5,7 +5,7 @@ import { retentionJob } from './job.js';
 
 export const retentionPlugin = fp(
   async (app: FastifyInstance) => {
-    let stop: (() => void) | void;
+    let stop: (() => void) | undefined;
     app.addHook('onReady', async () => {
       stop = retentionJob(app);
     });
