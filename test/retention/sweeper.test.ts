@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessToken, createOrganisation, createSession, createUser } from '../../src/auth/queries.js';
-import { runCli } from '../support/cli.js';
+import { spawnCli } from '../support/cli.js';
 import { sweepExpired } from '../../src/retention/sweeper.js';
 import { DIALECTS } from '../support/store.js';
 import { bearer, getJson, postJson, startTestServer, type TestServer } from '../support/server.js';
@@ -152,7 +152,7 @@ describe.each(DIALECTS)('retention sweep on %s', (dialect) => {
     }
     // Two instances: two `sightline admin sweep` processes on the same database, at the same time.
     const [a, b] = await Promise.all(
-      [1, 2].map(() => runCli(['admin', 'sweep', '--json', '--batch-size', '7'], server.testStore.location)),
+      [1, 2].map(() => spawnCli(['admin', 'sweep', '--json', '--batch-size', '7'], server.testStore.location)),
     );
     for (const r of [a, b]) expect(r.code, r.stderr).toBe(0);
     const [ra, rb] = [JSON.parse(a!.stdout), JSON.parse(b!.stdout)];
