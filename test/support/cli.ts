@@ -44,7 +44,7 @@ export async function runCli(
 
 let checked = false;
 /** A spawned binary runs dist/: refuse to test an old build instead of the sources (the e2e setup rebuilds it). */
-function assertBuilt(): void {
+export function assertBuilt(): void {
   if (checked) return;
   if (distIsStale())
     throw new Error(
