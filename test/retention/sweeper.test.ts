@@ -154,7 +154,7 @@ describe.each(DIALECTS)('retention sweep on %s', (dialect) => {
     const [a, b] = await Promise.all(
       [1, 2].map(() => spawnCli(['admin', 'sweep', '--json', '--batch-size', '7'], server.testStore.location)),
     );
-    for (const r of [a, b]) expect(r.code, r.stderr).toBe(0);
+    for (const r of [a!, b!]) expect(r.code, r.stderr).toBe(0);
     const [ra, rb] = [JSON.parse(a!.stdout), JSON.parse(b!.stdout)];
     expect(ra.runsRemoved + rb.runsRemoved).toBe(2 * total);
     expect(ra.recordingsRemoved + rb.recordingsRemoved).toBe(total);
