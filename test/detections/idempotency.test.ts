@@ -103,7 +103,9 @@ describe.each(DIALECTS)('idempotency on %s', (dialect) => {
         expect((await postJson(`${server.url}/detections`, body(k), bearer(org.token))).status).toBeLessThan(300);
     });
     const q = encodeURIComponent(org.recording.mediaKey);
-    for (let i = 0; i < 150; i++) {
+    // 50 rounds against two writers: each round reads while a replacement is under way (150 took 20 s on a busy
+    // machine without finding more).
+    for (let i = 0; i < 50; i++) {
       const one = await getJson(`${server.url}/detections/flip?mediaKey=${q}`, bearer(org.token));
       expect(one.status).toBe(200);
       check(one.body.data);
@@ -114,5 +116,5 @@ describe.each(DIALECTS)('idempotency on %s', (dialect) => {
     writing = false;
     await Promise.all(writers);
     expect(mixed).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -123,7 +123,7 @@ describe.each(DIALECTS)('the minimum upload rate of a large POST /detections on 
     // Both turns were held by the dropped answers: a leaked turn would keep this waiting until the request timeout.
     expect((await postJson(`${server.url}/detections`, run(9 * MiB), bearer(org.token))).status).toBe(201);
     expect((await postJson(`${server.url}/detections`, run(9 * MiB), bearer(org.token))).status).toBe(201);
-  }, 30_000);
+  });
 
   it('lets a large body through that arrives steadily above the rate', async () => {
     const body = Buffer.from(JSON.stringify(run(12 * MiB)));
