@@ -74,7 +74,8 @@ describe.each(DIALECTS)('the confirmation budget of a region search on %s', (dia
       expect((await postJson(`${server.url}/recordings`, { mediaKey }, bearer(org.token))).status).toBe(201);
       await postRun(server.url, org.token, missingRun(mediaKey, rnd));
     }
-  });
+    // 50 requests one after another: about a second alone, past 20 s on PostgreSQL on a machine shared six ways.
+  }, 40_000);
   afterAll(async () => {
     await server.close();
   });
@@ -135,7 +136,8 @@ describe.each(DIALECTS)('the budget bounds the work of every page on %s', (diale
         })),
       });
     }
-  });
+    // 160 requests one after another (see above).
+  }, 40_000);
   afterAll(async () => {
     await server.close();
   });
