@@ -29,12 +29,15 @@ export function serverTests(options: ServerFixtureOptions = {}) {
  * the first test that asks, shared by the file's later tests. Every call makes fixtures of its own.
  */
 export function serverTest(dialect: DialectName, options: ServerFixtureOptions = {}) {
-  return base
-    .extend('server', { scope: 'file' }, async ({}, { onCleanup }): Promise<TestServer> => {
-      const server = await startTestServer(dialect, options.env);
-      onCleanup(() => server.close());
-      return server;
-    })
-    .extend('org', { scope: 'file' }, ({ server }): Promise<SeededOrg> => seedOrg(server.store, options.recording))
-    .extend('other', { scope: 'file' }, ({ server }): Promise<SeededOrg> => seedOrg(server.store));
+  return (
+    base
+      // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from a destructuring pattern.
+      .extend('server', { scope: 'file' }, async ({}, { onCleanup }): Promise<TestServer> => {
+        const server = await startTestServer(dialect, options.env);
+        onCleanup(() => server.close());
+        return server;
+      })
+      .extend('org', { scope: 'file' }, ({ server }): Promise<SeededOrg> => seedOrg(server.store, options.recording))
+      .extend('other', { scope: 'file' }, ({ server }): Promise<SeededOrg> => seedOrg(server.store))
+  );
 }
