@@ -32,6 +32,7 @@ const UNIT = [
 
 // Files that spawn processes: the built binary (serve, demo, several CLIs at once), azurite, a V8 probe.
 const E2E = [
+  'test/cli/binary.test.ts',
   'test/cli/help.test.ts',
   'test/db/migrate.test.ts',
   'test/db/pg-resilience.test.ts',
