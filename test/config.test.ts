@@ -1,45 +1,21 @@
 // Settings: a value that would quietly break the server (every login 429, every download 504, throttling off) is
 // refused at start with the setting's name; 0 stays accepted only where it means something.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { exited, freePort, spawnServer } from './support/cli.js';
-import { postJson, startTestServer } from './support/server.js';
+import { runCli } from './support/cli.js';
+import { postJson, serveLocation, startTestServer } from './support/server.js';
 import { createTestStore } from './support/store.js';
 
-const ENTRY = path.resolve(import.meta.dirname, 'support/cli-entry.ts');
-
-/** `sightline serve` with these settings: how it ended, or `started` once it answered (then it is stopped). */
-async function serve(
-  dataDir: string,
-  settings: Record<string, string>,
-): Promise<{ started: boolean; code: number | null; stderr: string }> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', ...settings };
-  delete env.DATABASE_URL;
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', ENTRY, 'serve', '--port', String(port), '--data', dataDir],
-    { env },
-  );
-  let stderr = '';
-  child.stderr.on('data', (c) => (stderr += c));
-  // Started is what the child itself says: another test's server may take the port freePort() let go of.
-  let stdout = '';
-  const started = new Promise<boolean>((resolve) => {
-    child.stdout.on('data', (c) => {
-      stdout += c;
-      if (stdout.includes('Sightline listening on')) resolve(true);
-    });
-    child.once('exit', () => resolve(false));
-  });
-  const ended = exited(child);
-  const result = await started;
-  if (child.exitCode === null) child.kill('SIGKILL');
-  return { started: result, code: await ended, stderr };
+/**
+ * `sightline serve` with these settings, in-process: how it ended. A serve that started would never return (the
+ * test then fails on its timeout); one that refuses its settings exits at once.
+ */
+async function serve(dataDir: string, settings: Record<string, string>): Promise<{ code: number; stderr: string }> {
+  const r = await runCli(['serve', '--port', '0'], { dataDir }, { LOG_LEVEL: 'info', ...settings });
+  return { code: r.code, stderr: r.stderr };
 }
 
 describe('SESSION_TTL', () => {
@@ -123,7 +99,7 @@ describe('TRUST_PROXY', () => {
 
   it('TRUST_PROXY=1 makes a real server take the client address from X-Forwarded-For', async () => {
     const ts = await createTestStore('sqlite');
-    const server = await spawnServer(ts.location, {
+    const server = await serveLocation(ts.location, {
       TRUST_PROXY: '1',
       LOGIN_MAX_FAILURES_PER_ADDRESS: '1',
       LOGIN_MAX_FAILURES_PER_USER: '100',
@@ -136,8 +112,7 @@ describe('TRUST_PROXY', () => {
       expect((await login('nobody-2', '203.0.113.2')).status).toBe(401);
       expect((await login('nobody-3', '203.0.113.1')).status).toBe(429);
     } finally {
-      server.child.kill('SIGTERM');
-      await exited(server.child);
+      await server.close();
       await ts.destroy();
     }
   });
@@ -192,7 +167,6 @@ describe('serve refuses at start, naming the setting', () => {
     [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY must be true or false/],
   ])('%j', async (settings, message) => {
     const r = await serve(dataDir, settings);
-    expect(r.started).toBe(false);
     expect(r.stderr).toMatch(message);
     expect(r.code).toBe(1);
   });

@@ -1,5 +1,6 @@
 // A small, strict argument parser: positional words, then --flag value / --flag=value / --switch.
 import { isPlainText } from '../util/json-shape.js';
+import { cliIo } from './io.js';
 
 export type FlagValue = string | boolean | string[];
 
@@ -115,6 +116,6 @@ export function nameFlag(flags: Record<string, FlagValue>, name: string, maxByte
 
 /** A secret from the environment (out of `ps` and shell history); a blank value counts as unset. */
 export function envSecret(name: string): string | undefined {
-  const value = process.env[name];
+  const value = cliIo().env[name];
   return value === undefined || value.trim() === '' ? undefined : value;
 }

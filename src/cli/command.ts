@@ -1,11 +1,14 @@
 import type { Config } from '../config.js';
 import type { Store } from '../db/store.js';
 import type { FlagValue } from './args.js';
+import type { CliIo } from './io.js';
 
 export interface CommandContext {
   flags: Record<string, FlagValue>;
   json: boolean;
   config: Config;
+  /** Where the command writes and what environment it reads (the process's, unless main was given another). */
+  io: CliIo;
   /** Opens the configured store (migrated), runs fn, closes it. */
   withStore<T>(fn: (store: Store) => Promise<T>): Promise<T>;
 }

@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../db/unique-violation.js';
 import { UsageError, parseArgs, stringFlag } from './args.js';
 import type { Command, CommandContext } from './command.js';
 import { commands } from './commands/index.js';
+import { type CliIo, processIo, withIo } from './io.js';
 
 /** Flags every command takes: output and where the store is. */
 const GLOBAL_FLAGS = ['json', 'help', 'data', 'database-url', 'log-level'];
@@ -58,29 +59,34 @@ function usage(): string {
   ].join('\n');
 }
 
-export async function main(argv: string[]): Promise<number> {
+/** Runs one command line; its exit code. `io` defaults to the process's stdout, stderr and environment. */
+export function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  return withIo(io, () => run(argv, io));
+}
+
+async function run(argv: string[], io: CliIo): Promise<number> {
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs(argv);
   } catch (err) {
-    process.stderr.write(`sightline: ${(err as Error).message}\n`);
+    io.stderr.write(`sightline: ${(err as Error).message}\n`);
     return 2;
   }
   const { words, flags } = parsed;
   const name = [3, 2, 1].map((n) => words.slice(0, n).join(' ')).find((key) => key in commands);
   if (flags.help === true) {
-    process.stdout.write(`${name ? `usage: sightline ${commands[name]!.usage}\n${GLOBAL_USAGE}` : usage()}\n`);
+    io.stdout.write(`${name ? `usage: sightline ${commands[name]!.usage}\n${GLOBAL_USAGE}` : usage()}\n`);
     return 0;
   }
   if (!name) {
-    if (words.length > 0) process.stderr.write(`sightline: unknown command "${words.join(' ')}"\n\n`);
-    process.stderr.write(`${usage()}\n`);
+    if (words.length > 0) io.stderr.write(`sightline: unknown command "${words.join(' ')}"\n\n`);
+    io.stderr.write(`${usage()}\n`);
     return words.length === 0 ? 0 : 2;
   }
   const command = commands[name]!;
   const stray = strayInput(command, name, words, flags);
   if (stray) {
-    process.stderr.write(`sightline ${name}: ${stray}\nusage: sightline ${command.usage}\n`);
+    io.stderr.write(`sightline ${name}: ${stray}\nusage: sightline ${command.usage}\n`);
     return 2;
   }
   try {
@@ -94,11 +100,12 @@ export async function main(argv: string[]): Promise<number> {
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
-    const config = loadConfig(given, process.env, { logLevel: command.defaultLogLevel });
+    const config = loadConfig(given, io.env, { logLevel: command.defaultLogLevel });
     const ctx: CommandContext = {
       flags,
       json: flags.json === true,
       config,
+      io,
       async withStore(fn) {
         const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
         try {
@@ -122,10 +129,10 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     // The usage line only where it helps: a wrong flag, not a missing organisation or an unreachable database.
     if (err instanceof UsageError) {
-      process.stderr.write(`sightline ${name}: ${messageOf(err)}\nusage: sightline ${command.usage}\n`);
+      io.stderr.write(`sightline ${name}: ${messageOf(err)}\nusage: sightline ${command.usage}\n`);
       return 2;
     }
-    process.stderr.write(`sightline ${name}: ${messageOf(err)}\n`);
+    io.stderr.write(`sightline ${name}: ${messageOf(err)}\n`);
     return 1;
   }
 }

@@ -1,8 +1,8 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, createTestStore, type TestStore } from '../support/store.js';
-import { runCli, spawnServer } from '../support/cli.js';
-import { bearer, getJson, postJson } from '../support/server.js';
+import { runCli } from '../support/cli.js';
+import { bearer, getJson, postJson, serveLocation } from '../support/server.js';
 
 describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
   let ts: TestStore;
@@ -126,11 +126,11 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
       { SIGHTLINE_USER_PASSWORD: password },
     );
     expect([created.code, created.stderr]).toEqual([0, '']);
-    const server = await spawnServer(ts.location);
+    const server = await serveLocation(ts.location);
     try {
       expect((await postJson(`${server.url}/login`, { username: 'envy', password })).status).toBe(200);
     } finally {
-      server.child.kill('SIGTERM');
+      await server.close();
     }
     // An Azure connection string (it has a ";") in STORAGE_PROVIDER_SECRET, as the portal hands it out.
     const connection = `DefaultEndpointsProtocol=https;AccountName=envacct;AccountKey=${Buffer.alloc(32, 7).toString('base64')};EndpointSuffix=core.windows.net`;
@@ -440,7 +440,7 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
       '--role',
       'editor',
     );
-    const server = await spawnServer(ts.location);
+    const server = await serveLocation(ts.location);
     try {
       const session = (await postJson(`${server.url}/login`, { username: 'leaver', password: 'long-password' })).body
         .data.token;
@@ -455,7 +455,7 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
         401,
       );
     } finally {
-      server.child.kill('SIGTERM');
+      await server.close();
     }
     const again = await cli('admin', 'user', 'delete', '--org', 'acme', '--username', 'leaver');
     expect([again.code, again.stderr]).toEqual([1, expect.stringMatching(/no user named "leaver" in acme/)]);
@@ -496,7 +496,7 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
       coordinateSpace: 'normalized',
       tracks: [{ id: 1, boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.1, h: 0.1 }] }],
     };
-    const server = await spawnServer(ts.location, { LOGIN_MAX_FAILURES_PER_USER: '2' });
+    const server = await serveLocation(ts.location, { LOGIN_MAX_FAILURES_PER_USER: '2' });
     try {
       const login = (password: string) => postJson(`${server.url}/login`, { username: 'resetme', password });
       const session = (await login('first-password')).body.data.token;
@@ -530,7 +530,7 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
       const fresh = await login('second-password');
       expect([fresh.status, fresh.body.data.user.role]).toEqual([200, 'editor']);
     } finally {
-      server.child.kill('SIGTERM');
+      await server.close();
     }
   });
 
@@ -585,7 +585,7 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
   });
 
   it('works against the store a running server uses, and revocation takes effect at once', async () => {
-    const server = await spawnServer(ts.location);
+    const server = await serveLocation(ts.location);
     try {
       const token = await json('admin', 'token', 'create', '--org', 'acme', '--name', 'live');
       await json('admin', 'recording', 'create', '--org', 'acme', '--media-key', 'live/1700000500_a.mp4');
@@ -607,7 +607,7 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
       });
       expect((await getJson(`${server.url}/detections/cli-run`, bearer(token.token))).status).toBe(401);
     } finally {
-      server.child.kill('SIGTERM');
+      await server.close();
     }
   });
 });

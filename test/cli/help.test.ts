@@ -4,9 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exited, freePort, runCli } from '../support/cli.js';
-
-const ENTRY = path.resolve(import.meta.dirname, '../support/cli-entry.ts');
+import { BIN, assertBuilt, exited, freePort, runCli } from '../support/cli.js';
 
 describe('--help', () => {
   let dataDir: string;
@@ -56,11 +54,8 @@ describe('demo log level', () => {
     delete env.LOG_LEVEL;
     if (!options.env?.STORAGE_URL_SIGNING_KEY) delete env.STORAGE_URL_SIGNING_KEY;
     if (logLevel !== undefined) env.LOG_LEVEL = logLevel;
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', ENTRY, 'demo', '--port', String(port), '--data', dataDir, ...args],
-      { env },
-    );
+    assertBuilt();
+    const child = spawn(process.execPath, [BIN, 'demo', '--port', String(port), '--data', dataDir, ...args], { env });
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (c) => (stderr += c));

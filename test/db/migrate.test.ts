@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { openStore, type Store } from '../../src/db/store.js';
-import { runCli } from '../support/cli.js';
+import { runCli, spawnCli } from '../support/cli.js';
 import { DIALECTS, createTestStore, type TestStore } from '../support/store.js';
 
 const dirs: string[] = [];
@@ -60,7 +60,7 @@ describe('migrations on SQLite', () => {
   it('let several processes start on one fresh data directory at once', async () => {
     const dataDir = freshDir();
     const results = await Promise.all(
-      [1, 2, 3, 4].map((i) => runCli(['admin', 'org', 'create', '--name', `first-${i}`, '--json'], { dataDir })),
+      [1, 2, 3, 4].map((i) => spawnCli(['admin', 'org', 'create', '--name', `first-${i}`, '--json'], { dataDir })),
     );
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     const store = openStore({ dataDir });

@@ -117,7 +117,7 @@ withPg('PostgreSQL: a terminated backend', () => {
       server.child.kill('SIGTERM');
       await exited(server.child);
     }
-  }, 60_000);
+  });
 });
 
 withPg('PostgreSQL: a database that goes silent', () => {
@@ -172,5 +172,5 @@ withPg('PostgreSQL: a database that goes silent', () => {
       proxy.thaw();
       await app.close();
     }
-  }, 60_000);
+  });
 });

@@ -4,7 +4,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, createTestStore, type TestStore } from '../support/store.js';
 import { exited, spawnServer } from '../support/cli.js';
-import { bearer, getJson, postJson, seedOrg, type SeededOrg } from '../support/server.js';
+import { bearer, getJson, postJson, seedOrg, serveLocation, type SeededOrg } from '../support/server.js';
 
 function runBody(mediaKey: string, version: string, tracks: number, boxes: number) {
   return JSON.stringify({
@@ -115,7 +115,7 @@ describe.each(DIALECTS)('crash safety on %s', (dialect) => {
 
   // Kill points: halfway through the upload, right after its last byte, and a little later (while it is written).
   it.each([0.5, 1, 1.05, 1.2])('SIGKILL at %s of the upload leaves one complete run', async (when) => {
-    let server = await spawnServer(ts.location);
+    const server = await spawnServer(ts.location);
     const old = await postJson(
       `${server.url}/detections`,
       JSON.parse(runBody(org.recording.mediaKey, 'old', OLD.tracks, OLD.boxes)),
@@ -137,14 +137,14 @@ describe.each(DIALECTS)('crash safety on %s', (dialect) => {
     const outcome = await sent;
     kill();
     await exited(server.child);
-    server = await spawnServer(ts.location);
+    // What the next start finds: a server opening the store anew (recovery is the store's, not the process's).
+    const restarted = await serveLocation(ts.location);
     try {
-      const version = await checkWhole(server.url);
+      const version = await checkWhole(restarted.url);
       if (when < 1) expect(version).toBe('old');
       if (typeof outcome === 'number' && outcome < 300) expect(version).toBe('new');
     } finally {
-      server.child.kill('SIGKILL');
-      await exited(server.child);
+      await restarted.close();
     }
   });
 

@@ -1,16 +1,9 @@
 // Where PostgreSQL keeps a run's boxes (migration 007): a small run's row stays whole in its heap page, a large
 // run's boxes go out of line (uncompressed, STORAGE EXTERNAL) as before; both read back as they were posted.
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  getJson,
-  postJson,
-  seedOrg,
-  startTestServer,
-  type SeededOrg,
-  type TestServer,
-} from '../support/server.js';
+import { describe, expect } from 'vitest';
+import { serverTest } from '../support/fixtures.js';
+import { bearer, getJson, postJson } from '../support/server.js';
 
 /** `tracks` × `boxes` normalized boxes with confidence and timestampMs, six decimals as producers print them. */
 function run(mediaKey: string, runId: string, tracks: number, boxes: number) {
@@ -36,18 +29,8 @@ function run(mediaKey: string, runId: string, tracks: number, boxes: number) {
   };
 }
 
-describe.skipIf(!process.env.TEST_DATABASE_URL)('run rows on PostgreSQL', () => {
-  let server: TestServer;
-  let org: SeededOrg;
-  beforeAll(async () => {
-    server = await startTestServer('pg');
-    org = await seedOrg(server.store);
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-
-  const toastRows = async () => {
+const it = serverTest('pg')
+  .extend('toastRows', ({ server }) => async () => {
     const db = server.store.db;
     const { toast } = (
       await sql<{
@@ -55,17 +38,27 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('run rows on PostgreSQL', () => 
       }>`select reltoastrelid::regclass::text as toast from pg_class where oid = 'runs'::regclass`.execute(db)
     ).rows[0]!;
     return Number((await sql<{ n: string }>`select count(*) as n from ${sql.raw(toast)}`.execute(db)).rows[0]!.n);
-  };
-  const boxesSize = async (runId: string) =>
-    Number(
-      (
-        await sql<{ size: number }>`select pg_column_size(boxes) as size from runs where run_id = ${runId}`.execute(
-          server.store.db,
-        )
-      ).rows[0]!.size,
-    );
+  })
+  .extend(
+    'boxesSize',
+    ({ server }) =>
+      async (runId: string) =>
+        Number(
+          (
+            await sql<{ size: number }>`select pg_column_size(boxes) as size from runs where run_id = ${runId}`.execute(
+              server.store.db,
+            )
+          ).rows[0]!.size,
+        ),
+  );
 
-  it('keeps a small run (300 boxes) in its heap row, and moves a large one out of line', async () => {
+describe.skipIf(!process.env.TEST_DATABASE_URL)('run rows on PostgreSQL', () => {
+  it('keeps a small run (300 boxes) in its heap row, and moves a large one out of line', async ({
+    server,
+    org,
+    toastRows,
+    boxesSize,
+  }) => {
     const small = run(org.recording.mediaKey, 'small', 10, 30);
     expect((await postJson(`${server.url}/detections`, small, bearer(org.token))).status).toBe(201);
     // Past PostgreSQL's default toast target (2032 bytes): without the table's own target it would be out of line.

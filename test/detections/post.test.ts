@@ -1,56 +1,83 @@
 import http from 'node:http';
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { serverTests } from '../support/fixtures.js';
 import { DIALECTS } from '../support/store.js';
-import {
-  bearer,
-  getJson,
-  postJson,
-  seedOrg,
-  startTestServer,
-  type SeededOrg,
-  type TestServer,
-} from '../support/server.js';
+import { bearer, getJson, postJson } from '../support/server.js';
 import { streamBody } from '../support/raw-http.js';
 
 const box = (frame: number, over: Record<string, unknown> = {}) => ({ frame, x: 0.1, y: 0.1, w: 0.2, h: 0.3, ...over });
 
+const tests = serverTests();
+
 describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
-  let server: TestServer;
-  let org: SeededOrg;
   let n = 0;
-  const run = (over: Record<string, unknown> = {}) => ({
-    mediaKey: org.recording.mediaKey,
-    schemaVersion: '1.0',
-    source: { kind: 'model', name: 'yolo', version: '8', runId: `run-${++n}` },
-    coordinateSpace: 'normalized',
-    tracks: [{ id: 't1', label: 'person', boxes: [box(0), box(1)] }],
-    ...over,
-  });
-  const post = (body: unknown, token = org.token, extra: Record<string, string> = {}) =>
-    postJson(`${server.url}/detections`, body, bearer(token, extra));
-  const get = (path: string, token = org.token) => getJson(`${server.url}${path}`, bearer(token));
-  const list = async () =>
-    (await get(`/detections?mediaKey=${encodeURIComponent(org.recording.mediaKey)}`)).body.data.runs as Array<
-      Record<string, unknown>
-    >;
+  const it = tests[dialect]
+    .extend('run', ({ org }) => (over: Record<string, unknown> = {}) => ({
+      mediaKey: org.recording.mediaKey,
+      schemaVersion: '1.0',
+      source: { kind: 'model', name: 'yolo', version: '8', runId: `run-${++n}` },
+      coordinateSpace: 'normalized',
+      tracks: [{ id: 't1', label: 'person', boxes: [box(0), box(1)] }],
+      ...over,
+    }))
+    .extend(
+      'post',
+      ({ server, org }) =>
+        (body: unknown, token = org.token, extra: Record<string, string> = {}) =>
+          postJson(`${server.url}/detections`, body, bearer(token, extra)),
+    )
+    .extend(
+      'get',
+      ({ server, org }) =>
+        (path: string, token = org.token) =>
+          getJson(`${server.url}${path}`, bearer(token)),
+    )
+    .extend(
+      'list',
+      ({ get, org }) =>
+        async () =>
+          (await get(`/detections?mediaKey=${encodeURIComponent(org.recording.mediaKey)}`)).body.data.runs as Array<
+            Record<string, unknown>
+          >,
+    )
+    .extend(
+      'askAt',
+      ({ server }) =>
+        (path: string, headers: Record<string, string>, length: number) =>
+          new Promise<{ continued: boolean; status: number }>((resolve, reject) => {
+            let continued = false;
+            const req = http.request(`${server.url}${path}`, {
+              method: 'POST',
+              headers: {
+                ...headers,
+                'content-type': 'application/json',
+                'content-length': String(length),
+                expect: '100-continue',
+              },
+            });
+            req.on('continue', () => {
+              continued = true;
+              req.end('x'.repeat(length));
+            });
+            req.on('response', (res) => {
+              res.resume();
+              req.destroy();
+              resolve({ continued, status: res.statusCode! });
+            });
+            req.on('error', reject);
+            req.flushHeaders();
+          }),
+    );
 
-  beforeAll(async () => {
-    server = await startTestServer(dialect);
-    org = await seedOrg(server.store);
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-
-  it('201 for a new run with every box valid, body is the post result', async () => {
+  it('201 for a new run with every box valid, body is the post result', async ({ run, post }) => {
     const res = await post(run({ source: { runId: 'fresh-1', name: 'yolo' } }));
     expect(res.status).toBe(201);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.body).toEqual({ runId: 'fresh-1', tracksStored: 1, boxesStored: 2, rejected: [], warnings: [] });
   });
 
-  it('200 when the same runId is posted again, a true replace that keeps createdAt', async () => {
+  it('200 when the same runId is posted again, a true replace that keeps createdAt', async ({ run, post, get }) => {
     const first = await post(
       run({
         source: { runId: 'replace-me' },
@@ -74,14 +101,14 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     expect(Date.parse(after.updatedAt)).toBeGreaterThanOrEqual(Date.parse(before.updatedAt));
   });
 
-  it('a new runId adds a sibling run', async () => {
+  it('a new runId adds a sibling run', async ({ run, post, list }) => {
     const before = (await list()).length;
     expect((await post(run())).status).toBe(201);
     expect((await post(run())).status).toBe(201);
     expect((await list()).length).toBe(before + 2);
   });
 
-  it('the normalized worked example: 207 with one box_out_of_frame, the run usable', async () => {
+  it('the normalized worked example: 207 with one box_out_of_frame, the run usable', async ({ run, post, get }) => {
     const body = run({
       source: { runId: 'worked-207' },
       tracks: [
@@ -109,7 +136,7 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     expect((await post(body)).status).toBe(207);
   });
 
-  it('the same run with only the bad box: 400 all_boxes_rejected and nothing stored', async () => {
+  it('the same run with only the bad box: 400 all_boxes_rejected and nothing stored', async ({ run, post, get }) => {
     const res = await post(
       run({
         source: { runId: 'worked-400' },
@@ -128,7 +155,7 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     expect((await get('/detections/worked-400')).status).toBe(404);
   });
 
-  it('a failed replace leaves the existing run untouched', async () => {
+  it('a failed replace leaves the existing run untouched', async ({ run, post, get }) => {
     await post(run({ source: { runId: 'keep-me' } }));
     const res = await post(run({ source: { runId: 'keep-me' }, tracks: [{ id: 'x', boxes: [{ frame: 0 }] }] }));
     expect(res.body.code).toBe('all_boxes_rejected');
@@ -138,7 +165,7 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     expect(stored.boxesStored).toBe(2);
   });
 
-  it('the pixel worked example is stored exactly as x 0.1 y 0.1 w 0.2 h 0.4', async () => {
+  it('the pixel worked example is stored exactly as x 0.1 y 0.1 w 0.2 h 0.4', async ({ run, post, get }) => {
     const res = await post(
       run({
         source: { runId: 'pixel-1' },
@@ -168,7 +195,7 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     });
   });
 
-  it('returns the four warnings with counts and stores the offending boxes', async () => {
+  it('returns the four warnings with counts and stores the offending boxes', async ({ run, post, get }) => {
     const res = await post(
       run({
         schemaVersion: '1.2',
@@ -195,14 +222,14 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     ]);
   });
 
-  it('generates and returns a runId when source.runId is absent', async () => {
+  it('generates and returns a runId when source.runId is absent', async ({ run, post, get }) => {
     const res = await post(run({ source: { name: 'anon' } }));
     expect(res.status).toBe(201);
     expect(res.body.runId).toMatch(/^[0-9a-z]{26}$/);
     expect((await get(`/detections/${res.body.runId}`)).status).toBe(200);
   });
 
-  it('resolves the target by analysisId, and mediaKey wins when both are sent', async () => {
+  it('resolves the target by analysisId, and mediaKey wins when both are sent', async ({ org, run, post }) => {
     const byId = await post(
       run({ mediaKey: undefined, analysisId: org.recording.analysisId, source: { runId: 'by-analysis' } }),
     );
@@ -211,14 +238,14 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     expect(both.status).toBe(201);
   });
 
-  it('404 recording_not_found for an unknown target, nothing stored', async () => {
+  it('404 recording_not_found for an unknown target, nothing stored', async ({ run, post, get }) => {
     const res = await post(run({ mediaKey: 'nobody/1700000000_x.mp4', source: { runId: 'orphan' } }));
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('recording_not_found');
     expect((await get('/detections/orphan')).status).toBe(404);
   });
 
-  it.each([
+  it.for([
     ['invalid_body', [1, 2]],
     [
       'target_missing',
@@ -230,7 +257,7 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     ],
     ['track_without_boxes', 'track_without_boxes'],
     ['invalid_run_id', 'invalid_run_id'],
-  ])('400 %s over HTTP', async (code, body) => {
+  ])('400 %s over HTTP', async ([code, body], { run, post }) => {
     const payload =
       body === 'track_without_boxes'
         ? run({ tracks: [{ id: 'e', boxes: [] }] })
@@ -249,7 +276,10 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     });
   });
 
-  it('400 malformed_json for bytes that are not UTF-8, instead of storing a runId with U+FFFD', async () => {
+  it('400 malformed_json for bytes that are not UTF-8, instead of storing a runId with U+FFFD', async ({
+    server,
+    org,
+  }) => {
     const text = JSON.stringify({
       mediaKey: org.recording.mediaKey,
       schemaVersion: '1.0',
@@ -268,7 +298,11 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     expect((await fetch(`${server.url}/detections/bad-%EF%BF%BDX`, { headers: bearer(org.token) })).status).toBe(404);
   });
 
-  it('refuses what it could not keep as sent: a number past a double where a run keeps numbers as sent', async () => {
+  it('refuses what it could not keep as sent: a number past a double where a run keeps numbers as sent', async ({
+    server,
+    org,
+    get,
+  }) => {
     const send = async (runId: string, fragment: string) => {
       const text =
         `{"mediaKey":${JSON.stringify(org.recording.mediaKey)},"schemaVersion":"1.0","coordinateSpace":"normalized",${fragment},` +
@@ -289,7 +323,7 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     for (const runId of ['n1', 'n2', 'n3']) expect((await get(`/detections/${runId}`)).status).toBe(404);
   });
 
-  it('400 malformed_json for broken JSON', async () => {
+  it('400 malformed_json for broken JSON', async ({ server, org }) => {
     const res = await fetch(`${server.url}/detections`, {
       method: 'POST',
       headers: bearer(org.token, { 'content-type': 'application/json' }),
@@ -299,7 +333,12 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     expect((await res.json()).code).toBe('malformed_json');
   });
 
-  it('400 malformed_json for broken JSON inside a box, an empty body and an empty body with a charset', async () => {
+  it('400 malformed_json for broken JSON inside a box, an empty body and an empty body with a charset', async ({
+    server,
+    org,
+    run,
+    get,
+  }) => {
     const postText = (body: string, type = 'application/json') =>
       fetch(`${server.url}/detections`, { method: 'POST', headers: bearer(org.token, { 'content-type': type }), body });
     const text = JSON.stringify(run({ source: { runId: 'broken-box' } }));
@@ -317,7 +356,12 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     expect((await get('/detections/broken-box')).status).toBe(404);
   });
 
-  it('boxes the packing parser declines (labels, an escaped key, __proto__) are stored as the same run', async () => {
+  it('boxes the packing parser declines (labels, an escaped key, __proto__) are stored as the same run', async ({
+    server,
+    org,
+    run,
+    get,
+  }) => {
     // One run three ways: plain numeric boxes (read packed), boxes with a label and an escaped key (JSON.parse),
     // boxes with a "__proto__" member (JSON.parse; it is an unknown field, ignored).
     const boxes = [
@@ -358,7 +402,11 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     expect(stored[0][0].map((b: { frame: number }) => b.frame)).toEqual([0, 1, 2]);
   });
 
-  it('400 invalid_field, not 500, for meta or categories nested 20 000 deep, and a lone-surrogate runId is refused', async () => {
+  it('400 invalid_field, not 500, for meta or categories nested 20 000 deep, and a lone-surrogate runId is refused', async ({
+    server,
+    org,
+    list,
+  }) => {
     const deep = `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
     const text = (runId: string, track: string, extra = '') =>
       `{"mediaKey":${JSON.stringify(org.recording.mediaKey)},"schemaVersion":"1.0",` +
@@ -387,7 +435,7 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     ).toEqual([]);
   });
 
-  it('stores categories nested 1000 levels deep as sent, and gives them back', async () => {
+  it('stores categories nested 1000 levels deep as sent, and gives them back', async ({ run, post, get }) => {
     let categories: unknown = 'leaf';
     for (let i = 0; i < 999; i++) categories = i % 2 === 0 ? [categories] : { a: categories };
     const res = await post(run({ source: { runId: 'deep-categories' }, categories: [categories] }));
@@ -396,7 +444,12 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     expect(JSON.stringify(stored)).toBe(JSON.stringify([categories]));
   });
 
-  it('400 invalid_body for an ignored member nested 200 000 deep (JSON.parse of such bodies held the server for seconds)', async () => {
+  it('400 invalid_body for an ignored member nested 200 000 deep (JSON.parse of such bodies held the server for seconds)', async ({
+    server,
+    org,
+    run,
+    post,
+  }) => {
     const body = `{"x":${'['.repeat(200_000)}${']'.repeat(200_000)},${JSON.stringify(run({ source: { runId: 'deep-ignored' } })).slice(1)}`;
     const res = await fetch(`${server.url}/detections`, {
       method: 'POST',
@@ -409,7 +462,7 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     expect(shallow.status).toBe(201);
   });
 
-  it('415 unsupported_media_type for a body that is not JSON', async () => {
+  it('415 unsupported_media_type for a body that is not JSON', async ({ server, org, run }) => {
     const res = await fetch(`${server.url}/detections`, {
       method: 'POST',
       headers: bearer(org.token, { 'content-type': 'text/plain' }),
@@ -420,43 +473,25 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     expect((await res.json()).code).toBe('unsupported_media_type');
   });
 
-  it.each([true, false])('413 payload_too_large for a 33 MiB body (chunked=%s), before parsing', async (chunked) => {
-    const res = await streamBody(`${server.url}/detections`, {
-      headers: bearer(org.token, { 'content-type': 'application/json' }),
-      total: 33 * 1024 * 1024,
-      chunked,
-    });
-    expect(res.status).toBe(413);
-    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(JSON.parse(res.body).code).toBe('payload_too_large');
-  });
+  it.for([true, false])(
+    '413 payload_too_large for a 33 MiB body (chunked=%s), before parsing',
+    async (chunked, { server, org }) => {
+      const res = await streamBody(`${server.url}/detections`, {
+        headers: bearer(org.token, { 'content-type': 'application/json' }),
+        total: 33 * 1024 * 1024,
+        chunked,
+      });
+      expect(res.status).toBe(413);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(JSON.parse(res.body).code).toBe('payload_too_large');
+    },
+  );
 
-  const askAt = (path: string, headers: Record<string, string>, length: number) =>
-    new Promise<{ continued: boolean; status: number }>((resolve, reject) => {
-      let continued = false;
-      const req = http.request(`${server.url}${path}`, {
-        method: 'POST',
-        headers: {
-          ...headers,
-          'content-type': 'application/json',
-          'content-length': String(length),
-          expect: '100-continue',
-        },
-      });
-      req.on('continue', () => {
-        continued = true;
-        req.end('x'.repeat(length));
-      });
-      req.on('response', (res) => {
-        res.resume();
-        req.destroy();
-        resolve({ continued, status: res.statusCode! });
-      });
-      req.on('error', reject);
-      req.flushHeaders();
-    });
-
-  it('Expect: 100-continue: 413 without asking for a body over 32 MiB; 100 Continue for one within it', async () => {
+  it('Expect: 100-continue: 413 without asking for a body over 32 MiB; 100 Continue for one within it', async ({
+    server,
+    org,
+    askAt,
+  }) => {
     const ask = (length: number) =>
       new Promise<{ continued: boolean; status: number }>((resolve, reject) => {
         let continued = false;
@@ -494,7 +529,13 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     expect(await askAt('/detections', { authorization: 'Bearer nope' }, 3)).toEqual({ continued: false, status: 401 });
   });
 
-  it('lists every rejection of a long list, written as a stream: 207 (also compressed) and the 400 of an all-rejected run', async () => {
+  it('lists every rejection of a long list, written as a stream: 207 (also compressed) and the 400 of an all-rejected run', async ({
+    server,
+    org,
+    run,
+    post,
+    get,
+  }) => {
     // 12 000 rejected boxes over three tracks (past the 10 000 from which the list is streamed), and one kept box.
     const bad = (_t: number) =>
       Array.from({ length: 4000 }, (_, i) =>
@@ -556,7 +597,12 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     expect(((await problemGzipped.json()) as { rejected: unknown[] }).rejected).toEqual(expected);
   });
 
-  it('large bodies whose clients give up (uploading or waiting for their turn) give their slot back', async () => {
+  it('large bodies whose clients give up (uploading or waiting for their turn) give their slot back', async ({
+    server,
+    org,
+    run,
+    post,
+  }) => {
     const { port } = new URL(server.url);
     const partial = () =>
       new Promise<net.Socket>((resolve) => {
@@ -584,7 +630,7 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     }
   });
 
-  it('a small chunked run does not wait behind large or stalled chunked uploads', async () => {
+  it('a small chunked run does not wait behind large or stalled chunked uploads', async ({ server, org, run }) => {
     const { port } = new URL(server.url);
     // Two chunked uploads that pass the large-body threshold and then stall: they hold both slots.
     const stalled = await Promise.all(
@@ -621,7 +667,10 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     }
   });
 
-  it('401 with WWW-Authenticate for a missing, malformed or unknown token; checked before the body', async () => {
+  it('401 with WWW-Authenticate for a missing, malformed or unknown token; checked before the body', async ({
+    server,
+    run,
+  }) => {
     for (const headers of [
       {} as Record<string, string>,
       { authorization: 'Basic abc' },
@@ -640,7 +689,7 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
     expect(big.status).toBe(401);
   });
 
-  it('403 forbidden for a viewer; editors, admins, owners and tokens may write', async () => {
+  it('403 forbidden for a viewer; editors, admins, owners and tokens may write', async ({ org, run, post }) => {
     const res = await post(run(), org.sessions.viewer);
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('forbidden');
@@ -648,7 +697,7 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
       expect((await post(run(), org.sessions[role])).status).toBe(201);
   });
 
-  it('honours a pinned API version and refuses an unknown one', async () => {
+  it('honours a pinned API version and refuses an unknown one', async ({ org, run, post, get }) => {
     const ok = await post(run(), org.token, { accept: 'application/json; version=2026-01-01' });
     expect(ok.status).toBe(201);
     expect(ok.headers.get('api-version')).toBe('2026-01-01');

@@ -2,22 +2,15 @@
 // equals what its runs' centroid rows say, and each run's centroid rows are its own. SQLite writes through prepared
 // statements and PostgreSQL through Kysely: both must keep this.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { serverTests } from '../support/fixtures.js';
 import { decodePoints } from '../../src/detections/centroids.js';
 import { upsertRun } from '../../src/detections/queries.js';
 import { validateRun, type ValidatedRun } from '../../src/detections/validate-run.js';
 import { resolveTarget } from '../../src/recordings/queries.js';
 import { cellOf } from '../../src/search/grid.js';
 import { DIALECTS } from '../support/store.js';
-import {
-  bearer,
-  getJson,
-  postJson,
-  seedOrg,
-  startTestServer,
-  type SeededOrg,
-  type TestServer,
-} from '../support/server.js';
+import { bearer, getJson, postJson } from '../support/server.js';
 
 const LABELS = ['person', 'car', 'dog'];
 const RUN_IDS = ['a', 'b'];
@@ -76,65 +69,62 @@ function cellsOfMask(lo: number, hi: number): number[] {
   return cells;
 }
 
+const tests = serverTests();
+
 describe.each(DIALECTS)('run writes on %s', (dialect) => {
-  let server: TestServer;
-  let org: SeededOrg;
-  beforeAll(async () => {
-    server = await startTestServer(dialect);
-    org = await seedOrg(server.store);
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const it = tests[dialect]
+    /** The recording's runs are `live` (runId → tracks), their centroid rows their own, and its aggregate theirs. */
+    .extend('expectConsistent', ({ server }) => async (mediaKey: string, live: Map<string, number>) => {
+      const recording = await server.store.db
+        .selectFrom('recordings')
+        .select('id')
+        .where('media_key', '=', mediaKey)
+        .executeTakeFirstOrThrow();
+      const runs = await server.store.db
+        .selectFrom('runs')
+        .select(['id', 'run_id', 'tracks_stored'])
+        .where('recording_id', '=', recording.id)
+        .execute();
+      expect(new Map(runs.map((r) => [r.run_id, r.tracks_stored]))).toEqual(live);
+      const centroids = await server.store.db
+        .selectFrom('run_centroids')
+        .select(['run_pk', 'label', 'points', 'count'])
+        .where('recording_id', '=', recording.id)
+        .execute();
+      for (const c of centroids) {
+        expect(runs.some((r) => r.id === c.run_pk)).toBe(true);
+        expect(Number(c.count)).toBe(c.points.byteLength / 16);
+      }
+      const stored = await server.store.db
+        .selectFrom('recording_label_cells')
+        .select(['label', 'cells_lo', 'cells_hi', 'centroid_count'])
+        .where('recording_id', '=', recording.id)
+        .execute();
+      const actual = stored
+        .map((s) => ({
+          label: s.label,
+          cells: cellsOfMask(Number(s.cells_lo), Number(s.cells_hi)),
+          count: Number(s.centroid_count),
+        }))
+        .sort((a, b) => (a.label < b.label ? -1 : 1));
+      expect(actual).toEqual(expectedAggregate(centroids));
+    })
 
-  /** The recording's runs are `live` (runId → tracks), their centroid rows their own, and its aggregate theirs. */
-  async function expectConsistent(mediaKey: string, live: Map<string, number>) {
-    const recording = await server.store.db
-      .selectFrom('recordings')
-      .select('id')
-      .where('media_key', '=', mediaKey)
-      .executeTakeFirstOrThrow();
-    const runs = await server.store.db
-      .selectFrom('runs')
-      .select(['id', 'run_id', 'tracks_stored'])
-      .where('recording_id', '=', recording.id)
-      .execute();
-    expect(new Map(runs.map((r) => [r.run_id, r.tracks_stored]))).toEqual(live);
-    const centroids = await server.store.db
-      .selectFrom('run_centroids')
-      .select(['run_pk', 'label', 'points', 'count'])
-      .where('recording_id', '=', recording.id)
-      .execute();
-    for (const c of centroids) {
-      expect(runs.some((r) => r.id === c.run_pk)).toBe(true);
-      expect(Number(c.count)).toBe(c.points.byteLength / 16);
-    }
-    const stored = await server.store.db
-      .selectFrom('recording_label_cells')
-      .select(['label', 'cells_lo', 'cells_hi', 'centroid_count'])
-      .where('recording_id', '=', recording.id)
-      .execute();
-    const actual = stored
-      .map((s) => ({
-        label: s.label,
-        cells: cellsOfMask(Number(s.cells_lo), Number(s.cells_hi)),
-        count: Number(s.centroid_count),
-      }))
-      .sort((a, b) => (a.label < b.label ? -1 : 1));
-    expect(actual).toEqual(expectedAggregate(centroids));
-  }
-
-  /** Deletes the run and checks the answer against `live` (200 when it was there, else 404). */
-  async function deleteAndExpect(mediaKey: string, runId: string, live: Map<string, number>) {
-    const res = await getJson(
-      `${server.url}/detections/${runId}?mediaKey=${encodeURIComponent(mediaKey)}`,
-      bearer(org.token),
-      'DELETE',
+    /** Deletes the run and checks the answer against `live` (200 when it was there, else 404). */
+    .extend(
+      'deleteAndExpect',
+      ({ server, org }) =>
+        async (mediaKey: string, runId: string, live: Map<string, number>) => {
+          const res = await getJson(
+            `${server.url}/detections/${runId}?mediaKey=${encodeURIComponent(mediaKey)}`,
+            bearer(org.token),
+            'DELETE',
+          );
+          expect(res.status).toBe(live.delete(runId) ? 200 : 404);
+        },
     );
-    expect(res.status).toBe(live.delete(runId) ? 200 : 404);
-  }
 
-  it('re-posting one run leaves its counts as they were', async () => {
+  it('re-posting one run leaves its counts as they were', async ({ server, org }) => {
     const mediaKey = 'writes/1600000000_repost.mp4';
     expect((await postJson(`${server.url}/recordings`, { mediaKey }, bearer(org.token))).status).toBe(201);
     const body = {
@@ -161,7 +151,12 @@ describe.each(DIALECTS)('run writes on %s', (dialect) => {
     ]);
   });
 
-  it("keep the recording aggregate equal to its runs' centroids through any posts, replacements and deletes", async () => {
+  it("keep the recording aggregate equal to its runs' centroids through any posts, replacements and deletes", async ({
+    server,
+    org,
+    expectConsistent,
+    deleteAndExpect,
+  }) => {
     let n = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 6 }), async (operations) => {
@@ -188,7 +183,12 @@ describe.each(DIALECTS)('run writes on %s', (dialect) => {
     );
   });
 
-  it('keep it too when runs are written at once and stored together (batched, same runIds collapsed)', async () => {
+  it('keep it too when runs are written at once and stored together (batched, same runIds collapsed)', async ({
+    server,
+    org,
+    expectConsistent,
+    deleteAndExpect,
+  }) => {
     let n = 0;
     const wave = fc.array(
       fc.record({

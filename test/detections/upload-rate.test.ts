@@ -2,54 +2,47 @@
 // request_timeout and its turn goes to the next, instead of both turns being held until the request timeout.
 import net from 'node:net';
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { serverTests } from '../support/fixtures.js';
 import { loadConfig } from '../../src/config.js';
 import { DIALECTS } from '../support/store.js';
-import { bearer, postJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
+import { bearer, postJson } from '../support/server.js';
 
 const MiB = 1024 * 1024;
 
-describe.each(DIALECTS)('the minimum upload rate of a large POST /detections on %s', (dialect) => {
-  let server: TestServer;
-  let org: SeededOrg;
-  let n = 0;
-  const run = (pad: number) => ({
-    mediaKey: org.recording.mediaKey,
-    schemaVersion: '1.0',
-    coordinateSpace: 'normalized',
-    source: { runId: `rate-${++n}` },
-    tracks: [{ id: 't', boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] }],
-    pad: 'p'.repeat(pad),
-  });
-  beforeAll(async () => {
-    // 1 MiB/s over windows of 300 ms, so that a stall is found in well under a second.
-    server = await startTestServer(dialect, {
-      LARGE_UPLOAD_MIN_BYTES_PER_SECOND: String(MiB),
-      LARGE_UPLOAD_RATE_WINDOW_MS: '300',
-    });
-    org = await seedOrg(server.store);
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+// 1 MiB/s over windows of 300 ms, so that a stall is found in well under a second.
+const tests = serverTests({
+  env: { LARGE_UPLOAD_MIN_BYTES_PER_SECOND: String(MiB), LARGE_UPLOAD_RATE_WINDOW_MS: '300' },
+});
 
-  /** Sends the head and the first 9 MiB of a large body, then nothing; resolves with all the server answers. */
-  function stall(chunked: boolean) {
-    return new Promise<string>((resolve, reject) => {
-      let answer = '';
-      const socket = net.connect(Number(new URL(server.url).port), '127.0.0.1', () => {
-        const piece = `{"pad":"${'x'.repeat(9 * MiB)}`;
-        const framing = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${20 * MiB}`;
-        const head = `POST /detections HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${org.token}\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`;
-        socket.write(chunked ? `${head}${piece.length.toString(16)}\r\n${piece}\r\n` : head + piece);
+describe.each(DIALECTS)('the minimum upload rate of a large POST /detections on %s', (dialect) => {
+  let n = 0;
+  const it = tests[dialect]
+    .extend('run', ({ org }) => (pad: number) => ({
+      mediaKey: org.recording.mediaKey,
+      schemaVersion: '1.0',
+      coordinateSpace: 'normalized',
+      source: { runId: `rate-${++n}` },
+      tracks: [{ id: 't', boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] }],
+      pad: 'p'.repeat(pad),
+    }))
+    /** Sends the head and the first 9 MiB of a large body, then nothing; resolves with all the server answers. */
+    .extend('stall', ({ server, org }) => (chunked: boolean) => {
+      return new Promise<string>((resolve, reject) => {
+        let answer = '';
+        const socket = net.connect(Number(new URL(server.url).port), '127.0.0.1', () => {
+          const piece = `{"pad":"${'x'.repeat(9 * MiB)}`;
+          const framing = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${20 * MiB}`;
+          const head = `POST /detections HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${org.token}\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`;
+          socket.write(chunked ? `${head}${piece.length.toString(16)}\r\n${piece}\r\n` : head + piece);
+        });
+        socket.on('data', (c) => {
+          answer += c;
+        });
+        socket.on('close', () => resolve(answer));
+        socket.on('error', reject);
       });
-      socket.on('data', (c) => {
-        answer += c;
-      });
-      socket.on('close', () => resolve(answer));
-      socket.on('error', reject);
     });
-  }
 
   function expect408(answer: string) {
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
@@ -58,7 +51,12 @@ describe.each(DIALECTS)('the minimum upload rate of a large POST /detections on 
     expect(body).toMatchObject({ code: 'request_timeout', status: 408 });
   }
 
-  it('answers stalled bodies that hold both turns 408 and closes them; a waiting large run then gets its turn', async () => {
+  it('answers stalled bodies that hold both turns 408 and closes them; a waiting large run then gets its turn', async ({
+    server,
+    org,
+    run,
+    stall,
+  }) => {
     const stalled = [stall(false), stall(true)];
     // Sent while both turns are held: it waits (not counted against its rate), then is stored.
     const waiting = postJson(`${server.url}/detections`, run(9 * MiB), bearer(org.token));
@@ -67,7 +65,11 @@ describe.each(DIALECTS)('the minimum upload rate of a large POST /detections on 
     expect((await waiting).status).toBe(201);
   });
 
-  it('leaves no clock running on a request refused before its body: the process survives, the turns come back', async () => {
+  it('leaves no clock running on a request refused before its body: the process survives, the turns come back', async ({
+    server,
+    org,
+    run,
+  }) => {
     // Refused from the header (413: over 32 MiB) and by its type (415) after taking a turn; both clients then stall.
     const refused = async (length: number, type: string) =>
       new Promise<string>((resolve, reject) => {
@@ -91,7 +93,7 @@ describe.each(DIALECTS)('the minimum upload rate of a large POST /detections on 
       expect((await postJson(`${server.url}/detections`, run(9 * MiB), bearer(org.token))).status).toBe(201);
   });
 
-  it('gives the turn back when a client drops a long streamed answer half-way', async () => {
+  it('gives the turn back when a client drops a long streamed answer half-way', async ({ server, org, run }) => {
     // 400 000 rejected boxes (a 24 MB streamed 207) in a body over 8 MiB; the client reads 100 KB and leaves.
     const body = JSON.stringify({
       ...run(4 * MiB),
@@ -123,9 +125,9 @@ describe.each(DIALECTS)('the minimum upload rate of a large POST /detections on 
     // Both turns were held by the dropped answers: a leaked turn would keep this waiting until the request timeout.
     expect((await postJson(`${server.url}/detections`, run(9 * MiB), bearer(org.token))).status).toBe(201);
     expect((await postJson(`${server.url}/detections`, run(9 * MiB), bearer(org.token))).status).toBe(201);
-  }, 30_000);
+  });
 
-  it('lets a large body through that arrives steadily above the rate', async () => {
+  it('lets a large body through that arrives steadily above the rate', async ({ server, org, run }) => {
     const body = Buffer.from(JSON.stringify(run(12 * MiB)));
     const status = await new Promise<number>((resolve, reject) => {
       const req = http.request(

@@ -1,24 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { serverTests } from '../support/fixtures.js';
 import { DIALECTS } from '../support/store.js';
-import { getJson, startTestServer, type TestServer } from '../support/server.js';
+import { getJson } from '../support/server.js';
 import { rawExchange } from '../support/raw-http.js';
 
+const tests = serverTests();
+
 describe.each(DIALECTS)('app basics on %s', (dialect) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(dialect);
-  });
-  afterAll(async () => {
-    await server.close();
+  const it = tests[dialect].extend('rawRequest', ({ server }) => async (request: string) => {
+    const [head, body] = (await rawExchange(server.url, request)).split('\r\n\r\n');
+    return { head: head!, body: JSON.parse(body!) as Record<string, unknown> };
   });
 
-  it('answers health with the dialect', async () => {
+  it('answers health with the dialect', async ({ server }) => {
     const res = await getJson(`${server.url}/api/health`);
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ status: 'ok', database: dialect });
   });
 
-  it('echoes any ASCII X-Request-Id back unchanged, and replaces one with a control character, a byte past ASCII or over 256 characters', async () => {
+  it('echoes any ASCII X-Request-Id back unchanged, and replaces one with a control character, a byte past ASCII or over 256 characters', async ({
+    server,
+    rawRequest,
+  }) => {
     for (const id of [
       'abc-123',
       'a/b',
@@ -44,7 +47,7 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     expect(again.headers.get('x-request-id')).not.toBe(generated);
   });
 
-  it('sends API-Version on every response, the pinned one when known', async () => {
+  it('sends API-Version on every response, the pinned one when known', async ({ server }) => {
     const plain = await fetch(`${server.url}/api/health`);
     expect(plain.headers.get('api-version')).toBe('2026-01-01');
     const pinned = await fetch(`${server.url}/api/health`, {
@@ -54,7 +57,7 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     expect(pinned.headers.get('api-version')).toBe('2026-01-01');
   });
 
-  it('answers 406 problem+json for an unknown pinned version', async () => {
+  it('answers 406 problem+json for an unknown pinned version', async ({ server }) => {
     const res = await fetch(`${server.url}/api/health`, {
       headers: { accept: 'application/json; version=1999-01-01' },
     });
@@ -64,7 +67,9 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     expect(body).toMatchObject({ status: 406, code: 'unsupported_api_version', supportedVersions: ['2026-01-01'] });
   });
 
-  it('takes the first known version when the Accept header pins several, and 406 only when it knows none', async () => {
+  it('takes the first known version when the Accept header pins several, and 406 only when it knows none', async ({
+    server,
+  }) => {
     const several = await fetch(`${server.url}/api/health`, {
       headers: { accept: 'application/json; version=2099-01-01, application/json; version=2026-01-01' },
     });
@@ -76,7 +81,7 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     expect((await none.json()).detail).toContain('2099-01-01');
   });
 
-  it('takes an unpinned JSON alternative as the latest version, and ignores ranges with q=0', async () => {
+  it('takes an unpinned JSON alternative as the latest version, and ignores ranges with q=0', async ({ server }) => {
     const cases: Array<[string | string[], number]> = [
       ['application/json; version=2099-01-01, application/json', 200],
       [['application/json; version=2099-01-01', 'application/json'], 200],
@@ -94,7 +99,7 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     }
   });
 
-  it('answers an expectation other than 100-continue with 417 problem+json', async () => {
+  it('answers an expectation other than 100-continue with 417 problem+json', async ({ rawRequest }) => {
     const { head, body } = await rawRequest(
       'GET /api/health HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nX-Request-Id: trace-417\r\n\r\n',
     );
@@ -104,7 +109,9 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     expect(body).toMatchObject({ status: 417, code: 'bad_request' });
   });
 
-  it('answers 400 invalid_field to a query whose percent-encoding is broken, instead of looking up "%ZZ"', async () => {
+  it('answers 400 invalid_field to a query whose percent-encoding is broken, instead of looking up "%ZZ"', async ({
+    server,
+  }) => {
     for (const query of ['mediaKey=%ZZ', 'mediaKey=%FF', 'mediaKey=a%2']) {
       const res = await fetch(`${server.url}/detections?${query}`, { headers: { 'x-request-id': 'bad-query-1' } });
       expect([query, res.status, (await res.json()).code]).toEqual([query, 400, 'invalid_field']);
@@ -112,7 +119,7 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     }
   });
 
-  it('answers 415 to a body in a content coding, which no route decodes', async () => {
+  it('answers 415 to a body in a content coding, which no route decodes', async ({ server }) => {
     const res = await fetch(`${server.url}/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', 'x-request-id': 'coded-1' },
@@ -128,13 +135,13 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     expect(identity.status).toBe(401);
   });
 
-  it('answers unknown routes with a problem', async () => {
+  it('answers unknown routes with a problem', async ({ server }) => {
     const res = await getJson(`${server.url}/nope`);
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('route_not_found');
   });
 
-  it('answers a path with broken percent-encoding with a problem and the usual headers', async () => {
+  it('answers a path with broken percent-encoding with a problem and the usual headers', async ({ server }) => {
     for (const path of ['/detections/%ZZ', '/detections/%E0%A4%A']) {
       const res = await fetch(`${server.url}${path}`, { headers: { 'x-request-id': 'bad-url-1' } });
       expect(res.status).toBe(400);
@@ -151,12 +158,9 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     }
   });
 
-  const rawRequest = async (request: string) => {
-    const [head, body] = (await rawExchange(server.url, request)).split('\r\n\r\n');
-    return { head: head!, body: JSON.parse(body!) as Record<string, unknown> };
-  };
-
-  it('answers 405 with Allow for a real path and a wrong method, and 404 only where no method answers', async () => {
+  it('answers 405 with Allow for a real path and a wrong method, and 404 only where no method answers', async ({
+    server,
+  }) => {
     const cases: Array<[string, string, string]> = [
       ['POST', '/api/storage/signed?a=x', 'GET, HEAD'],
       ['DELETE', '/api/storage', 'GET, HEAD'],
@@ -185,7 +189,9 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     expect(post.status).toBe(405);
   });
 
-  it("answers an HTTP/1.1 request without Host with a 400 problem (Node's own answer had no body)", async () => {
+  it("answers an HTTP/1.1 request without Host with a 400 problem (Node's own answer had no body)", async ({
+    rawRequest,
+  }) => {
     const { head, body } = await rawRequest('GET /api/health HTTP/1.1\r\nX-Request-Id: no-host\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 400 /);
     expect(head).toMatch(/content-type: application\/problem\+json/i);
@@ -216,7 +222,7 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     expect(old.head).toMatch(/^HTTP\/1\.1 200 /);
   });
 
-  it("answers a request Node's HTTP parser refuses (DEL in a header value) with a problem", async () => {
+  it("answers a request Node's HTTP parser refuses (DEL in a header value) with a problem", async ({ rawRequest }) => {
     const { head, body } = await rawRequest(
       'GET /api/health HTTP/1.1\r\nHost: x\r\nX-Request-Id: refused-1\r\nX-Other: a\x7fb\r\n\r\n',
     );
@@ -242,7 +248,9 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     });
   });
 
-  it('answers a control character in a storage filename header with invalid_filename, as in a bulk body', async () => {
+  it('answers a control character in a storage filename header with invalid_filename, as in a bulk body', async ({
+    rawRequest,
+  }) => {
     // A bare CR or LF is refused by the parser under another name (a line ending it did not expect).
     for (const c of ['\x7f', '\x01', '\x1b', '\r', '\n']) {
       const { head, body } = await rawRequest(
@@ -262,7 +270,7 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     expect(other.body).toMatchObject({ status: 400, code: 'bad_request' });
   });
 
-  it('serves the OpenAPI document at /docs', async () => {
+  it('serves the OpenAPI document at /docs', async ({ server }) => {
     const res = await getJson(`${server.url}/docs/json`);
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');

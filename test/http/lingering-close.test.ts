@@ -1,24 +1,15 @@
 // A request refused before its whole body arrived: the client that goes on sending, and reads the answer only
 // afterwards, still gets it (no reset throws it away), and the connection is closed once it is done.
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
+import { describe, expect } from 'vitest';
+import { serverTest } from '../support/fixtures.js';
+import { bearer } from '../support/server.js';
 
 const MiB = 1024 * 1024;
 
-describe('a lingering close after an early answer', () => {
-  let server: TestServer;
-  let org: SeededOrg;
-  beforeAll(async () => {
-    server = await startTestServer('sqlite');
-    org = await seedOrg(server.store);
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-
+const it = serverTest('sqlite')
   /** Writes the head and `bodyBytes` of body before reading anything; then everything the server said. */
-  function sendAllThenRead(head: string, bodyBytes: number) {
+  .extend('sendAllThenRead', ({ server }) => (head: string, bodyBytes: number) => {
     return new Promise<{ answer: string; error?: string }>((resolve) => {
       let answer = '';
       let error: string | undefined;
@@ -39,9 +30,10 @@ describe('a lingering close after an early answer', () => {
         socket.resume();
       });
     });
-  }
+  });
 
-  it('a 413 from Content-Length reaches a client that first sends 40 MiB', async () => {
+describe('a lingering close after an early answer', () => {
+  it('a 413 from Content-Length reaches a client that first sends 40 MiB', async ({ org, sendAllThenRead }) => {
     for (let i = 0; i < 3; i++) {
       const head = `POST /detections HTTP/1.1\r\nHost: x\r\nAuthorization: ${bearer(org.token).authorization}\r\nContent-Type: application/json\r\nContent-Length: ${40 * MiB}\r\n\r\n`;
       const { answer, error } = await sendAllThenRead(head, 40 * MiB);
@@ -51,7 +43,7 @@ describe('a lingering close after an early answer', () => {
     }
   });
 
-  it('so does a 401 given before a large body', async () => {
+  it('so does a 401 given before a large body', async ({ sendAllThenRead }) => {
     const head = `POST /detections HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${20 * MiB}\r\n\r\n`;
     const { answer, error } = await sendAllThenRead(head, 20 * MiB);
     expect(error).toBeUndefined();

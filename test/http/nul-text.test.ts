@@ -1,27 +1,14 @@
 // U+0000 in a value that reaches the database: PostgreSQL text cannot hold it. Every route answers 4xx (never a 500),
 // and a lookup with it does not fail the other lookups batched with it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { serverTests } from '../support/fixtures.js';
 import { DIALECTS } from '../support/store.js';
-import {
-  bearer,
-  getJson,
-  postJson,
-  seedOrg,
-  startTestServer,
-  type SeededOrg,
-  type TestServer,
-} from '../support/server.js';
+import { bearer, getJson, postJson } from '../support/server.js';
+
+const tests = serverTests();
 
 describe.each(DIALECTS)('U+0000 in inputs on %s', (dialect) => {
-  let server: TestServer;
-  let org: SeededOrg;
-  beforeAll(async () => {
-    server = await startTestServer(dialect);
-    org = await seedOrg(server.store);
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const it = tests[dialect];
 
   const run = (mediaKey: string, runId: string) => ({
     mediaKey,
@@ -31,7 +18,7 @@ describe.each(DIALECTS)('U+0000 in inputs on %s', (dialect) => {
     tracks: [{ id: 't', boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] }],
   });
 
-  it('answers 4xx to every route, never 500', async () => {
+  it('answers 4xx to every route, never 500', async ({ server, org }) => {
     const cursor = Buffer.from(JSON.stringify([1700000000, 'a\u0000b'])).toString('base64url');
     const answers = await Promise.all([
       getJson(`${server.url}/recordings/a%00b`, bearer(org.token)),
@@ -56,7 +43,7 @@ describe.each(DIALECTS)('U+0000 in inputs on %s', (dialect) => {
     }
   });
 
-  it('a run lookup with U+0000 finds nothing, alike on both dialects: 404', async () => {
+  it('a run lookup with U+0000 finds nothing, alike on both dialects: 404', async ({ server, org }) => {
     for (const [method, path, code] of [
       ['GET', '/detections/sp%00', 'run_not_found'],
       ['DELETE', '/detections/sp%00', 'run_not_found'],
@@ -68,7 +55,11 @@ describe.each(DIALECTS)('U+0000 in inputs on %s', (dialect) => {
     }
   });
 
-  it('every other lookup with U+0000 finds nothing too, with the same answer on both dialects', async () => {
+  it('every other lookup with U+0000 finds nothing too, with the same answer on both dialects', async ({
+    server,
+    org,
+    other: _other,
+  }) => {
     await postJson(
       `${server.url}/detections`,
       {
@@ -126,7 +117,7 @@ describe.each(DIALECTS)('U+0000 in inputs on %s', (dialect) => {
     });
   });
 
-  it('a lookup with U+0000 does not fail the lookups that share its query', async () => {
+  it('a lookup with U+0000 does not fail the lookups that share its query', async ({ server, org }) => {
     const results = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
         postJson(

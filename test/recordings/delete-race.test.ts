@@ -1,23 +1,21 @@
 // Deleting a recording while runs are being posted to it: every answer is a clean 2xx or 404, never a 500 or a
 // deadlock, and nothing of the recording is left behind.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { serverTests } from '../support/fixtures.js';
 import { DIALECTS } from '../support/store.js';
-import { bearer, postJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
+import { bearer, postJson } from '../support/server.js';
 import { runAt } from './helpers.js';
 import { buildApp } from '../../src/http/app.js';
 
-describe.each(DIALECTS)('deleting a recording during posts on %s', (dialect) => {
-  let server: TestServer;
-  let org: SeededOrg;
-  beforeAll(async () => {
-    server = await startTestServer(dialect);
-    org = await seedOrg(server.store);
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+const tests = serverTests();
 
-  it('answers each post 201/200 or 404 and the delete 200, and leaves no run, centroid or search cell', async () => {
+describe.each(DIALECTS)('deleting a recording during posts on %s', (dialect) => {
+  const it = tests[dialect];
+
+  it('answers each post 201/200 or 404 and the delete 200, and leaves no run, centroid or search cell', async ({
+    server,
+    org,
+  }) => {
     for (let round = 0; round < 12; round++) {
       const mediaKey = `race/1700000000_r${round}.mp4`;
       const created = await postJson(`${server.url}/recordings`, { mediaKey }, bearer(org.token));
@@ -59,7 +57,7 @@ describe.each(DIALECTS)('deleting a recording during posts on %s', (dialect) => 
     }
   });
 
-  it('races deletes of its runs without a deadlock: every answer 200 or 404, nothing left', async () => {
+  it('races deletes of its runs without a deadlock: every answer 200 or 404, nothing left', async ({ server, org }) => {
     for (let round = 0; round < 15; round++) {
       const mediaKey = `race/1700000000_d${round}.mp4`;
       const created = await postJson(`${server.url}/recordings`, { mediaKey }, bearer(org.token));
@@ -94,7 +92,7 @@ describe.each(DIALECTS)('deleting a recording during posts on %s', (dialect) => 
     }
   });
 
-  it('gets its turn while posts keep coming: the writers that arrive after it wait for it', async () => {
+  it('gets its turn while posts keep coming: the writers that arrive after it wait for it', async ({ server, org }) => {
     const mediaKey = 'race/1700000000_steady.mp4';
     expect((await postJson(`${server.url}/recordings`, { mediaKey }, bearer(org.token))).status).toBe(201);
     // Three instances on one database, as behind a load balancer: their batches overlap.

@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { serverTests } from '../support/fixtures.js';
 import { DIALECTS } from '../support/store.js';
-import {
-  bearer,
-  getJson,
-  postJson,
-  seedOrg,
-  startTestServer,
-  type SeededOrg,
-  type TestServer,
-} from '../support/server.js';
+import { bearer, getJson, postJson } from '../support/server.js';
 
 // An upload event as the storage pipeline emits it.
 const uploadEvent = (key: string, metadata: Record<string, unknown> = {}) => ({
@@ -26,20 +19,17 @@ const uploadEvent = (key: string, metadata: Record<string, unknown> = {}) => ({
   },
 });
 
+const tests = serverTests();
+
 describe.each(DIALECTS)('pipeline upload events on %s', (dialect) => {
-  let server: TestServer;
-  let org: SeededOrg;
-  beforeAll(async () => {
-    server = await startTestServer(dialect);
-    org = await seedOrg(server.store);
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const it = tests[dialect].extend(
+    'post',
+    ({ server, org }) =>
+      (body: unknown, token = org.token) =>
+        postJson(`${server.url}/recordings/events`, body, bearer(token)),
+  );
 
-  const post = (body: unknown, token = org.token) => postJson(`${server.url}/recordings/events`, body, bearer(token));
-
-  it('registers the recording from a real event body, idempotently', async () => {
+  it('registers the recording from a real event body, idempotently', async ({ server, org, post }) => {
     const key = 'alice/1700001200_6-967003_cam1_200-200-400-400_24_769.mp4';
     const first = await post(uploadEvent(key));
     expect(first.status).toBe(201);
@@ -60,7 +50,7 @@ describe.each(DIALECTS)('pipeline upload events on %s', (dialect) => {
     expect(read.body.data).toMatchObject({ mediaKey: key, deviceKey: '6-967003', provider: 'minio-eu', runs: [] });
   });
 
-  it('accepts millisecond and ISO timestamps, and falls back to the time in the key', async () => {
+  it('accepts millisecond and ISO timestamps, and falls back to the time in the key', async ({ post }) => {
     expect(
       (await post(uploadEvent('ts/a.mp4', { 'event-timestamp': 1_700_002_000_123 }))).body.data.startTimestamp,
     ).toBe(1_700_002_000);
@@ -116,7 +106,7 @@ describe.each(DIALECTS)('pipeline upload events on %s', (dialect) => {
     }
   });
 
-  it('reads the metadata names case-insensitively, with or without the x-amz-meta- prefix', async () => {
+  it('reads the metadata names case-insensitively, with or without the x-amz-meta- prefix', async ({ post }) => {
     expect(
       (
         await post(
@@ -138,7 +128,7 @@ describe.each(DIALECTS)('pipeline upload events on %s', (dialect) => {
     ).toBe(1_700_005_000);
   });
 
-  it('ignores uploads that are not recordings', async () => {
+  it('ignores uploads that are not recordings', async ({ server, org, post }) => {
     for (const key of [
       'alice/1700001200_x_redacted.mp4',
       'alice/1700001200_x_thumbnail.jpg',
@@ -153,7 +143,7 @@ describe.each(DIALECTS)('pipeline upload events on %s', (dialect) => {
     }
   });
 
-  it('rejects malformed events and callers without write access', async () => {
+  it('rejects malformed events and callers without write access', async ({ server, org, post }) => {
     expect((await post({ source: 'x' })).body).toMatchObject({ status: 400, code: 'invalid_field', field: 'payload' });
     expect((await post({ source: 'x', payload: {} })).body).toMatchObject({ status: 400, code: 'media_key_missing' });
     expect((await post('event')).body).toMatchObject({ status: 400, code: 'invalid_body' });

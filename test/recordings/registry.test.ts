@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverTests } from '../support/fixtures.js';
 import { DIALECTS } from '../support/store.js';
 import {
   bearer,
@@ -11,22 +12,17 @@ import {
 } from '../support/server.js';
 import { postRun, runAt } from './helpers.js';
 
+const tests = serverTests();
+
 describe.each(DIALECTS)('recordings registry on %s', (dialect) => {
-  let server: TestServer;
-  let org: SeededOrg;
-  let other: SeededOrg;
-  beforeAll(async () => {
-    server = await startTestServer(dialect);
-    org = await seedOrg(server.store);
-    other = await seedOrg(server.store);
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const it = tests[dialect].extend(
+    'post',
+    ({ server, org }) =>
+      (body: unknown, token = org.token) =>
+        postJson(`${server.url}/recordings`, body, bearer(token)),
+  );
 
-  const post = (body: unknown, token = org.token) => postJson(`${server.url}/recordings`, body, bearer(token));
-
-  it('registers a recording, parses the start from the key, and is idempotent on the same body', async () => {
+  it('registers a recording, parses the start from the key, and is idempotent on the same body', async ({ post }) => {
     const body = {
       mediaKey: 'alice/1700000123_6-967003_cam1_200-200-400-400_24_769.mp4',
       deviceKey: 'cam1',
@@ -53,7 +49,7 @@ describe.each(DIALECTS)('recordings registry on %s', (dialect) => {
     expect(same.status).toBe(200);
   });
 
-  it('answers 409 for a conflicting body and changes nothing', async () => {
+  it('answers 409 for a conflicting body and changes nothing', async ({ server, org, post }) => {
     const body = { mediaKey: 'alice/1700000200_cam2.mp4', deviceKey: 'cam2', fps: 25 };
     expect((await post(body)).status).toBe(201);
     const conflict = await post({ ...body, fps: 30, startTimestamp: 1_700_000_999 });
@@ -64,7 +60,9 @@ describe.each(DIALECTS)('recordings registry on %s', (dialect) => {
     expect(stored.body.data).toMatchObject({ fps: 25, startTimestamp: 1_700_000_200 });
   });
 
-  it('a repeat that leaves out the start is no conflict, even when the stored start is not the one in the key', async () => {
+  it('a repeat that leaves out the start is no conflict, even when the stored start is not the one in the key', async ({
+    post,
+  }) => {
     const mediaKey = 'alice/1709000009_z.mp4';
     expect((await post({ mediaKey, startTimestamp: 1_600_000_000 })).status).toBe(201);
     const again = await post({ mediaKey, deviceKey: undefined });
@@ -72,7 +70,11 @@ describe.each(DIALECTS)('recordings registry on %s', (dialect) => {
     expect((await post({ mediaKey, startTimestamp: 1_709_000_009 })).status).toBe(409);
   });
 
-  it('stores a fractional durationMs as sent, and refuses starts and counts no column can hold', async () => {
+  it('stores a fractional durationMs as sent, and refuses starts and counts no column can hold', async ({
+    server,
+    org,
+    post,
+  }) => {
     const created = await post({
       mediaKey: 'alice/1700000500_frac.mp4',
       fps: 29.97,
@@ -94,7 +96,7 @@ describe.each(DIALECTS)('recordings registry on %s', (dialect) => {
     }
   });
 
-  it('refuses a lone surrogate in the key and text fields (it would be stored as another value)', async () => {
+  it('refuses a lone surrogate in the key and text fields (it would be stored as another value)', async ({ post }) => {
     for (const body of [
       { mediaKey: 'x/1700000000_\ud800cam.mp4' },
       { mediaKey: 'x/1700000000_ok.mp4', deviceKey: 'cam\udc00' },
@@ -104,7 +106,7 @@ describe.each(DIALECTS)('recordings registry on %s', (dialect) => {
     }
   });
 
-  it('answers 409 when the analysisId belongs to another recording', async () => {
+  it('answers 409 when the analysisId belongs to another recording', async ({ server, org, post }) => {
     const a = await post({ mediaKey: 'alice/1700000300_a.mp4', analysisId: 'analysis-taken-1' });
     expect(a.status).toBe(201);
     const b = await post({ mediaKey: 'alice/1700000300_b.mp4', analysisId: 'analysis-taken-1' });
@@ -116,14 +118,16 @@ describe.each(DIALECTS)('recordings registry on %s', (dialect) => {
     ).toBe(404);
   });
 
-  it('resolves concurrent registrations of one key to a single recording', async () => {
+  it('resolves concurrent registrations of one key to a single recording', async ({ post }) => {
     const body = { mediaKey: 'race/1700000400_x.mp4', deviceKey: 'race' };
     const results = await Promise.all(Array.from({ length: 8 }, () => post(body)));
     expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
     expect(new Set(results.map((r) => r.body.data.id)).size).toBe(1);
   });
 
-  it('resolves concurrent registrations of one key with its analysisId to a single recording, never a 409', async () => {
+  it('resolves concurrent registrations of one key with its analysisId to a single recording, never a 409', async ({
+    post,
+  }) => {
     // The analysisId check used to find the twin registered a moment before and call it another recording's.
     for (let round = 0; round < 6; round++) {
       const body = {
@@ -139,7 +143,7 @@ describe.each(DIALECTS)('recordings registry on %s', (dialect) => {
     }
   });
 
-  it('validates the body', async () => {
+  it('validates the body', async ({ server, org, post }) => {
     expect((await post({})).body).toMatchObject({ status: 400, code: 'media_key_missing' });
     expect((await post([])).body).toMatchObject({ status: 400, code: 'invalid_body' });
     expect((await post({ mediaKey: 'no-time-here.mp4' })).body).toMatchObject({
@@ -176,7 +180,11 @@ describe.each(DIALECTS)('recordings registry on %s', (dialect) => {
     expect(text.status).toBe(415);
   });
 
-  it('lets owners, admins and application tokens write; editors and viewers get 403; no token 401', async () => {
+  it('lets owners, admins and application tokens write; editors and viewers get 403; no token 401', async ({
+    server,
+    org,
+    post,
+  }) => {
     const body = (n: string) => ({ mediaKey: `roles/1700000500_${n}.mp4` });
     expect((await post(body('owner'), org.sessions.owner)).status).toBe(201);
     expect((await post(body('admin'), org.sessions.admin)).status).toBe(201);
@@ -190,7 +198,11 @@ describe.each(DIALECTS)('recordings registry on %s', (dialect) => {
     expect((await getJson(`${server.url}/recordings`)).status).toBe(401);
   });
 
-  it('reads one recording by id, by %2F-encoded mediaKey and by a plain path, with its runs', async () => {
+  it('reads one recording by id, by %2F-encoded mediaKey and by a plain path, with its runs', async ({
+    server,
+    org,
+    post,
+  }) => {
     const mediaKey = 'bob/sub/1700000600_cam9.mp4';
     const created = await post({ mediaKey, width: 100, height: 100 });
     await postRun(server.url, org.token, runAt(mediaKey, 'run-a', [{ cx: 50, cy: 50, label: 'person' }]));
@@ -208,7 +220,7 @@ describe.each(DIALECTS)('recordings registry on %s', (dialect) => {
     ).toMatchObject({ status: 404, code: 'recording_not_found' });
   });
 
-  it('hides other organisations: 404 exactly as if absent', async () => {
+  it('hides other organisations: 404 exactly as if absent', async ({ server, other, post }) => {
     const mediaKey = 'secret/1700000700_x.mp4';
     const created = await post({ mediaKey });
     const byOther = await getJson(`${server.url}/recordings/${encodeURIComponent(mediaKey)}`, bearer(other.token));
@@ -228,7 +240,7 @@ describe.each(DIALECTS)('recordings registry on %s', (dialect) => {
     expect((await post({ mediaKey }, other.token)).status).toBe(201);
   });
 
-  it('deletes a recording with its runs and centroids', async () => {
+  it('deletes a recording with its runs and centroids', async ({ server, org, post }) => {
     const mediaKey = 'del/1700000800_x.mp4';
     await post({ mediaKey });
     await postRun(server.url, org.token, runAt(mediaKey, 'run-del', [{ cx: 91, cy: 91, label: 'deleteme' }]));

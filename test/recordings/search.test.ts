@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { serverTests } from '../support/fixtures.js';
 import { DIALECTS } from '../support/store.js';
-import {
-  bearer,
-  getJson,
-  postJson,
-  seedOrg,
-  startTestServer,
-  type SeededOrg,
-  type TestServer,
-} from '../support/server.js';
+import { bearer, getJson, postJson } from '../support/server.js';
 import { postRun, runAt, search } from './helpers.js';
 
 type Hit = {
@@ -31,27 +24,17 @@ const U = [
 // The same U on a 1000×500 canvas.
 const U_CANVAS = { points: U.map((p) => ({ x: p.x * 10, y: p.y * 5 })), width: 1000, height: 500 };
 
-describe.each(DIALECTS)('region search on %s', (dialect) => {
-  let server: TestServer;
-  let org: SeededOrg;
-  let other: SeededOrg;
-  beforeAll(async () => {
-    server = await startTestServer(dialect);
-    org = await seedOrg(server.store, { mediaKey: 'seed/1500000000_s.mp4', startTimestamp: 1_500_000_000 });
-    other = await seedOrg(server.store);
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+const tests = serverTests({ recording: { mediaKey: 'seed/1500000000_s.mp4', startTimestamp: 1_500_000_000 } });
 
-  async function recording(mediaKey: string, token = org.token) {
+describe.each(DIALECTS)('region search on %s', (dialect) => {
+  const it = tests[dialect].extend('recording', ({ server, org }) => async (mediaKey: string, token = org.token) => {
     const res = await postJson(`${server.url}/recordings`, { mediaKey }, bearer(token));
     expect(res.status).toBe(201);
     return res.body.data;
-  }
+  });
   const keysOf = (res: { body: { data: { recordings: Hit[] } } }) => res.body.data.recordings.map((r) => r.mediaKey);
 
-  it('finds centroids inside a concave polygon and not in its notch', async () => {
+  it('finds centroids inside a concave polygon and not in its notch', async ({ server, org, recording }) => {
     await recording('u/1700100000_notch.mp4');
     await recording('u/1700100001_arm.mp4');
     await recording('u/1700100002_bar.mp4');
@@ -89,7 +72,7 @@ describe.each(DIALECTS)('region search on %s', (dialect) => {
     expect(keysOf(normalized)).toEqual(['u/1700100002_bar.mp4', 'u/1700100001_arm.mp4']);
   });
 
-  it('counts points on an edge or a vertex as inside', async () => {
+  it('counts points on an edge or a vertex as inside', async ({ server, org, recording }) => {
     await recording('edge/1700200000_a.mp4');
     // Centres exactly on the U's edges and corners (and on grid-cell borders: 25, 50, 75).
     await postRun(
@@ -122,7 +105,7 @@ describe.each(DIALECTS)('region search on %s', (dialect) => {
     expect(corner.body.data.recordings[0].matches).toEqual([{ runId: 'edges', label: 'edge', count: 1 }]);
   });
 
-  it('filters by labels and start time', async () => {
+  it('filters by labels and start time', async ({ server, org, recording }) => {
     await recording('f/1700300000_a.mp4');
     await recording('f/1700300100_b.mp4');
     await recording('f/1700300200_c.mp4');
@@ -162,7 +145,7 @@ describe.each(DIALECTS)('region search on %s', (dialect) => {
     ]);
   });
 
-  it('keeps other organisations invisible', async () => {
+  it('keeps other organisations invisible', async ({ server, org, other, recording }) => {
     await recording('x/1700400000_mine.mp4', other.token);
     await postRun(server.url, other.token, runAt('x/1700400000_mine.mp4', 'r', [{ cx: 50, cy: 50, label: 'secret' }]));
     expect(
@@ -175,7 +158,11 @@ describe.each(DIALECTS)('region search on %s', (dialect) => {
     expect(keysOf(all)).not.toContain('x/1700400000_mine.mp4');
   });
 
-  it('replacing a run with boxes elsewhere removes the old matches; deleting it removes them', async () => {
+  it('replacing a run with boxes elsewhere removes the old matches; deleting it removes them', async ({
+    server,
+    org,
+    recording,
+  }) => {
     await recording('rep/1700500000_a.mp4');
     const left = { region: { x: 0, y: 0, w: 0.3, h: 0.3 }, labels: ['moving'] };
     const right = { region: { x: 0.7, y: 0.7, w: 0.3, h: 0.3 }, labels: ['moving'] };
@@ -194,7 +181,7 @@ describe.each(DIALECTS)('region search on %s', (dialect) => {
     expect(keysOf(await search(server.url, org.token, { region: right.region }))).not.toContain('rep/1700500000_a.mp4');
   });
 
-  it('pages with a cursor without duplicates or gaps while new runs arrive', async () => {
+  it('pages with a cursor without duplicates or gaps while new runs arrive', async ({ server, org, recording }) => {
     const keys: string[] = [];
     for (let i = 0; i < 30; i++) {
       const key = `page/${1_700_600_000 + Math.floor(i / 3)}_${String(i).padStart(2, '0')}.mp4`;
@@ -229,7 +216,7 @@ describe.each(DIALECTS)('region search on %s', (dialect) => {
     expect(seen).toEqual([...keys].reverse().filter((k) => expected.has(k)));
   });
 
-  it('validates the request', async () => {
+  it('validates the request', async ({ server, org }) => {
     const bad = [
       [{}, 'region'],
       [

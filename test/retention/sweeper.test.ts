@@ -1,50 +1,63 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { serverTests } from '../support/fixtures.js';
 import { createAccessToken, createOrganisation, createSession, createUser } from '../../src/auth/queries.js';
-import { runCli } from '../support/cli.js';
+import { spawnCli } from '../support/cli.js';
 import { sweepExpired } from '../../src/retention/sweeper.js';
 import { DIALECTS } from '../support/store.js';
-import { bearer, getJson, postJson, startTestServer, type TestServer } from '../support/server.js';
+import { bearer, getJson, postJson } from '../support/server.js';
 import { postRun, runAt, search } from '../recordings/helpers.js';
 
 const DAY = 86_400;
 let n = 0;
 
-describe.each(DIALECTS)('retention sweep on %s', (dialect) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(dialect);
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+const tests = serverTests();
 
-  async function orgWith(retentionDays: number, keepRecordings = false) {
-    const org = await createOrganisation(server.store.db, `ret-${process.pid}-${++n}`, retentionDays, keepRecordings);
-    const token = (await createAccessToken(server.store.db, org.id, 'producer', null)).token;
-    return { ...org, token };
-  }
-  async function recordingWithRun(token: string, prefix: string, startedDaysAgo: number, label: string) {
-    const start = Math.floor(Date.now() / 1000) - Math.round(startedDaysAgo * DAY);
-    const mediaKey = `${prefix}/${start}_cam.mp4`;
-    expect((await postJson(`${server.url}/recordings`, { mediaKey }, bearer(token))).status).toBe(201);
-    // The run is posted today, whatever the recording's age.
-    await postRun(server.url, token, runAt(mediaKey, `run-${prefix}`, [{ cx: 50, cy: 50, label }]));
-    return mediaKey;
-  }
-  const exists = async (token: string, mediaKey: string) =>
-    (await getJson(`${server.url}/recordings/${encodeURIComponent(mediaKey)}`, bearer(token))).status === 200;
-  const runCount = async (orgId: string) =>
-    Number(
-      (
-        await server.store.db
-          .selectFrom('runs')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('org_id', '=', orgId)
-          .executeTakeFirstOrThrow()
-      ).n,
+describe.each(DIALECTS)('retention sweep on %s', (dialect) => {
+  const it = tests[dialect]
+    .extend('orgWith', ({ server }) => async (retentionDays: number, keepRecordings = false) => {
+      const org = await createOrganisation(server.store.db, `ret-${process.pid}-${++n}`, retentionDays, keepRecordings);
+      const token = (await createAccessToken(server.store.db, org.id, 'producer', null)).token;
+      return { ...org, token };
+    })
+    .extend(
+      'recordingWithRun',
+      ({ server }) =>
+        async (token: string, prefix: string, startedDaysAgo: number, label: string) => {
+          const start = Math.floor(Date.now() / 1000) - Math.round(startedDaysAgo * DAY);
+          const mediaKey = `${prefix}/${start}_cam.mp4`;
+          expect((await postJson(`${server.url}/recordings`, { mediaKey }, bearer(token))).status).toBe(201);
+          // The run is posted today, whatever the recording's age.
+          await postRun(server.url, token, runAt(mediaKey, `run-${prefix}`, [{ cx: 50, cy: 50, label }]));
+          return mediaKey;
+        },
+    )
+    .extend(
+      'exists',
+      ({ server }) =>
+        async (token: string, mediaKey: string) =>
+          (await getJson(`${server.url}/recordings/${encodeURIComponent(mediaKey)}`, bearer(token))).status === 200,
+    )
+    .extend(
+      'runCount',
+      ({ server }) =>
+        async (orgId: string) =>
+          Number(
+            (
+              await server.store.db
+                .selectFrom('runs')
+                .select((eb) => eb.fn.countAll().as('n'))
+                .where('org_id', '=', orgId)
+                .executeTakeFirstOrThrow()
+            ).n,
+          ),
     );
 
-  it('removes a run of a recording that started retentionDays + 1 days ago, and keeps one within retention', async () => {
+  it('removes a run of a recording that started retentionDays + 1 days ago, and keeps one within retention', async ({
+    server,
+    orgWith,
+    recordingWithRun,
+    exists,
+  }) => {
     const org = await orgWith(7);
     const old = await recordingWithRun(org.token, 'old', 8, 'expiring');
     const fresh = await recordingWithRun(org.token, 'fresh', 6, 'expiring');
@@ -78,7 +91,13 @@ describe.each(DIALECTS)('retention sweep on %s', (dialect) => {
     expect(again.filter((l) => l.organisation === org.name)).toEqual([]);
   });
 
-  it('keeps the recording rows of an organisation that keeps recordings, but removes their runs', async () => {
+  it('keeps the recording rows of an organisation that keeps recordings, but removes their runs', async ({
+    server,
+    orgWith,
+    recordingWithRun,
+    exists,
+    runCount,
+  }) => {
     const org = await orgWith(3, true);
     const old = await recordingWithRun(org.token, 'kept', 4, 'kept');
     // The dry run predicts what the sweep then does, emptied recordings and expired sessions included.
@@ -103,7 +122,7 @@ describe.each(DIALECTS)('retention sweep on %s', (dialect) => {
     ).toEqual([]);
   });
 
-  it('removes expired sessions', async () => {
+  it('removes expired sessions', async ({ server, orgWith }) => {
     const org = await orgWith(30);
     const user = await createUser(
       server.store.db,
@@ -118,7 +137,7 @@ describe.each(DIALECTS)('retention sweep on %s', (dialect) => {
     expect((await getJson(`${server.url}/recordings`, bearer(session.token))).status).toBe(401);
   });
 
-  it('removes login counters whose window has passed, and keeps the live ones', async () => {
+  it('removes login counters whose window has passed, and keeps the live ones', async ({ server }) => {
     for (const username of [`nobody-${n}-a`, `nobody-${n}-b`]) {
       expect((await postJson(`${server.url}/login`, { username, password: 'not-the-password' })).status).toBe(401);
     }
@@ -140,7 +159,11 @@ describe.each(DIALECTS)('retention sweep on %s', (dialect) => {
     expect(await count()).toBe(0);
   });
 
-  it('lets two sweepers run at once: each run is removed once and neither fails', async () => {
+  it('lets two sweepers run at once: each run is removed once and neither fails', async ({
+    server,
+    orgWith,
+    runCount,
+  }) => {
     const org = await orgWith(1);
     const start = Math.floor(Date.now() / 1000) - 5 * DAY;
     const total = 60;
@@ -152,7 +175,7 @@ describe.each(DIALECTS)('retention sweep on %s', (dialect) => {
     }
     // Two instances: two `sightline admin sweep` processes on the same database, at the same time.
     const [a, b] = await Promise.all(
-      [1, 2].map(() => runCli(['admin', 'sweep', '--json', '--batch-size', '7'], server.testStore.location)),
+      [1, 2].map(() => spawnCli(['admin', 'sweep', '--json', '--batch-size', '7'], server.testStore.location)),
     );
     for (const r of [a!, b!]) expect(r.code, r.stderr).toBe(0);
     const [ra, rb] = [JSON.parse(a!.stdout), JSON.parse(b!.stdout)];

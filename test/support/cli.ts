@@ -1,12 +1,13 @@
-// Runs the real `sightline` CLI (from source, through tsx) as a child process.
+// The `sightline` CLI for tests: admin commands run in-process through `main(argv, io)` (milliseconds each);
+// what must be a process of its own (serve, demo, signals, smoke tests of the binary) spawns the built binary.
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
+import { main } from '../../src/cli/main.js';
+import { distIsStale } from './built.js';
 
-const ENTRY = path.resolve(import.meta.dirname, 'cli-entry.ts');
-const BIN = path.resolve(import.meta.dirname, '../../bin/sightline.js');
-// Benchmarks run the built binary (as production does); tests run the sources through tsx.
-const SERVER_ARGS = process.env.SIGHTLINE_SPAWN_BUILT === '1' ? [BIN] : ['--import', 'tsx', ENTRY];
+/** bin/sightline.js runs dist/; the e2e project's setup (test/support/build-setup.ts) rebuilds it when src is newer. */
+export const BIN = path.resolve(import.meta.dirname, '../../bin/sightline.js');
 
 export interface CliResult {
   code: number;
@@ -25,11 +26,42 @@ function envFor(location: StoreLocation, extra: Record<string, string> = {}): No
   return env;
 }
 
-export function runCli(args: string[], location: StoreLocation, env: Record<string, string> = {}): Promise<CliResult> {
+/** One command line, in this process, with the environment a spawned CLI would have had. */
+export async function runCli(
+  args: string[],
+  location: StoreLocation,
+  env: Record<string, string> = {},
+): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main([...args, '--data', location.dataDir], {
+    stdout: { write: (chunk: string) => (stdout += chunk) },
+    stderr: { write: (chunk: string) => (stderr += chunk) },
+    env: envFor(location, env),
+  });
+  return { code, stdout, stderr };
+}
+
+let checked = false;
+/** A spawned binary runs dist/: refuse to test an old build instead of the sources (the e2e setup rebuilds it). */
+export function assertBuilt(): void {
+  if (checked) return;
+  if (distIsStale())
+    throw new Error(
+      'dist/ is older than src/: run `npm run build`, or run this file in the e2e project, which builds it',
+    );
+  checked = true;
+}
+
+/** The same, through the built binary in a process of its own: for the few smoke tests of the real executable. */
+export function spawnCli(
+  args: string[],
+  location: StoreLocation,
+  env: Record<string, string> = {},
+): Promise<CliResult> {
+  assertBuilt();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args, '--data', location.dataDir], {
-      env: envFor(location, env),
-    });
+    const child = spawn(process.execPath, [BIN, ...args, '--data', location.dataDir], { env: envFor(location, env) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
@@ -54,8 +86,9 @@ export async function spawnServer(
   location: StoreLocation,
   env: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; url: string; stderr: () => string; stdout: () => string }> {
+  assertBuilt();
   const port = await freePort();
-  const child = spawn(process.execPath, [...SERVER_ARGS, 'serve', '--port', String(port), '--data', location.dataDir], {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--data', location.dataDir], {
     env: envFor(location, env),
   });
   let stderr = '';

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { DialectName, Store } from '../../src/db/store.js';
 import { buildApp } from '../../src/http/app.js';
+import { startServer } from '../../src/http/server.js';
 import { createAccessToken, createOrganisation, createSession, createUser } from '../../src/auth/queries.js';
 import type { UserRole } from '../../src/auth/roles.js';
 import { insertRecording, type NewRecording, type Recording } from '../../src/recordings/queries.js';
@@ -34,6 +35,19 @@ export async function startTestServer(dialect: DialectName, env: Record<string, 
       await testStore.destroy();
     },
   };
+}
+
+/**
+ * What `sightline serve` starts, in this process: a server with a store of its own on `location` (not the test's
+ * handle), as a second process would have. For tests of several parties on one store that need no signals.
+ */
+export async function serveLocation(
+  location: { databaseUrl?: string; dataDir: string },
+  env: Record<string, string> = {},
+): Promise<{ url: string; close(): Promise<void> }> {
+  const flags = { data: location.dataDir, port: '0', host: '127.0.0.1', 'database-url': location.databaseUrl };
+  const server = await startServer(loadConfig(flags, { LOG_LEVEL: 'warn', ...env }), false);
+  return { url: server.url, close: () => server.close() };
 }
 
 export interface SeededOrg {

@@ -11,9 +11,9 @@ import type { DialectName } from '../../src/db/store.js';
 import { DEMO_MEDIA, demoRuns } from '../../src/cli/demo-data.js';
 import { seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const HAS_CHROMIUM = fs.existsSync(CHROMIUM);
-export const NO_CHROMIUM_MESSAGE = `browser tests skipped: ${CHROMIUM} is absent (install it with: apt-get install -y chromium)`;
+import { CHROMIUM } from './chromium.js';
+
+export { CHROMIUM, HAS_CHROMIUM, NO_CHROMIUM_MESSAGE } from './chromium.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let built: Promise<string> | undefined;

@@ -127,11 +127,11 @@ export const recordingCommands: CommandTable = {
   'admin recording import': {
     usage:
       'admin recording import --org <name> --provider <name> [--prefix <dir>]   (registers every .mp4 of an fs provider, not *_redacted.mp4)',
-    async run({ flags, json, withStore, config }) {
+    async run({ flags, json, withStore, config, io }) {
       const orgName = stringFlag(flags, 'org', true);
       const provider = stringFlag(flags, 'provider', true);
       const prefix = stringFlag(flags, 'prefix');
-      const tty = process.stderr.isTTY === true && !json;
+      const tty = io.stderr.isTTY === true && !json;
       let last = 0;
       const progress = (done: number, total: number) => {
         const now = Date.now();
@@ -139,7 +139,7 @@ export const recordingCommands: CommandTable = {
         last = now;
         const width = 30;
         const filled = Math.round((done / Math.max(1, total)) * width);
-        process.stderr.write(
+        io.stderr.write(
           `\r[${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${done}/${total}${done === total ? '\n' : ''}`,
         );
       };

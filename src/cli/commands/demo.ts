@@ -63,7 +63,7 @@ export const demoCommands: CommandTable = {
     usage: 'demo [--port 8080] [--data ./data] [--log-level warn]   (or LOG_LEVEL; the demo logs at warn unless told)',
     // A readable console: the quick reference is not buried under a line per request.
     defaultLogLevel: 'warn',
-    async run({ config }) {
+    async run({ config, io }) {
       // The editor signs the demo recording's video through the demo's storage account.
       if (config.editor.storageAccounts.length === 0) config.editor.storageAccounts = [DEMO_STORAGE_ACCOUNT];
       // The demo's fs provider needs a signing key on every start: one of its own unless one is configured (a first
@@ -111,7 +111,7 @@ export const demoCommands: CommandTable = {
         ...demoStorageLines(url, credentials),
         '',
       ];
-      process.stdout.write(lines.join('\n'));
+      io.stdout.write(lines.join('\n'));
       return new Promise<number>(() => {});
     },
   },
