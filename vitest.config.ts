@@ -6,6 +6,8 @@ const UNIT = [
   'test/auth/throttle.test.ts',
   'test/db/lookup-batcher.test.ts',
   'test/detections/rejection-list.test.ts',
+  'test/evaluation/**/*.test.ts',
+  'test/formats/**/*.test.ts',
   'test/detections/run-codec.test.ts',
   'test/detections/run-json-parser.test.ts',
   'test/detections/run-json-writer.test.ts',
