@@ -1,31 +1,19 @@
 /**
  * The evaluator's readable output: one row per sequence, then COMBINED, then (with several classes) one row per
- * class and the class average. Fractions print with four decimals, counts as integers, −1 (no such area) as a dash.
+ * class and the class average. The headline figures only, so that a row fits a wide terminal; `--json` has them all.
+ * Fractions print with four decimals, counts as integers, −1 (no such area) as a dash.
  */
 import type { EvaluationResult } from './evaluate.js';
 import type { Fields } from './fields.js';
 
 const COLUMNS: Record<string, readonly string[]> = {
-  hota: ['HOTA', 'DetA', 'AssA', 'DetRe', 'DetPr', 'AssRe', 'AssPr', 'LocA'],
-  clear: ['MOTA', 'MOTP', 'CLR_Re', 'CLR_Pr', 'MT', 'PT', 'ML', 'CLR_TP', 'CLR_FN', 'CLR_FP', 'IDSW', 'Frag'],
+  hota: ['HOTA', 'DetA', 'AssA', 'LocA'],
+  clear: ['MOTA', 'MOTP', 'MT', 'ML', 'CLR_FP', 'CLR_FN', 'IDSW', 'Frag'],
   identity: ['IDF1', 'IDR', 'IDP'],
-  count: ['Dets', 'GT_Dets', 'IDs', 'GT_IDs'],
+  count: ['IDs', 'GT_IDs'],
   coco: ['AP', 'AP50', 'AP75', 'APs', 'APm', 'APl', 'AR1', 'AR10', 'AR100', 'ARs', 'ARm', 'ARl'],
 };
-const INTEGERS = new Set([
-  'MT',
-  'PT',
-  'ML',
-  'CLR_TP',
-  'CLR_FN',
-  'CLR_FP',
-  'IDSW',
-  'Frag',
-  'Dets',
-  'GT_Dets',
-  'IDs',
-  'GT_IDs',
-]);
+const INTEGERS = new Set(['MT', 'ML', 'CLR_FN', 'CLR_FP', 'IDSW', 'Frag', 'IDs', 'GT_IDs']);
 
 function cell(field: string, value: Fields[string] | undefined): string {
   if (typeof value !== 'number') return '';
