@@ -110,6 +110,14 @@ describe('sightline eval: parity through the CLI', () => {
     expect(out.sequences[1].combined.Dets).toBe(0);
   });
 
+  it('a byte-order mark at the start of a file is not part of its first row', async () => {
+    const dir = tempDir();
+    const text = fs.readFileSync(fixture('tracking/seq-e.gt.txt'), 'utf8');
+    fs.writeFileSync(path.join(dir, 'seq-e.txt'), `\ufeff${text}`);
+    const out = await evalJson('--gt', path.join(dir, 'seq-e.txt'), '--pred', fixture('tracking/seq-e.pred.txt'));
+    expectClose(out.combined, expectedSeq('seq-e'), 'seq-e');
+  });
+
   it('cvat-video and sightline run files: one sequence, classes from the labels', async () => {
     const dir = tempDir();
     const run = (dx: number) => ({

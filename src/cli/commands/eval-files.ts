@@ -7,9 +7,11 @@ import type { MotSequenceFiles } from '../../evaluation/inputs/mot-sequences.js'
 import { parseMotText } from '../../evaluation/inputs/mot-text.js';
 import { parseSeqInfo } from '../../evaluation/inputs/seqinfo.js';
 
+/** A file's text, without the byte-order mark some Windows tools write (JSON.parse and the ini reader would stop at it). */
 export function readText(file: string): string {
   try {
-    return fs.readFileSync(file, 'utf8');
+    const text = fs.readFileSync(file, 'utf8');
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const reason =
