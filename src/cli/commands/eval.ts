@@ -91,20 +91,20 @@ function cocoResult(o: Options): EvaluationResult {
   };
 }
 
-function trackingResult(o: Options): EvaluationResult {
+function trackingResult(o: Options, format: Exclude<EvalFormat, 'coco'>): EvaluationResult {
   let sequences: SequenceInput[];
   let classNames: string[];
   let agnostic = o.classAgnostic;
-  if (o.format === 'mot') {
+  if (format === 'mot') {
     const input = motEvaluationInput(motFiles(o.gt, o.pred), o.benchmark);
     sequences = input.sequences;
     classNames = input.classNames;
     agnostic ||= input.classAgnostic;
-  } else if (o.format !== 'coco') {
-    const input = runFiles(o.format, o.gt, o.pred);
+  } else {
+    const input = runFiles(format, o.gt, o.pred);
     sequences = [input.sequence];
     classNames = input.classNames;
-  } else throw new Error('COCO files are scored by cocoResult');
+  }
   return evaluate(sequences, { classNames, metrics: o.metrics, iouThreshold: o.iou, classAgnostic: agnostic });
 }
 
@@ -119,7 +119,7 @@ export const evalCommands: CommandTable = {
       const o = options(flags);
       let result: EvaluationResult;
       try {
-        result = o.format === 'coco' ? cocoResult(o) : trackingResult(o);
+        result = o.format === 'coco' ? cocoResult(o) : trackingResult(o, o.format);
       } catch (err) {
         if (!(err instanceof InputError)) throw err;
         io.stderr.write(`sightline eval: ${err.message}\n`);
