@@ -8,8 +8,9 @@ import type { Command, CommandContext } from './command.js';
 import { commands } from './commands/index.js';
 import { type CliIo, processIo, withIo } from './io.js';
 
-/** Flags every command takes: output and where the store is. */
+/** Flags every command takes: output and where the store is (an offline command has no store). */
 const GLOBAL_FLAGS = ['json', 'help', 'data', 'database-url', 'log-level'];
+const OFFLINE_FLAGS = ['json', 'help'];
 
 /**
  * What a command refuses before it runs: a flag it does not take (a typo such as `--expire-in 90d` must not
@@ -22,7 +23,7 @@ function strayInput(
   flags: Record<string, unknown>,
 ): string | undefined {
   const allowed = new Set([
-    ...GLOBAL_FLAGS,
+    ...(command.offline ? OFFLINE_FLAGS : GLOBAL_FLAGS),
     ...(command.flags ?? [...command.usage.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]!)),
   ]);
   const unknown = Object.keys(flags).filter((f) => !allowed.has(f));
@@ -75,7 +76,9 @@ async function run(argv: string[], io: CliIo): Promise<number> {
   const { words, flags } = parsed;
   const name = [3, 2, 1].map((n) => words.slice(0, n).join(' ')).find((key) => key in commands);
   if (flags.help === true) {
-    io.stdout.write(`${name ? `usage: sightline ${commands[name]!.usage}\n${GLOBAL_USAGE}` : usage()}\n`);
+    const command = name ? commands[name]! : undefined;
+    const text = command ? `usage: sightline ${command.usage}${command.offline ? '' : `\n${GLOBAL_USAGE}`}` : usage();
+    io.stdout.write(`${text}\n`);
     return 0;
   }
   if (!name) {
@@ -90,6 +93,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     return 2;
   }
   try {
+    if (command.offline) return await command.run({ flags, json: flags.json === true, io });
     // Given once, and not empty: `--database-url "$PROD_URL"` with the variable unset must not quietly fall back to
     // a local store. A wrong value here is the command line's (exit 2), one in the environment is not.
     const given = Object.fromEntries(

@@ -3,6 +3,7 @@ import type { CommandTable } from '../command.js';
 import { authCommands } from './admin-auth.js';
 import { recordingCommands } from './admin-recordings.js';
 import { demoCommands } from './demo.js';
+import { evalCommands } from './eval.js';
 import { migrateCommands } from './migrate.js';
 import { serveCommands } from './serve.js';
 import { storageCommands } from './admin-storage.js';
@@ -14,4 +15,5 @@ export const commands: CommandTable = {
   ...authCommands,
   ...recordingCommands,
   ...storageCommands,
+  ...evalCommands,
 };
