@@ -133,6 +133,33 @@ describe.each(DIALECTS)('POST /detections with a coded body on %s', (dialect) =>
     expect([res.status, res.body.code]).toEqual([413, 'payload_too_large']);
   });
 
+  it('asks for a coded body under the limit with 100 Continue, and stores it', async ({ server, org, run }) => {
+    const coded = gzipSync(JSON.stringify(run('continued')));
+    const answer = await new Promise<{ continued: boolean; status: number }>((resolve, reject) => {
+      let continued = false;
+      const req = http.request(`${server.url}/detections`, {
+        method: 'POST',
+        headers: bearer(org.token, {
+          'content-type': 'application/json',
+          'content-encoding': 'gzip',
+          'content-length': String(coded.length),
+          expect: '100-continue',
+        }),
+      });
+      req.on('continue', () => {
+        continued = true;
+        req.end(coded);
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve({ continued, status: res.statusCode! });
+      });
+      req.on('error', reject);
+      req.flushHeaders();
+    });
+    expect(answer).toEqual({ continued: true, status: 201 });
+  });
+
   it('400 malformed_body for a corrupt or cut-off coded body', async ({ run, post }) => {
     const good = gzipSync(Buffer.from(JSON.stringify(run('corrupt'))));
     const flipped = Buffer.from(good);
