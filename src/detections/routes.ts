@@ -1,12 +1,9 @@
 import { isUtf8 } from 'node:buffer';
-import { Transform, pipeline, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { skipSchemaValidation } from '../http/skip-validation.js';
 import { principalOf, requireReader, requireWriter } from '../auth/authenticate.js';
 import { useJsonBodyParser } from '../http/json-body.js';
 import { ApiError } from '../http/problem.js';
-import { Semaphore } from '../util/semaphore.js';
-import { watchRate, type RateWatched } from '../http/minimum-rate.js';
 import { isForeignKeyViolation } from '../db/foreign-key-violation.js';
 import { sendJson, sendMaybeCompressed } from '../http/send-json.js';
 import { jsonStream } from '../http/json-chunks.js';
@@ -23,7 +20,7 @@ import {
   RunListResult,
   RunResult,
 } from './api-schemas.js';
-import { MAX_BODY_BYTES } from './limits.js';
+import { runUploadOptions } from './run-upload.js';
 import {
   deleteRun,
   findRunsByRunId,
@@ -66,43 +63,8 @@ const runIdMissing = async () => {
   throw new ApiError(400, 'run_id_missing', 'Put the runId in the path: /detections/{runId}');
 };
 
-/**
- * Bodies over this size (or of unknown size) are read, parsed and handled at most LARGE_BODY_SLOTS at a time. A valid
- * 30 MiB run parses into packed numbers, but a body may be 32 MiB of anything its unknown members hold: eleven
- * million `{}` parse into ~1 GB of objects, and ten such requests at once exhausted the heap and killed the server.
- * The others wait before their bodies are read, so TCP holds their bytes, not this process.
- */
-const LARGE_BODY_BYTES = 8 * 1024 * 1024;
-const LARGE_BODY_SLOTS = 2;
-
-/** The body as it arrives, except that on passing `threshold` bytes it waits for `takeSlot` before going on. */
-function slotAfter(payload: Readable, threshold: number, takeSlot: () => Promise<void>): Readable {
-  let seen = 0;
-  let slotted = false;
-  const gated = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      seen += chunk.length;
-      if (slotted || seen <= threshold) return callback(null, chunk);
-      slotted = true;
-      takeSlot().then(() => callback(null, chunk), callback);
-    },
-  });
-  // pipeline, not pipe: a client that goes away mid-body ends the gated stream too, instead of leaving it open.
-  pipeline(payload, gated, () => {});
-  return gated;
-}
-
 export async function detectionRoutes(app: FastifyInstance): Promise<void> {
   const db = app.store.db;
-  const largeBodies = new Semaphore(LARGE_BODY_SLOTS);
-  // A body holding one of those turns must keep coming, or it gives the turn up with a 408.
-  const minimumRate = app.config.largeUploadMinimumRate;
-  const holding = new WeakSet<FastifyRequest>();
-  const watches = new WeakMap<FastifyRequest, RateWatched>();
-  const releaseLargeBody = async (request: FastifyRequest) => {
-    watches.get(request)?.stop();
-    if (holding.delete(request)) largeBodies.release();
-  };
   // Runs are read from the body's bytes with their boxes packed (run-json-parser.ts); JSON.parse when it declines.
   // Bytes that are not UTF-8 are refused rather than decoded with U+FFFD: a runId "bad\xff" would be stored, and
   // answered, as another runId than the one sent (a few ms for 30 MiB).
@@ -114,45 +76,8 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
   app.post(
     '/detections',
     {
-      bodyLimit: MAX_BODY_BYTES,
+      ...runUploadOptions(app),
       onRequest: requireWriter,
-      preParsing: async (request, reply, payload) => {
-        const length = Number(request.headers['content-length']);
-        // Over the limit: Fastify answers 413 from the header, at once, without a turn.
-        if (Number.isFinite(length) && (length <= LARGE_BODY_BYTES || length > MAX_BODY_BYTES)) return payload;
-        /** False when the request was over (the client gone) by the time its turn came: the turn went back. */
-        const takeSlot = async () => {
-          await largeBodies.acquire();
-          // A client that gave up while waiting has already passed onRequestAbort: its slot goes back now.
-          if (request.raw.destroyed || reply.raw.destroyed || reply.raw.writableFinished) {
-            largeBodies.release();
-            return false;
-          }
-          holding.add(request);
-          // The answer's end in every case: onResponse does not run for a streamed answer the client drops half-way.
-          reply.raw.once('close', () => void releaseLargeBody(request));
-          return true;
-        };
-        if (Number.isFinite(length)) {
-          if (!(await takeSlot())) return payload;
-          const watched = watchRate(payload, minimumRate);
-          watches.set(request, watched);
-          watched.start();
-          return watched.stream;
-        }
-        // A chunked body of unknown length is read freely until it turns out large: small chunked runs never wait
-        // for the slots (two stalled chunked uploads held both, and every other chunked post waited behind them).
-        const watched = watchRate(
-          slotAfter(payload, LARGE_BODY_BYTES, async () => {
-            if (await takeSlot()) watched.start();
-          }),
-          minimumRate,
-        );
-        watches.set(request, watched);
-        return watched.stream;
-      },
-      onResponse: releaseLargeBody,
-      onRequestAbort: releaseLargeBody,
       validatorCompiler: skipSchemaValidation,
       schema: {
         tags: ['detections'],
@@ -160,7 +85,8 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
         security: secured,
         description:
           'Statuses: 201 new run, 200 replaced (same source.runId), 207 stored with rejected boxes, 400 nothing stored, ' +
-          '404 recording_not_found, 413 a body over 32 MiB (refused before it is read), 415 not application/json. A box that breaks a box rule ' +
+          '404 recording_not_found, 413 a body over 32 MiB (refused before it is read, or while it is decoded), 415 not application/json or ' +
+          'a Content-Encoding other than gzip, deflate, br or identity; a coded body that does not decode is 400 malformed_body. A box that breaks a box rule ' +
           '(a bad frame, no geometry, w or h ≤ 0, outside the frame) rejects only that box: it is listed in `rejected` and the run answers 207.',
         body: DetectionRunBody,
         response: { 201: PostResult, 200: PostResult, 207: PostResult },

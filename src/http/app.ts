@@ -33,6 +33,7 @@ import { Type } from 'typebox';
 import { trackAllowedMethods } from './allowed-methods.js';
 import { withinMs } from '../util/within.js';
 import { headerCount } from './raw-headers.js';
+import { DECODED_CODINGS, bodyCoding } from './content-coding.js';
 
 export interface AppOptions {
   config: Config;
@@ -179,7 +180,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       );
       return;
     }
-    const refused = unreadableRequest(request.url, request.headers['content-encoding']);
+    const refused = unreadableRequest(
+      request.url,
+      request.headers['content-encoding'],
+      request.routeOptions.config.decodesBody === true,
+    );
     if (refused) {
       done(refused);
       return;
@@ -282,11 +287,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 const SIGNED_PREFIX = '/api/storage/signed';
 
 /**
- * What no route could read: a query whose percent-encoding is broken (the query parser would take `%ZZ` literally
- * and look it up), and a body in a content coding (gzip…) that no route decodes (it would reach the JSON parser
- * compressed).
+ * What the route could not read: a query whose percent-encoding is broken (the query parser would take `%ZZ`
+ * literally and look it up), and a body in a content coding the route does not decode (it would reach the JSON parser
+ * compressed). Routes marked `decodesBody` take gzip, deflate and br.
  */
-function unreadableRequest(url: string, contentEncoding: string | undefined): ApiError | undefined {
+function unreadableRequest(
+  url: string,
+  contentEncoding: string | undefined,
+  decodesBody: boolean,
+): ApiError | undefined {
   const q = url.indexOf('?');
   // The signed routes read their own query: there a broken one is 400 invalid_signed_url, or a "malformed" verdict.
   if (q >= 0 && url.includes('%', q) && !url.startsWith(SIGNED_PREFIX)) {
@@ -300,12 +309,14 @@ function unreadableRequest(url: string, contentEncoding: string | undefined): Ap
       );
     }
   }
-  const coding = contentEncoding?.trim().toLowerCase();
-  if (coding && coding !== 'identity') {
+  const coding = bodyCoding(contentEncoding);
+  if (coding !== 'identity' && !(decodesBody && coding !== 'other')) {
     return new ApiError(
       415,
       'unsupported_media_type',
-      `Content-Encoding "${contentEncoding}" is not supported: send the body uncompressed`,
+      decodesBody
+        ? `Content-Encoding "${contentEncoding}" is not supported: send the body uncompressed, or as ${DECODED_CODINGS.join(', ')}`
+        : `Content-Encoding "${contentEncoding}" is not supported: send the body uncompressed`,
     );
   }
   return undefined;

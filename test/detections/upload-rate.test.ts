@@ -2,6 +2,7 @@
 // request_timeout and its turn goes to the next, instead of both turns being held until the request timeout.
 import net from 'node:net';
 import http from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { serverTests } from '../support/fixtures.js';
 import { loadConfig } from '../../src/config.js';
@@ -63,6 +64,35 @@ describe.each(DIALECTS)('the minimum upload rate of a large POST /detections on 
     const answers = await Promise.all(stalled);
     for (const answer of answers) expect408(answer);
     expect((await waiting).status).toBe(201);
+  });
+
+  it('counts a gzip body by its decoded bytes: small on the wire, past 8 MiB decoded it takes a turn and is rate-checked', async ({
+    server,
+    org,
+    run,
+  }) => {
+    // 9 MiB of JSON in about 10 KB of gzip, then nothing more of the Content-Length promised.
+    const coded = gzipSync(`{"pad":"${'x'.repeat(9 * MiB)}`);
+    const stallCoded = () =>
+      new Promise<string>((resolve, reject) => {
+        let answer = '';
+        const socket = net.connect(Number(new URL(server.url).port), '127.0.0.1', () => {
+          socket.write(
+            `POST /detections HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${org.token}\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: ${coded.length + 1000}\r\n\r\n`,
+          );
+          socket.write(coded);
+        });
+        socket.on('data', (c) => {
+          answer += c;
+        });
+        socket.on('close', () => resolve(answer));
+        socket.on('error', reject);
+      });
+    const stalled = [stallCoded(), stallCoded()];
+    // Under 8 MiB decoded, a coded run needs no turn: it is stored while both are held.
+    const small = await postJson(`${server.url}/detections`, run(0), bearer(org.token));
+    expect(small.status).toBe(201);
+    for (const answer of await Promise.all(stalled)) expect408(answer);
   });
 
   it('leaves no clock running on a request refused before its body: the process survives, the turns come back', async ({

@@ -119,7 +119,7 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     }
   });
 
-  it('answers 415 to a body in a content coding, which no route decodes', async ({ server }) => {
+  it('answers 415 to a body in a content coding on a route that decodes none', async ({ server }) => {
     const res = await fetch(`${server.url}/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', 'x-request-id': 'coded-1' },
