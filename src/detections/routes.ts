@@ -1,13 +1,9 @@
 import { isUtf8 } from 'node:buffer';
-import { Transform, pipeline, type Readable } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { skipSchemaValidation } from '../http/skip-validation.js';
 import { principalOf, requireReader, requireWriter } from '../auth/authenticate.js';
 import { useJsonBodyParser } from '../http/json-body.js';
 import { ApiError } from '../http/problem.js';
-import { Semaphore } from '../util/semaphore.js';
-import { watchRate, type RateWatched } from '../http/minimum-rate.js';
-import { isForeignKeyViolation } from '../db/foreign-key-violation.js';
 import { sendJson, sendMaybeCompressed } from '../http/send-json.js';
 import { jsonStream } from '../http/json-chunks.js';
 import { resolveTarget } from '../recordings/queries.js';
@@ -23,18 +19,19 @@ import {
   RunListResult,
   RunResult,
 } from './api-schemas.js';
-import { MAX_BODY_BYTES } from './limits.js';
 import {
   deleteRun,
   findRunsByRunId,
   fullRunForApi,
   listRunSummaries,
   summaryForApi,
-  upsertRun,
   type SummaryRow,
 } from './queries.js';
 import { readRunBody } from './run-body-reader.js';
 import { readConsistentRun } from './consistent-run.js';
+import { readOneRun, findOneRun } from './find-run.js';
+import { storeValidatedRun } from './store-run.js';
+import type { UploadReading } from './upload-reading.js';
 import { parseRunJson } from './run-json-parser.js';
 import { runJsonStream, runListJsonStream } from './run-json-stream.js';
 
@@ -44,65 +41,12 @@ import { validateRun } from './validate-run.js';
 
 const secured = [{ bearer: [] }];
 
-async function findOneRun(request: FastifyRequest, runId: string, mediaKey: string | undefined): Promise<SummaryRow> {
-  if (runId === '') throw new ApiError(400, 'run_id_missing', 'Put the runId in the path: /detections/{runId}');
-  const rows = await findRunsByRunId(request.server.store.db, principalOf(request).orgId, runId, mediaKey);
-  if (rows.length === 0)
-    throw new ApiError(404, 'run_not_found', `No run "${runId}"${mediaKey ? ` on recording "${mediaKey}"` : ''}`);
-  if (rows.length > 1) {
-    throw new ApiError(
-      409,
-      'ambiguous_run_id',
-      `runId "${runId}" exists on several recordings; add ?mediaKey= to choose one`,
-      {
-        mediaKeys: rows.map((r) => r.media_key),
-      },
-    );
-  }
-  return rows[0]!;
-}
-
 const runIdMissing = async () => {
   throw new ApiError(400, 'run_id_missing', 'Put the runId in the path: /detections/{runId}');
 };
 
-/**
- * Bodies over this size (or of unknown size) are read, parsed and handled at most LARGE_BODY_SLOTS at a time. A valid
- * 30 MiB run parses into packed numbers, but a body may be 32 MiB of anything its unknown members hold: eleven
- * million `{}` parse into ~1 GB of objects, and ten such requests at once exhausted the heap and killed the server.
- * The others wait before their bodies are read, so TCP holds their bytes, not this process.
- */
-const LARGE_BODY_BYTES = 8 * 1024 * 1024;
-const LARGE_BODY_SLOTS = 2;
-
-/** The body as it arrives, except that on passing `threshold` bytes it waits for `takeSlot` before going on. */
-function slotAfter(payload: Readable, threshold: number, takeSlot: () => Promise<void>): Readable {
-  let seen = 0;
-  let slotted = false;
-  const gated = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      seen += chunk.length;
-      if (slotted || seen <= threshold) return callback(null, chunk);
-      slotted = true;
-      takeSlot().then(() => callback(null, chunk), callback);
-    },
-  });
-  // pipeline, not pipe: a client that goes away mid-body ends the gated stream too, instead of leaving it open.
-  pipeline(payload, gated, () => {});
-  return gated;
-}
-
-export async function detectionRoutes(app: FastifyInstance): Promise<void> {
+export async function detectionRoutes(app: FastifyInstance, { uploads }: { uploads: UploadReading }): Promise<void> {
   const db = app.store.db;
-  const largeBodies = new Semaphore(LARGE_BODY_SLOTS);
-  // A body holding one of those turns must keep coming, or it gives the turn up with a 408.
-  const minimumRate = app.config.largeUploadMinimumRate;
-  const holding = new WeakSet<FastifyRequest>();
-  const watches = new WeakMap<FastifyRequest, RateWatched>();
-  const releaseLargeBody = async (request: FastifyRequest) => {
-    watches.get(request)?.stop();
-    if (holding.delete(request)) largeBodies.release();
-  };
   // Runs are read from the body's bytes with their boxes packed (run-json-parser.ts); JSON.parse when it declines.
   // Bytes that are not UTF-8 are refused rather than decoded with U+FFFD: a runId "bad\xff" would be stored, and
   // answered, as another runId than the one sent (a few ms for 30 MiB).
@@ -114,45 +58,8 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
   app.post(
     '/detections',
     {
-      bodyLimit: MAX_BODY_BYTES,
+      ...uploads,
       onRequest: requireWriter,
-      preParsing: async (request, reply, payload) => {
-        const length = Number(request.headers['content-length']);
-        // Over the limit: Fastify answers 413 from the header, at once, without a turn.
-        if (Number.isFinite(length) && (length <= LARGE_BODY_BYTES || length > MAX_BODY_BYTES)) return payload;
-        /** False when the request was over (the client gone) by the time its turn came: the turn went back. */
-        const takeSlot = async () => {
-          await largeBodies.acquire();
-          // A client that gave up while waiting has already passed onRequestAbort: its slot goes back now.
-          if (request.raw.destroyed || reply.raw.destroyed || reply.raw.writableFinished) {
-            largeBodies.release();
-            return false;
-          }
-          holding.add(request);
-          // The answer's end in every case: onResponse does not run for a streamed answer the client drops half-way.
-          reply.raw.once('close', () => void releaseLargeBody(request));
-          return true;
-        };
-        if (Number.isFinite(length)) {
-          if (!(await takeSlot())) return payload;
-          const watched = watchRate(payload, minimumRate);
-          watches.set(request, watched);
-          watched.start();
-          return watched.stream;
-        }
-        // A chunked body of unknown length is read freely until it turns out large: small chunked runs never wait
-        // for the slots (two stalled chunked uploads held both, and every other chunked post waited behind them).
-        const watched = watchRate(
-          slotAfter(payload, LARGE_BODY_BYTES, async () => {
-            if (await takeSlot()) watched.start();
-          }),
-          minimumRate,
-        );
-        watches.set(request, watched);
-        return watched.stream;
-      },
-      onResponse: releaseLargeBody,
-      onRequestAbort: releaseLargeBody,
       validatorCompiler: skipSchemaValidation,
       schema: {
         tags: ['detections'],
@@ -178,30 +85,7 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
       const result = validateRun(request.body);
       if (!result.ok) throw new ApiError(400, result.code, result.detail, result.extensions);
       const { meta, boxes, rejected, warnings } = result;
-      if (boxes.count === 0) {
-        throw new ApiError(400, 'all_boxes_rejected', 'Every box of the run was rejected; nothing was stored', {
-          runId: meta.runId,
-          rejected,
-          warnings,
-        });
-      }
-      const principal = principalOf(request);
-      const recording = await resolveTarget(db, principal.orgId, meta);
-      if (!recording) {
-        const named = meta.mediaKey !== undefined ? `mediaKey "${meta.mediaKey}"` : `analysisId "${meta.analysisId}"`;
-        throw new ApiError(404, 'recording_not_found', `No recording with ${named}`);
-      }
-      const stored = await upsertRun(app.store, principal.orgId, recording, result).catch((err: unknown) => {
-        // The recording was deleted (by a user or the retention sweep) between its lookup and the write.
-        if (isForeignKeyViolation(err))
-          throw new ApiError(404, 'recording_not_found', `No recording with mediaKey "${recording.mediaKey}"`);
-        throw err;
-      });
-      request.log.info(
-        { runId: meta.runId, mediaKey: recording.mediaKey, boxes: boxes.count, created: stored.created },
-        'run stored',
-      );
-      const status = rejected.length > 0 ? 207 : stored.created ? 201 : 200;
+      const status = await storeValidatedRun(request, result, rejected);
       const answer = {
         runId: meta.runId,
         tracksStored: boxes.headers.length,
@@ -298,16 +182,7 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { runId } = request.params as { runId: string };
       const { mediaKey } = request.query as { mediaKey?: string };
-      const run = await readConsistentRun(
-        (id) => readRunBody(app.store, id),
-        await findOneRun(request, runId, mediaKey || undefined),
-        async () =>
-          findOneRun(request, runId, mediaKey || undefined).catch((err: unknown) => {
-            if (err instanceof ApiError && err.code === 'run_not_found') return undefined;
-            throw err;
-          }),
-      );
-      if (!run) throw new ApiError(404, 'run_not_found', `No run "${runId}"`);
+      const run = await readOneRun(request, runId, mediaKey || undefined);
       const { row, body } = run;
       if (row.boxes_stored < STREAM_FROM_BOXES) return sendJson(reply, 200, { data: fullRunForApi(row, body) });
       const stream = runJsonStream(summaryForApi(row), body);
