@@ -12,7 +12,17 @@ export interface ParsedArgs {
 }
 
 /** Flags that never take a value; every other flag needs one. */
-const SWITCHES = new Set(['json', 'help', 'path-style', 'dry-run', 'keep-recordings', 'no-open', 'force', 'quiet']);
+const SWITCHES = new Set([
+  'json',
+  'help',
+  'path-style',
+  'dry-run',
+  'keep-recordings',
+  'no-open',
+  'force',
+  'quiet',
+  'interpolate',
+]);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const words: string[] = [];

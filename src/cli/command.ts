@@ -5,6 +5,8 @@ import type { CliIo } from './io.js';
 
 export interface CommandContext {
   flags: Record<string, FlagValue>;
+  /** The words after the command's name: only for a command that takes `operands`. */
+  operands: string[];
   json: boolean;
   config: Config;
   /** Where the command writes and what environment it reads (the process's, unless main was given another). */
@@ -17,6 +19,8 @@ export interface Command {
   usage: string;
   /** The flags it takes, when not exactly the `--flags` its usage names (besides the global ones). */
   flags?: readonly string[];
+  /** It takes words after its name (files to read): otherwise they are refused as stray input. */
+  operands?: boolean;
   /** Log level when neither --log-level nor LOG_LEVEL is given (the service's default is info). */
   defaultLogLevel?: string;
   // biome-ignore lint/suspicious/noConfusingVoidType: a command that returns nothing has succeeded (exit code 0)

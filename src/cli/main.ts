@@ -29,7 +29,7 @@ function strayInput(
   if (unknown.length > 0)
     return `unknown flag${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `--${f}`).join(', ')}`;
   const extra = words.slice(name.split(' ').length);
-  if (extra.length > 0)
+  if (extra.length > 0 && !command.operands)
     return `unexpected argument${extra.length > 1 ? 's' : ''} ${extra.map((w) => `"${w}"`).join(' ')} (values follow their flag: --name value)`;
   return undefined;
 }
@@ -103,6 +103,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     const config = loadConfig(given, io.env, { logLevel: command.defaultLogLevel });
     const ctx: CommandContext = {
       flags,
+      operands: words.slice(name.split(' ').length),
       json: flags.json === true,
       config,
       io,
