@@ -1,4 +1,5 @@
 // POST /detections/import and GET /detections/{runId}/export over real HTTP, on both dialects.
+import http from 'node:http';
 import { zipSync } from 'fflate';
 import { describe, expect } from 'vitest';
 import { formatNames, formats } from '../../src/formats/registry.js';
@@ -165,6 +166,24 @@ describe.each(DIALECTS)('import and export on %s', (dialect) => {
     expect(empty.status).toBe(400);
     expect(empty.body).toMatchObject({ code: 'invalid_file', line: 1 });
     expect(await runIds()).toEqual(before);
+  });
+
+  it('a file declared over 32 MiB: 413 from the header, before the body is sent', async ({ server, org }) => {
+    const params = new URLSearchParams({ format: 'mot', mediaKey: org.recording.mediaKey });
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(`${server.url}/detections/import?${params}`, {
+        method: 'POST',
+        headers: bearer(org.token, { 'content-type': 'text/plain', 'content-length': String(40 * 1024 * 1024) }),
+      });
+      req.on('response', (res) => {
+        res.resume();
+        req.destroy();
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+      req.flushHeaders();
+    });
+    expect(status).toBe(413);
   });
 
   it('a zip with an entry named ../x_1.txt: 400 invalid_file', async ({ importFile }) => {
