@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
 const UNIT = [
   'test/auth/throttle.test.ts',
   'test/cli/eval.test.ts',
+  'test/cli/convert.test.ts',
   'test/db/lookup-batcher.test.ts',
   'test/detections/rejection-list.test.ts',
   'test/evaluation/**/*.test.ts',

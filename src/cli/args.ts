@@ -22,6 +22,7 @@ const SWITCHES = new Set([
   'force',
   'quiet',
   'class-agnostic',
+  'interpolate',
 ]);
 
 export function parseArgs(argv: string[]): ParsedArgs {

@@ -6,6 +6,8 @@ import type { CliIo } from './io.js';
 /** What every command is given; an offline command (one that reads files only, as `eval`) is given no more. */
 export interface OfflineContext {
   flags: Record<string, FlagValue>;
+  /** The words after the command's name: only for a command that takes `operands`. */
+  operands: string[];
   json: boolean;
   /** Where the command writes and what environment it reads (the process's, unless main was given another). */
   io: CliIo;
@@ -21,6 +23,8 @@ interface CommandBase {
   usage: string;
   /** The flags it takes, when not exactly the `--flags` its usage names (besides the global ones). */
   flags?: readonly string[];
+  /** It takes words after its name (files to read): otherwise they are refused as stray input. */
+  operands?: boolean;
 }
 
 /**

@@ -3,7 +3,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 export interface CliWriter {
-  write(chunk: string): unknown;
+  /** Bytes only from commands that write a binary file to standard output (`convert --to yolo`). */
+  write(chunk: string | Uint8Array): unknown;
   /** A terminal: progress bars are drawn only there. */
   isTTY?: boolean;
 }
@@ -12,10 +13,12 @@ export interface CliIo {
   stdout: CliWriter;
   stderr: CliWriter;
   env: NodeJS.ProcessEnv;
+  /** Standard input, for the commands that read a file from `-`; the process's when absent. */
+  stdin?: AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
 }
 
 export function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env };
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env, stdin: process.stdin };
 }
 
 // Commands are run inside `withIo`, so helpers deep in a command (printResult, envSecret) reach the caller's io

@@ -30,7 +30,7 @@ function strayInput(
   if (unknown.length > 0)
     return `unknown flag${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `--${f}`).join(', ')}`;
   const extra = words.slice(name.split(' ').length);
-  if (extra.length > 0)
+  if (extra.length > 0 && !command.operands)
     return `unexpected argument${extra.length > 1 ? 's' : ''} ${extra.map((w) => `"${w}"`).join(' ')} (values follow their flag: --name value)`;
   return undefined;
 }
@@ -93,7 +93,8 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     return 2;
   }
   try {
-    if (command.offline) return await command.run({ flags, json: flags.json === true, io });
+    const operands = words.slice(name.split(' ').length);
+    if (command.offline) return await command.run({ flags, operands, json: flags.json === true, io });
     // Given once, and not empty: `--database-url "$PROD_URL"` with the variable unset must not quietly fall back to
     // a local store. A wrong value here is the command line's (exit 2), one in the environment is not.
     const given = Object.fromEntries(
@@ -107,6 +108,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     const config = loadConfig(given, io.env, { logLevel: command.defaultLogLevel });
     const ctx: CommandContext = {
       flags,
+      operands,
       json: flags.json === true,
       config,
       io,

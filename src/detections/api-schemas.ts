@@ -220,3 +220,84 @@ export const RunListResult = Type.Object({
 export const RunDeleteResult = Type.Object({
   data: Type.Object({ runId: Type.String(), mediaKey: Type.String(), deleted: Type.Literal(true) }),
 });
+
+// POST /detections/import and GET /detections/{runId}/export (documentation: the routes check their own queries, so
+// that a wrong value answers the spec's codes).
+const FORMAT_NAMES = ['mot', 'cvat-video', 'coco', 'yolo', 'supervision-csv', 'kitti', 'sightline'] as const;
+const FormatParam = Type.Union(
+  FORMAT_NAMES.map((name) => Type.Literal(name)),
+  { description: 'The file format; an unknown name → 400 invalid_field' },
+);
+const Switch = (description: string) =>
+  Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description }));
+const Flavor = Type.Optional(
+  Type.Union([Type.Literal('gt'), Type.Literal('results')], {
+    description: 'MOT only: ground truth (consider flag, class, visibility) or results (confidence); default results',
+  }),
+);
+
+export const ImportQuery = Type.Object({
+  format: FormatParam,
+  mediaKey: Type.Optional(
+    Type.String({ minLength: 1, description: 'The recording; wins over analysisId. One of the two is required' }),
+  ),
+  analysisId: Type.Optional(Type.String({ minLength: 1 })),
+  runId: Type.Optional(
+    Type.String({
+      description: bytes(
+        MAX_RUN_ID_BYTES,
+        ". The idempotency key; when absent, the file's own (a run JSON's source.runId), else <format>-<SHA-256 of the file, 32 hex digits>",
+      ),
+    }),
+  ),
+  sourceKind: Type.Optional(
+    Type.String({ description: `source.kind, default "import"; ${bytes(MAX_SOURCE_BYTES.kind)}` }),
+  ),
+  sourceName: Type.Optional(Type.String({ description: `source.name; ${bytes(MAX_SOURCE_BYTES.name)}` })),
+  sourceVersion: Type.Optional(Type.String({ description: `source.version; ${bytes(MAX_SOURCE_BYTES.version)}` })),
+  name: Type.Optional(Type.String({ description: `The run's display name; ${bytes(MAX_NAME_BYTES)}` })),
+  width: Type.Optional(
+    Type.Number({
+      exclusiveMinimum: 0,
+      description: "Frame width in pixels when the file has none (else the recording's); with height",
+    }),
+  ),
+  height: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Frame height in pixels; with width' })),
+  interpolate: Switch('Fill every frame between two consecutive boxes of a track (files that list keyframes only)'),
+  flavor: Flavor,
+});
+
+export const ExportQuery = Type.Object({
+  format: FormatParam,
+  mediaKey: Type.Optional(Type.String({ description: 'Narrow to one recording' })),
+  interpolate: Switch('Fill every frame between two consecutive boxes of a track (filled boxes carry no confidence)'),
+  flavor: Flavor,
+});
+
+const Position = {
+  line: Type.Optional(Type.Integer({ description: 'Text formats (mot, kitti, supervision-csv): the 1-based line' })),
+  element: Type.Optional(Type.String({ description: 'cvat-video: track[i]/box[j], 1-based' })),
+  index: Type.Optional(
+    Type.Integer({ description: "coco: the annotation's index; sightline: the box's index in its track" }),
+  ),
+  entry: Type.Optional(Type.String({ description: 'yolo: <entry name>:<1-based line>' })),
+};
+
+export const ImportResult = Type.Object({
+  runId: Type.String(),
+  tracksStored: Type.Integer(),
+  boxesStored: Type.Integer(),
+  rejected: Type.Array(
+    Type.Object({
+      trackId: Type.Union([Type.String(), Type.Null()]),
+      frame: Type.Union([Type.Integer(), Type.Null()]),
+      reason: Type.String({
+        description: 'A box rule of POST /detections, or row_malformed for a row that could not be read',
+      }),
+      detail: Type.Optional(Type.String({ description: 'row_malformed: what was wrong with the row' })),
+      ...Position,
+    }),
+    { description: 'In the order of the file' },
+  ),
+  warnings: Type.Array(Type.Object({ code: Type.String(), count: Type.Integer(), message: Type.String() })),
+});

@@ -1,10 +1,9 @@
 import { isUtf8 } from 'node:buffer';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { skipSchemaValidation } from '../http/skip-validation.js';
 import { principalOf, requireReader, requireWriter } from '../auth/authenticate.js';
 import { useJsonBodyParser } from '../http/json-body.js';
 import { ApiError } from '../http/problem.js';
-import { isForeignKeyViolation } from '../db/foreign-key-violation.js';
 import { sendJson, sendMaybeCompressed } from '../http/send-json.js';
 import { jsonStream } from '../http/json-chunks.js';
 import { resolveTarget } from '../recordings/queries.js';
@@ -20,18 +19,19 @@ import {
   RunListResult,
   RunResult,
 } from './api-schemas.js';
-import { runUploadOptions } from './run-upload.js';
 import {
   deleteRun,
   findRunsByRunId,
   fullRunForApi,
   listRunSummaries,
   summaryForApi,
-  upsertRun,
   type SummaryRow,
 } from './queries.js';
 import { readRunBody } from './run-body-reader.js';
 import { readConsistentRun } from './consistent-run.js';
+import { readOneRun, findOneRun } from './find-run.js';
+import { storeValidatedRun } from './store-run.js';
+import type { RunUploadOptions } from './run-upload.js';
 import { parseRunJson } from './run-json-parser.js';
 import { runJsonStream, runListJsonStream } from './run-json-stream.js';
 
@@ -41,29 +41,11 @@ import { validateRun } from './validate-run.js';
 
 const secured = [{ bearer: [] }];
 
-async function findOneRun(request: FastifyRequest, runId: string, mediaKey: string | undefined): Promise<SummaryRow> {
-  if (runId === '') throw new ApiError(400, 'run_id_missing', 'Put the runId in the path: /detections/{runId}');
-  const rows = await findRunsByRunId(request.server.store.db, principalOf(request).orgId, runId, mediaKey);
-  if (rows.length === 0)
-    throw new ApiError(404, 'run_not_found', `No run "${runId}"${mediaKey ? ` on recording "${mediaKey}"` : ''}`);
-  if (rows.length > 1) {
-    throw new ApiError(
-      409,
-      'ambiguous_run_id',
-      `runId "${runId}" exists on several recordings; add ?mediaKey= to choose one`,
-      {
-        mediaKeys: rows.map((r) => r.media_key),
-      },
-    );
-  }
-  return rows[0]!;
-}
-
 const runIdMissing = async () => {
   throw new ApiError(400, 'run_id_missing', 'Put the runId in the path: /detections/{runId}');
 };
 
-export async function detectionRoutes(app: FastifyInstance): Promise<void> {
+export async function detectionRoutes(app: FastifyInstance, { uploads }: { uploads: RunUploadOptions }): Promise<void> {
   const db = app.store.db;
   // Runs are read from the body's bytes with their boxes packed (run-json-parser.ts); JSON.parse when it declines.
   // Bytes that are not UTF-8 are refused rather than decoded with U+FFFD: a runId "bad\xff" would be stored, and
@@ -76,7 +58,7 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
   app.post(
     '/detections',
     {
-      ...runUploadOptions(app),
+      ...uploads,
       onRequest: requireWriter,
       validatorCompiler: skipSchemaValidation,
       schema: {
@@ -104,30 +86,7 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
       const result = validateRun(request.body);
       if (!result.ok) throw new ApiError(400, result.code, result.detail, result.extensions);
       const { meta, boxes, rejected, warnings } = result;
-      if (boxes.count === 0) {
-        throw new ApiError(400, 'all_boxes_rejected', 'Every box of the run was rejected; nothing was stored', {
-          runId: meta.runId,
-          rejected,
-          warnings,
-        });
-      }
-      const principal = principalOf(request);
-      const recording = await resolveTarget(db, principal.orgId, meta);
-      if (!recording) {
-        const named = meta.mediaKey !== undefined ? `mediaKey "${meta.mediaKey}"` : `analysisId "${meta.analysisId}"`;
-        throw new ApiError(404, 'recording_not_found', `No recording with ${named}`);
-      }
-      const stored = await upsertRun(app.store, principal.orgId, recording, result).catch((err: unknown) => {
-        // The recording was deleted (by a user or the retention sweep) between its lookup and the write.
-        if (isForeignKeyViolation(err))
-          throw new ApiError(404, 'recording_not_found', `No recording with mediaKey "${recording.mediaKey}"`);
-        throw err;
-      });
-      request.log.info(
-        { runId: meta.runId, mediaKey: recording.mediaKey, boxes: boxes.count, created: stored.created },
-        'run stored',
-      );
-      const status = rejected.length > 0 ? 207 : stored.created ? 201 : 200;
+      const status = await storeValidatedRun(request, result, rejected);
       const answer = {
         runId: meta.runId,
         tracksStored: boxes.headers.length,
@@ -224,16 +183,7 @@ export async function detectionRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { runId } = request.params as { runId: string };
       const { mediaKey } = request.query as { mediaKey?: string };
-      const run = await readConsistentRun(
-        (id) => readRunBody(app.store, id),
-        await findOneRun(request, runId, mediaKey || undefined),
-        async () =>
-          findOneRun(request, runId, mediaKey || undefined).catch((err: unknown) => {
-            if (err instanceof ApiError && err.code === 'run_not_found') return undefined;
-            throw err;
-          }),
-      );
-      if (!run) throw new ApiError(404, 'run_not_found', `No run "${runId}"`);
+      const run = await readOneRun(request, runId, mediaKey || undefined);
       const { row, body } = run;
       if (row.boxes_stored < STREAM_FROM_BOXES) return sendJson(reply, 200, { data: fullRunForApi(row, body) });
       const stream = runJsonStream(summaryForApi(row), body);

@@ -1,10 +1,10 @@
 // How a route that takes a run's body reads it: the 32 MiB limit, the content codings, the large-body turns and the
-// minimum upload rate. POST /detections and the import route spread these options into their own.
-import type { Server } from 'node:http';
+// minimum upload rate. POST /detections and the import route spread one shared set into their own options, so that
+// both wait for the same two large-body turns.
 import { Transform, pipeline, type Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { bodyCoding, decodeBody } from '../http/content-coding.js';
-import { watchRate, type RateWatched } from '../http/minimum-rate.js';
+import { watchRate, type MinimumRate, type RateWatched } from '../http/minimum-rate.js';
 import { Semaphore } from '../util/semaphore.js';
 import { MAX_BODY_BYTES } from './limits.js';
 
@@ -42,21 +42,10 @@ export interface RunUploadOptions {
   onRequestAbort: (request: FastifyRequest) => Promise<void>;
 }
 
-/** One set per server, so that every route taking run bodies draws on the same turns, however it is registered. */
-const perServer = new WeakMap<Server, RunUploadOptions>();
-
-export function runUploadOptions(app: FastifyInstance): RunUploadOptions {
-  const known = perServer.get(app.server);
-  if (known) return known;
-  const options = makeRunUploadOptions(app);
-  perServer.set(app.server, options);
-  return options;
-}
-
-function makeRunUploadOptions(app: FastifyInstance): RunUploadOptions {
+/** Made once per app (the detections plugin) and given to every route that takes a run's body. */
+export function runUploadOptions(minimumRate: MinimumRate): RunUploadOptions {
   const largeBodies = new Semaphore(LARGE_BODY_SLOTS);
   // A body holding one of those turns must keep coming, or it gives the turn up with a 408.
-  const minimumRate = app.config.largeUploadMinimumRate;
   const holding = new WeakSet<FastifyRequest>();
   const watches = new WeakMap<FastifyRequest, RateWatched>();
   const releaseLargeBody = async (request: FastifyRequest) => {

@@ -16,3 +16,12 @@ export {
 } from './registry.js';
 export { rejectionPositions } from './rejection-positions.js';
 export type * from './types.js';
+export {
+  comparePositions,
+  filledTrackLength,
+  importRun,
+  rejectionText,
+  type ImportOptions,
+  type ImportOutcome,
+  type PositionedRejection,
+} from './import-run.js';

@@ -50,6 +50,8 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /detections': 'listDetectionRuns',
   'GET /detections/{runId}': 'getDetectionRun',
   'DELETE /detections/{runId}': 'deleteDetectionRun',
+  'POST /detections/import': 'importDetectionRun',
+  'GET /detections/{runId}/export': 'exportDetectionRun',
   'POST /recordings': 'registerRecording',
   'GET /recordings': 'listRecordings',
   'POST /recordings/events': 'registerRecordingFromUploadEvent',

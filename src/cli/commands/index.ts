@@ -1,6 +1,7 @@
 // Every CLI command, by its words. Each domain adds its own table here.
 import type { CommandTable } from '../command.js';
 import { authCommands } from './admin-auth.js';
+import { convertCommands } from './convert.js';
 import { recordingCommands } from './admin-recordings.js';
 import { demoCommands } from './demo.js';
 import { evalCommands } from './eval.js';
@@ -16,4 +17,5 @@ export const commands: CommandTable = {
   ...recordingCommands,
   ...storageCommands,
   ...evalCommands,
+  ...convertCommands,
 };
