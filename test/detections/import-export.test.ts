@@ -1,5 +1,6 @@
 // POST /detections/import and GET /detections/{runId}/export over real HTTP, on both dialects.
 import http from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
 import { describe, expect } from 'vitest';
 import { formatNames, formats } from '../../src/formats/registry.js';
@@ -130,6 +131,25 @@ describe.each(DIALECTS)('import and export on %s', (dialect) => {
       expect(a[0]!.boxes[0]).toMatchObject({ x: 0.1, y: 0.1, w: 0.2, h: 0.4 });
     });
   }
+
+  it('a gzip-compressed file is imported as the same file sent plain', async ({
+    server,
+    org,
+    importFile,
+    tracksOf,
+  }) => {
+    await importFile('sightline', JSON.stringify(seed), { runId: 'seed-gz' });
+    const { bytes } = await exportFileBytes(server.url, org.token, 'seed-gz', 'mot');
+    await importFile('mot', bytes, { runId: 'plain-mot', width: '1000', height: '500' });
+    const params = new URLSearchParams({ format: 'mot', mediaKey: org.recording.mediaKey, runId: 'gzip-mot' });
+    const res = await fetch(`${server.url}/detections/import?${params}&width=1000&height=500`, {
+      method: 'POST',
+      headers: bearer(org.token, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }),
+      body: gzipSync(bytes),
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect(await tracksOf('gzip-mot')).toEqual(await tracksOf('plain-mot'));
+  });
 
   it('rows that cannot be read: 207, each with its line, the rest stored', async ({ importFile, tracksOf }) => {
     const res = await importFile('mot', fixture('mot-malformed.txt'), {
