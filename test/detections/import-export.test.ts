@@ -136,10 +136,11 @@ describe.each(DIALECTS)('import and export on %s', (dialect) => {
     server,
     org,
     importFile,
+    exportFile,
     tracksOf,
   }) => {
     await importFile('sightline', JSON.stringify(seed), { runId: 'seed-gz' });
-    const { bytes } = await exportFileBytes(server.url, org.token, 'seed-gz', 'mot');
+    const { bytes } = await exportFile('seed-gz', 'mot');
     await importFile('mot', bytes, { runId: 'plain-mot', width: '1000', height: '500' });
     const params = new URLSearchParams({ format: 'mot', mediaKey: org.recording.mediaKey, runId: 'gzip-mot' });
     const res = await fetch(`${server.url}/detections/import?${params}&width=1000&height=500`, {
