@@ -41,3 +41,17 @@ export function serverTest(dialect: DialectName, options: ServerFixtureOptions =
       .extend('other', { scope: 'file' }, ({ server }): Promise<SeededOrg> => seedOrg(server.store))
   );
 }
+
+/** One dialect's test API, as serverTest makes it. */
+export type ServerTest = ReturnType<typeof serverTest>;
+
+/**
+ * Each dialect's test API with `extend` applied, for a file's own fixtures (seed data, a second store): call it at
+ * the top level of the file, beside serverTests, as file-scoped fixtures must be.
+ */
+export function extendEach<R>(
+  tests: Record<DialectName, ServerTest>,
+  extend: (test: ServerTest, dialect: DialectName) => R,
+): Record<DialectName, R> {
+  return { sqlite: extend(tests.sqlite, 'sqlite'), pg: extend(tests.pg, 'pg') };
+}
