@@ -6,8 +6,8 @@ import type { NewRecording } from '../../src/recordings/queries.js';
 import { type SeededOrg, type TestServer, seedOrg, startTestServer } from './server.js';
 
 export interface ServerFixtureOptions {
-  /** Settings for the server, as environment variables. */
-  env?: Record<string, string>;
+  /** Settings for the server, as environment variables; a function is called when the server is made. */
+  env?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
   /** What `org`'s recording differs in from seedOrg's default one. */
   recording?: Partial<NewRecording>;
 }
@@ -33,7 +33,8 @@ export function serverTest(dialect: DialectName, options: ServerFixtureOptions =
     base
       // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from a destructuring pattern.
       .extend('server', { scope: 'file' }, async ({}, { onCleanup }): Promise<TestServer> => {
-        const server = await startTestServer(dialect, options.env);
+        const env = typeof options.env === 'function' ? await options.env() : options.env;
+        const server = await startTestServer(dialect, env);
         onCleanup(() => server.close());
         return server;
       })
