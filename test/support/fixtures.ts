@@ -4,6 +4,7 @@ import { test as base } from 'vitest';
 import type { DialectName } from '../../src/db/store.js';
 import type { NewRecording } from '../../src/recordings/queries.js';
 import { type SeededOrg, type TestServer, seedOrg, startTestServer } from './server.js';
+import { type StorageFixture, seedStorage } from '../storage/helpers.js';
 
 export interface ServerFixtureOptions {
   /** Settings for the server, as environment variables; a function is called when the server is made. */
@@ -55,4 +56,14 @@ export function extendEach<R>(
   extend: (test: ServerTest, dialect: DialectName) => R,
 ): Record<DialectName, R> {
   return { sqlite: extend(tests.sqlite, 'sqlite'), pg: extend(tests.pg, 'pg') };
+}
+
+/**
+ * serverTests plus `fx`, file-scoped: an organisation with providers 'disk' (fs) and 's3' and a storage account, as
+ * seedStorage makes it with `storage` (the server's env should hold STORAGE_ENV).
+ */
+export function storageTests(options: ServerFixtureOptions & { storage?: Parameters<typeof seedStorage>[1] } = {}) {
+  return extendEach(serverTests(options), (test) =>
+    test.extend('fx', { scope: 'file' }, ({ server }): Promise<StorageFixture> => seedStorage(server, options.storage)),
+  );
 }
