@@ -51,9 +51,9 @@ export type ServerTest = ReturnType<typeof serverTest>;
  * Each dialect's test API with `extend` applied, for a file's own fixtures (seed data, a second store): call it at
  * the top level of the file, beside serverTests, as file-scoped fixtures must be.
  */
-export function extendEach<R>(
-  tests: Record<DialectName, ServerTest>,
-  extend: (test: ServerTest, dialect: DialectName) => R,
+export function extendEach<T = ServerTest, R = unknown>(
+  tests: Record<DialectName, T>,
+  extend: (test: T, dialect: DialectName) => R,
 ): Record<DialectName, R> {
   return { sqlite: extend(tests.sqlite, 'sqlite'), pg: extend(tests.pg, 'pg') };
 }
