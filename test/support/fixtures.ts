@@ -48,8 +48,8 @@ export function serverTest(dialect: DialectName, options: ServerFixtureOptions =
 export type ServerTest = ReturnType<typeof serverTest>;
 
 /**
- * Each dialect's test API with `extend` applied, for a file's own fixtures (seed data, a second store): call it at
- * the top level of the file, beside serverTests, as file-scoped fixtures must be.
+ * Each dialect's test API with `extend` applied, for a file's own fixtures (its seed data, made once with
+ * `{ scope: 'file' }`): call it at the top level of the file, as file-scoped fixtures must be.
  */
 export function extendEach<T = ServerTest, R = unknown>(
   tests: Record<DialectName, T>,
