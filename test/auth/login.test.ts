@@ -1,41 +1,53 @@
 import net from 'node:net';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { extendEach, serverTests } from '../support/fixtures.js';
 import { createAccessToken, createOrganisation, createUser, revokeAccessToken } from '../../src/auth/queries.js';
 import { buildApp } from '../../src/http/app.js';
 import { hashSecret } from '../../src/auth/secrets.js';
 import { loadConfig } from '../../src/config.js';
 import { DIALECTS } from '../support/store.js';
-import { bearer, getJson, postJson, startTestServer, type TestServer } from '../support/server.js';
+import { bearer, getJson, postJson } from '../support/server.js';
+
+// `orgId` is organisation acme with its users, made before the file's first test (the tests log in by name).
+const tests = extendEach(
+  serverTests({ env: { LOGIN_MAX_FAILURES_PER_USER: '3', LOGIN_MAX_FAILURES_PER_ADDRESS: '1000' } }),
+  (test) =>
+    test.extend('orgId', { scope: 'file', auto: true }, async ({ server }) => {
+      const orgId = (await createOrganisation(server.store.db, 'acme')).id;
+      await createUser(server.store.db, orgId, 'alice', 'wonderland-42', 'editor');
+      await createUser(server.store.db, orgId, 'throttled', 'wonderland-42', 'viewer');
+      await createUser(server.store.db, orgId, 'burst', 'wonderland-42', 'viewer');
+      await createUser(server.store.db, orgId, 'regular', 'wonderland-42', 'viewer');
+      for (const name of ['edge', 'skewed', 'patient'])
+        await createUser(server.store.db, orgId, name, 'wonderland-42', 'viewer');
+      return orgId;
+    }),
+);
 
 describe.each(DIALECTS)('authentication on %s', (dialect) => {
-  let server: TestServer;
-  let orgId: string;
-  const login = (body: unknown, headers: Record<string, string> = {}) => postJson(`${server.url}/login`, body, headers);
-  const listWith = (token: string) => getJson(`${server.url}/detections?mediaKey=none`, bearer(token));
+  const it = tests[dialect]
+    .extend(
+      'login',
+      ({ server }) =>
+        (body: unknown, headers: Record<string, string> = {}) =>
+          postJson(`${server.url}/login`, body, headers),
+    )
+    .extend(
+      'listWith',
+      ({ server }) =>
+        (token: string) =>
+          getJson(`${server.url}/detections?mediaKey=none`, bearer(token)),
+    )
+    /** The username's throttle counter, as the login route keys it. */
+    .extend(
+      'userCounter',
+      ({ server }) =>
+        (username: string) =>
+          server.store.db.updateTable('login_failures').where('key', '=', `user:${hashSecret(username)}`),
+    );
 
-  beforeAll(async () => {
-    server = await startTestServer(dialect, {
-      LOGIN_MAX_FAILURES_PER_USER: '3',
-      LOGIN_MAX_FAILURES_PER_ADDRESS: '1000',
-    });
-    orgId = (await createOrganisation(server.store.db, 'acme')).id;
-    await createUser(server.store.db, orgId, 'alice', 'wonderland-42', 'editor');
-    await createUser(server.store.db, orgId, 'throttled', 'wonderland-42', 'viewer');
-    await createUser(server.store.db, orgId, 'burst', 'wonderland-42', 'viewer');
-    await createUser(server.store.db, orgId, 'regular', 'wonderland-42', 'viewer');
-    for (const name of ['edge', 'skewed', 'patient'])
-      await createUser(server.store.db, orgId, name, 'wonderland-42', 'viewer');
-  });
-
-  /** The username's throttle counter, as the login route keys it. */
-  const userCounter = (username: string) =>
-    server.store.db.updateTable('login_failures').where('key', '=', `user:${hashSecret(username)}`);
-  afterAll(async () => {
-    await server.close();
-  });
-
-  it('returns a Bearer session token with the user and organisation', async () => {
+  it('returns a Bearer session token with the user and organisation', async ({ orgId, login, listWith }) => {
     const res = await login({ username: 'alice', password: 'wonderland-42' });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
@@ -50,7 +62,7 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect((await listWith(res.body.data.token)).status).toBe(404);
   });
 
-  it.each([
+  it.for([
     ['missing password', { username: 'alice' }],
     ['empty username', { username: '', password: 'x' }],
     ['not an object', ['alice']],
@@ -58,13 +70,13 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     ['username an array', { username: ['alice'], password: ['wonderland-42'] }],
     ['username a number', { username: 1, password: 'wonderland-42' }],
     ['password a boolean', { username: 'alice', password: true }],
-  ])('400 for %s', async (_name, body) => {
+  ])('400 for %s', async ([_name, body], { login }) => {
     const res = await login(body);
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   });
 
-  it('400 malformed_json for broken JSON', async () => {
+  it('400 malformed_json for broken JSON', async ({ server }) => {
     const res = await fetch(`${server.url}/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -74,7 +86,10 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect((await res.json()).code).toBe('malformed_json');
   });
 
-  it('415 for a JSON body labelled text/plain (Fastify would hand it over as a string), like any other type', async () => {
+  it('415 for a JSON body labelled text/plain (Fastify would hand it over as a string), like any other type', async ({
+    server,
+    login,
+  }) => {
     const body = JSON.stringify({ username: 'alice', password: 'wonderland-42' });
     for (const type of ['text/plain', 'text/plain; charset=utf-8', 'application/xml']) {
       const res = await fetch(`${server.url}/login`, { method: 'POST', headers: { 'content-type': type }, body });
@@ -89,7 +104,7 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect(logout.status).toBe(200);
   });
 
-  it('401 invalid_credentials, the same answer for an unknown user and a wrong password', async () => {
+  it('401 invalid_credentials, the same answer for an unknown user and a wrong password', async ({ login }) => {
     const wrong = await login({ username: 'alice', password: 'nope-nope' });
     const unknown = await login({ username: 'nobody', password: 'nope-nope' });
     for (const res of [wrong, unknown]) {
@@ -99,7 +114,7 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect(wrong.body.detail).toBe(unknown.body.detail);
   });
 
-  it('401, not 400, for a username or password longer than any account can have', async () => {
+  it('401, not 400, for a username or password longer than any account can have', async ({ login }) => {
     for (const body of [
       { username: 'a'.repeat(257), password: 'wonderland-42' },
       { username: 'alice', password: 'p'.repeat(1025) },
@@ -109,7 +124,9 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     }
   });
 
-  it('throttles repeated failures for one username with 429 and Retry-After, even for the right password', async () => {
+  it('throttles repeated failures for one username with 429 and Retry-After, even for the right password', async ({
+    login,
+  }) => {
     for (let i = 0; i < 3; i++)
       expect((await login({ username: 'throttled', password: 'bad-guess' })).status).toBe(401);
     const res = await login({ username: 'throttled', password: 'wonderland-42' });
@@ -120,7 +137,9 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect(retry).toBeLessThanOrEqual(900);
   });
 
-  it('counts a burst of concurrent guesses one by one: no more than the limit get tried, not even the right one', async () => {
+  it('counts a burst of concurrent guesses one by one: no more than the limit get tried, not even the right one', async ({
+    login,
+  }) => {
     const guesses = Array.from({ length: 24 }, (_, i) =>
       login({ username: 'burst', password: i === 20 ? 'wonderland-42' : `guess-${i}` }),
     );
@@ -130,7 +149,7 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(21);
   });
 
-  it('slides its window: failures just before a window turned still count after it', async () => {
+  it('slides its window: failures just before a window turned still count after it', async ({ login, userCounter }) => {
     for (let i = 0; i < 3; i++) expect((await login({ username: 'edge', password: 'bad-guess' })).status).toBe(401);
     // As if those three had failed at the very end of the window that ended a second ago.
     await userCounter('edge')
@@ -145,7 +164,10 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(300);
   });
 
-  it('does not count attempts it refused untried: asking again does not push Retry-After back', async () => {
+  it('does not count attempts it refused untried: asking again does not push Retry-After back', async ({
+    server,
+    login,
+  }) => {
     for (let i = 0; i < 3; i++) expect((await login({ username: 'patient', password: 'bad-guess' })).status).toBe(401);
     const waits = [];
     for (let i = 0; i < 5; i++) {
@@ -162,7 +184,10 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect(failures.failures).toBe(3);
   });
 
-  it('starts afresh a counter whose window begins in the future (an instance whose clock ran ahead)', async () => {
+  it('starts afresh a counter whose window begins in the future (an instance whose clock ran ahead)', async ({
+    login,
+    userCounter,
+  }) => {
     for (let i = 0; i < 3; i++) expect((await login({ username: 'skewed', password: 'bad-guess' })).status).toBe(401);
     await userCounter('skewed')
       .set({ window_start: Date.now() + 86_400_000 })
@@ -170,7 +195,9 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect((await login({ username: 'skewed', password: 'wonderland-42' })).status).toBe(200);
   });
 
-  it('holds the limit through bursts from one address for several usernames: exactly the limit tried, no 5xx', async () => {
+  it('holds the limit through bursts from one address for several usernames: exactly the limit tried, no 5xx', async ({
+    login,
+  }) => {
     for (let round = 0; round < 3; round++) {
       const username = `nobody-${round}-${Math.random().toString(36).slice(2, 8)}`;
       const statuses = (
@@ -186,7 +213,7 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
 
   it.skipIf(dialect !== 'pg')(
     'takes back a login that failed on the server side: no session left, not counted',
-    async () => {
+    async ({ server, orgId, login }) => {
       const db = server.store.db;
       await createUser(db, orgId, 'unlucky', 'wonderland-42', 'viewer');
       // The database fails the counter's reset, after the session was written (as a dropped connection would).
@@ -213,7 +240,10 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     },
   );
 
-  it('keeps no username as text in the throttle table (a password typed into the username field stays unreadable)', async () => {
+  it('keeps no username as text in the throttle table (a password typed into the username field stays unreadable)', async ({
+    server,
+    login,
+  }) => {
     const typed = 'Secret-Typed-In-The-Wrong-Field-71';
     expect((await login({ username: typed, password: 'x' })).status).toBe(401);
     const keys = (await server.store.db.selectFrom('login_failures').select('key').execute()).map((r) => r.key);
@@ -221,7 +251,7 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect(keys.filter((k) => k.toLowerCase().includes(typed.toLowerCase()))).toEqual([]);
   });
 
-  it('a success does not count as a failure of its address', async () => {
+  it('a success does not count as a failure of its address', async ({ server, login }) => {
     const addressFailures = async () =>
       (
         await server.store.db
@@ -238,7 +268,10 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect(await addressFailures()).toBe(before);
   });
 
-  it('the throttle lives in the database: a second instance on the same store refuses too', async () => {
+  it('the throttle lives in the database: a second instance on the same store refuses too', async ({
+    server,
+    login,
+  }) => {
     const second = await buildApp({
       config: loadConfig({}, { LOGIN_MAX_FAILURES_PER_USER: '3' }),
       store: server.store,
@@ -257,7 +290,7 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     }
   });
 
-  it('logout ends the session', async () => {
+  it('logout ends the session', async ({ server, login, listWith }) => {
     const token = (await login({ username: 'alice', password: 'wonderland-42' })).body.data.token;
     expect((await postJson(`${server.url}/logout`, {}, bearer(token))).status).toBe(200);
     const res = await listWith(token);
@@ -265,7 +298,11 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect(res.body.code).toBe('unauthorized');
   });
 
-  it('logout takes an empty body labelled JSON (it reads none), while /login still refuses one', async () => {
+  it('logout takes an empty body labelled JSON (it reads none), while /login still refuses one', async ({
+    server,
+    login,
+    listWith,
+  }) => {
     const token = (await login({ username: 'alice', password: 'wonderland-42' })).body.data.token;
     const res = await fetch(`${server.url}/logout`, {
       method: 'POST',
@@ -280,14 +317,18 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect([empty.status, (await empty.json()).code]).toEqual([400, 'malformed_json']);
   });
 
-  it('logout with an access token says it is no session, and the token keeps working', async () => {
+  it('logout with an access token says it is no session, and the token keeps working', async ({
+    server,
+    orgId,
+    listWith,
+  }) => {
     const live = await createAccessToken(server.store.db, orgId, 'not-a-session', null);
     const res = await postJson(`${server.url}/logout`, {}, bearer(live.token));
     expect([res.status, res.body.code]).toEqual([400, 'invalid_request']);
     expect((await listWith(live.token)).status).toBe(404);
   });
 
-  it('takes no credential from a request with two Authorization headers', async () => {
+  it('takes no credential from a request with two Authorization headers', async ({ server, orgId, listWith }) => {
     const live = await createAccessToken(server.store.db, orgId, 'twice', null);
     const target = new URL(`${server.url}/detections?mediaKey=none`);
     for (const pair of [
@@ -321,7 +362,7 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect(loadConfig({}, { SESSION_TTL: '30m' }).sessionTtlSeconds).toBe(1800);
   });
 
-  it('access tokens work until revoked or expired', async () => {
+  it('access tokens work until revoked or expired', async ({ server, orgId, listWith }) => {
     const live = await createAccessToken(server.store.db, orgId, 'ci', null);
     expect((await listWith(live.token)).status).toBe(404);
     expect(await revokeAccessToken(server.store.db, orgId, live.id)).toBe(true);
@@ -330,7 +371,7 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect((await listWith(expired.token)).status).toBe(401);
   });
 
-  it('expired sessions are refused', async () => {
+  it('expired sessions are refused', async ({ server, login, listWith }) => {
     const token = (await login({ username: 'alice', password: 'wonderland-42' })).body.data.token;
     await server.store.db
       .updateTable('sessions')
@@ -339,7 +380,7 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect((await listWith(token)).status).toBe(401);
   });
 
-  it('stores only hashes of passwords and tokens', async () => {
+  it('stores only hashes of passwords and tokens', async ({ server, login }) => {
     const token = (await login({ username: 'alice', password: 'wonderland-42' })).body.data.token;
     const sessions = await server.store.db.selectFrom('sessions').select('token_hash').execute();
     expect(sessions.some((s) => s.token_hash === token)).toBe(false);

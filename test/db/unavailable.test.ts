@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { serverTest } from '../support/fixtures.js';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
-import { bearer, getJson, postJson, seedOrg, startTestServer } from '../support/server.js';
+import { bearer, getJson, postJson } from '../support/server.js';
+
+const embedded = serverTest('sqlite');
 
 describe('isDatabaseUnavailable', () => {
   it.each([
@@ -39,10 +42,9 @@ describe('isDatabaseUnavailable', () => {
 });
 
 describe('an embedded store that cannot be written any more (disk full, files made read-only)', () => {
-  it('answers 503 service_unavailable with Retry-After, writes nothing, and serves again once it can', async () => {
-    const server = await startTestServer('sqlite');
-    try {
-      const org = await seedOrg(server.store);
+  embedded(
+    'answers 503 service_unavailable with Retry-After, writes nothing, and serves again once it can',
+    async ({ server, org }) => {
       const run = (label: string) => ({
         mediaKey: org.recording.mediaKey,
         schemaVersion: '1.0',
@@ -61,8 +63,6 @@ describe('an embedded store that cannot be written any more (disk full, files ma
       const stored = await getJson(`${server.url}/detections/r-readonly`, bearer(org.token));
       expect(stored.body.data.tracks[0].label).toBe('before');
       expect((await postJson(`${server.url}/detections`, run('after'), bearer(org.token))).status).toBe(200);
-    } finally {
-      await server.close();
-    }
-  });
+    },
+  );
 });

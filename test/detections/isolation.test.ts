@@ -1,24 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { extendEach, serverTests } from '../support/fixtures.js';
 import { DIALECTS } from '../support/store.js';
-import {
-  bearer,
-  getJson,
-  postJson,
-  seedOrg,
-  startTestServer,
-  type SeededOrg,
-  type TestServer,
-} from '../support/server.js';
+import { bearer, getJson, postJson } from '../support/server.js';
 
-describe.each(DIALECTS)('organisation isolation on %s', (dialect) => {
-  let server: TestServer;
-  let a: SeededOrg;
-  let b: SeededOrg;
-
-  beforeAll(async () => {
-    server = await startTestServer(dialect);
-    a = await seedOrg(server.store);
-    b = await seedOrg(server.store);
+// Org A is `org`, org B `other`; B has a run (made before the file's first test) for A's credentials to miss.
+const tests = extendEach(serverTests(), (test) =>
+  test.extend('bRun', { scope: 'file', auto: true }, async ({ server, other: b }) => {
     const res = await postJson(
       `${server.url}/detections`,
       {
@@ -31,17 +18,11 @@ describe.each(DIALECTS)('organisation isolation on %s', (dialect) => {
       bearer(b.token),
     );
     expect(res.status).toBe(201);
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+    return 'b-run';
+  }),
+);
 
-  const credentials = () => ({
-    token: a.token,
-    owner: a.sessions.owner,
-    editor: a.sessions.editor,
-    viewer: a.sessions.viewer,
-  });
+describe.each(DIALECTS)('organisation isolation on %s', (dialect) => {
   const asA = [
     ['access token', 'token'],
     ['owner session', 'owner'],
@@ -50,9 +31,9 @@ describe.each(DIALECTS)('organisation isolation on %s', (dialect) => {
   ] as const;
 
   describe.each(asA)("org A's %s against org B", (_label, who) => {
-    const token = () => credentials()[who];
+    const it = tests[dialect].extend('token', ({ org: a }) => (who === 'token' ? a.token : a.sessions[who]));
 
-    it('POST /detections by mediaKey → 404', async () => {
+    it('POST /detections by mediaKey → 404', async ({ server, other: b, token }) => {
       const res = await postJson(
         `${server.url}/detections`,
         {
@@ -62,13 +43,13 @@ describe.each(DIALECTS)('organisation isolation on %s', (dialect) => {
           coordinateSpace: 'normalized',
           tracks: [{ id: 1, boxes: [{ frame: 0, x: 0, y: 0, w: 0.5, h: 0.5 }] }],
         },
-        bearer(token()),
+        bearer(token),
       );
       expect(res.status).toBe(who === 'viewer' ? 403 : 404);
       if (who !== 'viewer') expect(res.body.code).toBe('recording_not_found');
     });
 
-    it('POST /detections by analysisId → 404', async () => {
+    it('POST /detections by analysisId → 404', async ({ server, other: b, token }) => {
       const res = await postJson(
         `${server.url}/detections`,
         {
@@ -78,33 +59,33 @@ describe.each(DIALECTS)('organisation isolation on %s', (dialect) => {
           coordinateSpace: 'normalized',
           tracks: [{ id: 1, boxes: [{ frame: 0, x: 0, y: 0, w: 0.5, h: 0.5 }] }],
         },
-        bearer(token()),
+        bearer(token),
       );
       expect(res.status).toBe(who === 'viewer' ? 403 : 404);
     });
 
-    it('GET /detections?mediaKey= → 404', async () => {
+    it('GET /detections?mediaKey= → 404', async ({ server, other: b, token }) => {
       const res = await getJson(
         `${server.url}/detections?mediaKey=${encodeURIComponent(b.recording.mediaKey)}`,
-        bearer(token()),
+        bearer(token),
       );
       expect(res.status).toBe(404);
       expect(res.body.code).toBe('recording_not_found');
     });
 
-    it('GET /detections/{runId} → 404, with or without mediaKey', async () => {
+    it('GET /detections/{runId} → 404, with or without mediaKey', async ({ server, other: b, token }) => {
       for (const path of [
         '/detections/b-run',
         `/detections/b-run?mediaKey=${encodeURIComponent(b.recording.mediaKey)}`,
       ]) {
-        const res = await getJson(`${server.url}${path}`, bearer(token()));
+        const res = await getJson(`${server.url}${path}`, bearer(token));
         expect(res.status).toBe(404);
         expect(res.body.code).toBe('run_not_found');
       }
     });
 
-    it('DELETE /detections/{runId} → 404 and the run survives', async () => {
-      const res = await getJson(`${server.url}/detections/b-run`, bearer(token()), 'DELETE');
+    it('DELETE /detections/{runId} → 404 and the run survives', async ({ server, other: b, token }) => {
+      const res = await getJson(`${server.url}/detections/b-run`, bearer(token), 'DELETE');
       expect(res.status).toBe(who === 'viewer' ? 403 : 404);
       expect((await getJson(`${server.url}/detections/b-run`, bearer(b.token))).status).toBe(200);
     });

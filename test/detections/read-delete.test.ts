@@ -1,16 +1,9 @@
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { extendEach, serverTests } from '../support/fixtures.js';
 import { insertRecording } from '../../src/recordings/queries.js';
 import { DIALECTS } from '../support/store.js';
-import {
-  bearer,
-  getJson,
-  postJson,
-  seedOrg,
-  startTestServer,
-  type SeededOrg,
-  type TestServer,
-} from '../support/server.js';
+import { bearer, getJson, postJson } from '../support/server.js';
 
 const track = (id: string, frames: number[]) => ({
   id,
@@ -18,37 +11,53 @@ const track = (id: string, frames: number[]) => ({
   boxes: frames.map((frame) => ({ frame, x: 0.1, y: 0.2, w: 0.3, h: 0.4, confidence: 0.5 })),
 });
 
+// `otherKey` is a second recording of `org`.
+const tests = extendEach(serverTests(), (test) =>
+  test.extend(
+    'otherKey',
+    { scope: 'file' },
+    async ({ server, org }) =>
+      (
+        await insertRecording(server.store.db, org.orgId, {
+          mediaKey: 'other/1700000100_b.mp4',
+          startTimestamp: 1_700_000_100,
+        })
+      ).mediaKey,
+  ),
+);
+
 describe.each(DIALECTS)('reading and deleting runs on %s', (dialect) => {
-  let server: TestServer;
-  let org: SeededOrg;
-  let otherKey: string;
-  const runBody = (runId: string, mediaKey = org.recording.mediaKey, tracks = [track('a', [0, 1])]) => ({
-    mediaKey,
-    schemaVersion: '1.0',
-    source: { kind: 'model', name: 'yolo', runId },
-    coordinateSpace: 'normalized',
-    tracks,
-  });
-  const post = (body: unknown) => postJson(`${server.url}/detections`, body, bearer(org.token));
-  const call = (path: string, method = 'GET', token = org.token) =>
-    getJson(`${server.url}${path}`, bearer(token), method);
+  const it = tests[dialect]
+    .extend(
+      'runBody',
+      ({ org }) =>
+        (runId: string, mediaKey = org.recording.mediaKey, tracks = [track('a', [0, 1])]) => ({
+          mediaKey,
+          schemaVersion: '1.0',
+          source: { kind: 'model', name: 'yolo', runId },
+          coordinateSpace: 'normalized',
+          tracks,
+        }),
+    )
+    .extend(
+      'post',
+      ({ server, org }) =>
+        (body: unknown) =>
+          postJson(`${server.url}/detections`, body, bearer(org.token)),
+    )
+    .extend(
+      'call',
+      ({ server, org }) =>
+        (path: string, method = 'GET', token = org.token) =>
+          getJson(`${server.url}${path}`, bearer(token), method),
+    );
   const q = (k: string) => encodeURIComponent(k);
 
-  beforeAll(async () => {
-    server = await startTestServer(dialect);
-    org = await seedOrg(server.store);
-    otherKey = (
-      await insertRecording(server.store.db, org.orgId, {
-        mediaKey: 'other/1700000100_b.mp4',
-        startTimestamp: 1_700_000_100,
-      })
-    ).mediaKey;
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-
-  it('fetches and deletes a run whose runId has the longest length allowed (128 bytes)', async () => {
+  it('fetches and deletes a run whose runId has the longest length allowed (128 bytes)', async ({
+    runBody,
+    post,
+    call,
+  }) => {
     const runId = 'r'.repeat(64) + 'é'.repeat(32); // 128 bytes, 192 characters percent-encoded in the path
     expect((await post(runBody(runId))).status).toBe(201);
     expect((await call(`/detections/${q(runId)}`)).body.data.runId).toBe(runId);
@@ -57,13 +66,18 @@ describe.each(DIALECTS)('reading and deleting runs on %s', (dialect) => {
     expect([tooLong.status, tooLong.body.code]).toEqual([400, 'bad_request']);
   });
 
-  it('lists an empty recording as an empty list', async () => {
+  it('lists an empty recording as an empty list', async ({ otherKey, call }) => {
     const res = await call(`/detections?mediaKey=${q(otherKey)}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: { mediaKey: otherKey, runs: [] } });
   });
 
-  it('lists runs oldest first as summaries without tracks, or full runs with include=tracks', async () => {
+  it('lists runs oldest first as summaries without tracks, or full runs with include=tracks', async ({
+    org,
+    runBody,
+    post,
+    call,
+  }) => {
     for (const id of ['zeta', 'alpha', 'mid']) expect((await post(runBody(id))).status).toBe(201);
     const res = await call(`/detections?mediaKey=${q(org.recording.mediaKey)}`);
     expect(res.status).toBe(200);
@@ -81,13 +95,13 @@ describe.each(DIALECTS)('reading and deleting runs on %s', (dialect) => {
     expect(full.body.data.runs[1].tracks).toEqual([track('a', [0, 1])]);
   });
 
-  it('a replaced run keeps its place in the list (createdAt stays)', async () => {
+  it('a replaced run keeps its place in the list (createdAt stays)', async ({ org, runBody, post, call }) => {
     expect((await post(runBody('zeta', org.recording.mediaKey, [track('b', [7])]))).status).toBe(200);
     const runs = (await call(`/detections?mediaKey=${q(org.recording.mediaKey)}`)).body.data.runs;
     expect(runs[0].runId).toBe('zeta');
   });
 
-  it('400 media_key_missing and 404 recording_not_found for the list', async () => {
+  it('400 media_key_missing and 404 recording_not_found for the list', async ({ call }) => {
     for (const path of ['/detections', '/detections?mediaKey=']) {
       const res = await call(path);
       expect(res.status).toBe(400);
@@ -98,7 +112,7 @@ describe.each(DIALECTS)('reading and deleting runs on %s', (dialect) => {
     expect(res.body.code).toBe('recording_not_found');
   });
 
-  it('400 invalid_field naming the parameter for a query parameter sent twice', async () => {
+  it('400 invalid_field naming the parameter for a query parameter sent twice', async ({ org, call }) => {
     const key = q(org.recording.mediaKey);
     for (const path of [
       `/detections?mediaKey=${key}&mediaKey=${key}`,
@@ -115,7 +129,7 @@ describe.each(DIALECTS)('reading and deleting runs on %s', (dialect) => {
     }
   });
 
-  it('fetches one run with the full stored form', async () => {
+  it('fetches one run with the full stored form', async ({ call }) => {
     const res = await call('/detections/alpha');
     expect(res.status).toBe(200);
     const run = res.body.data;
@@ -148,7 +162,7 @@ describe.each(DIALECTS)('reading and deleting runs on %s', (dialect) => {
     expect(new Date(run.createdAt).toISOString()).toBe(run.createdAt);
   });
 
-  it('404 run_not_found, 400 run_id_missing for GET and DELETE without an id', async () => {
+  it('404 run_not_found, 400 run_id_missing for GET and DELETE without an id', async ({ call }) => {
     expect((await call('/detections/nope')).body.code).toBe('run_not_found');
     expect((await call('/detections/nope', 'DELETE')).body.code).toBe('run_not_found');
     for (const [path, method] of [
@@ -162,7 +176,13 @@ describe.each(DIALECTS)('reading and deleting runs on %s', (dialect) => {
     }
   });
 
-  it('409 ambiguous_run_id with the candidate mediaKeys; ?mediaKey= narrows', async () => {
+  it('409 ambiguous_run_id with the candidate mediaKeys; ?mediaKey= narrows', async ({
+    org,
+    otherKey,
+    runBody,
+    post,
+    call,
+  }) => {
     expect((await post(runBody('shared'))).status).toBe(201);
     expect((await post(runBody('shared', otherKey))).status).toBe(201);
     const res = await call('/detections/shared');
@@ -179,7 +199,7 @@ describe.each(DIALECTS)('reading and deleting runs on %s', (dialect) => {
     expect((await call('/detections/shared')).status).toBe(200);
   });
 
-  it('deletes a run with its centroids, and a second delete is 404', async () => {
+  it('deletes a run with its centroids, and a second delete is 404', async ({ server, org, runBody, post, call }) => {
     expect((await post(runBody('doomed'))).status).toBe(201);
     const pk = await server.store.db
       .selectFrom('runs')
@@ -201,7 +221,12 @@ describe.each(DIALECTS)('reading and deleting runs on %s', (dialect) => {
     expect((await call('/detections/doomed', 'DELETE')).status).toBe(404);
   });
 
-  it('deletes when the client labels the empty DELETE as JSON (many clients send Content-Type on every request)', async () => {
+  it('deletes when the client labels the empty DELETE as JSON (many clients send Content-Type on every request)', async ({
+    server,
+    org,
+    runBody,
+    post,
+  }) => {
     expect((await post(runBody('labelled'))).status).toBe(201);
     const res = await fetch(`${server.url}/detections/labelled`, {
       method: 'DELETE',
@@ -211,14 +236,14 @@ describe.each(DIALECTS)('reading and deleting runs on %s', (dialect) => {
     expect((await res.json()).data).toEqual({ runId: 'labelled', mediaKey: org.recording.mediaKey, deleted: true });
   });
 
-  it('a viewer may read but not delete', async () => {
+  it('a viewer may read but not delete', async ({ org, call }) => {
     expect((await call('/detections/alpha', 'GET', org.sessions.viewer)).status).toBe(200);
     const res = await call('/detections/alpha', 'DELETE', org.sessions.viewer);
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('forbidden');
   });
 
-  it('compresses large responses when asked', async () => {
+  it('compresses large responses when asked', async ({ server, org, runBody, post }) => {
     const tracks = Array.from({ length: 50 }, (_, i) =>
       track(
         `t${i}`,
@@ -263,7 +288,13 @@ describe.each(DIALECTS)('reading and deleting runs on %s', (dialect) => {
     expect(JSON.parse(gunzipSync(raw).toString()).data.tracks).toHaveLength(50);
   });
 
-  it('streams a large run (≥ 20 000 boxes) as the same JSON, plain and gzip', async () => {
+  it('streams a large run (≥ 20 000 boxes) as the same JSON, plain and gzip', async ({
+    server,
+    org,
+    runBody,
+    post,
+    call,
+  }) => {
     const tracks = Array.from({ length: 450 }, (_, t) => ({
       id: `s${t}`,
       label: t % 2 ? 'car' : 'person',

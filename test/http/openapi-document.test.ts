@@ -1,10 +1,11 @@
 // /docs/json as a client generator reads it: every operation named, its credentials declared as security schemes,
 // and its documented requests agreeing with what the server takes and refuses (checked over HTTP, both ways).
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { extendEach, serverTest, storageTests } from '../support/fixtures.js';
 import { DIALECTS } from '../support/store.js';
-import { bearer, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
-import { STORAGE_ENV, seedStorage, type StorageFixture } from '../storage/helpers.js';
+import { bearer } from '../support/server.js';
+import { STORAGE_ENV } from '../storage/helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: walks an arbitrary (OpenAPI) JSON document
 type Json = any;
@@ -50,18 +51,23 @@ function requestChecker(doc: Json) {
   };
 }
 
-describe('the OpenAPI document', () => {
-  let server: TestServer;
-  let doc: Json;
-  beforeAll(async () => {
-    server = await startTestServer('sqlite', STORAGE_ENV);
-    doc = await (await fetch(`${server.url}/docs/json`)).json();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+// `doc` is the served document.
+const documentTest = serverTest('sqlite', { env: STORAGE_ENV }).extend(
+  'doc',
+  { scope: 'file' },
+  async ({ server }): Promise<Json> => (await fetch(`${server.url}/docs/json`)).json(),
+);
+// `check` holds the served document's request schemas; `fx` is a storage account (storageTests).
+const requestTests = extendEach(storageTests({ env: STORAGE_ENV }), (test) =>
+  test.extend('check', { scope: 'file' }, async ({ server }) =>
+    requestChecker(await (await fetch(`${server.url}/docs/json`)).json()),
+  ),
+);
 
-  it('names every operation with a unique operationId, and offers a server to call', () => {
+describe('the OpenAPI document', () => {
+  const it = documentTest;
+
+  it('names every operation with a unique operationId, and offers a server to call', ({ doc }) => {
     const ops = operationsOf(doc);
     expect(ops.length).toBeGreaterThanOrEqual(26);
     const unnamed = ops.filter(({ op }) => typeof op.operationId !== 'string').map(({ key }) => key);
@@ -71,7 +77,7 @@ describe('the OpenAPI document', () => {
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
   });
 
-  it("declares the storage account's headers as security schemes, not as parameters", () => {
+  it("declares the storage account's headers as security schemes, not as parameters", ({ doc }) => {
     expect(doc.components.securitySchemes).toMatchObject({
       storageAccessKey: { type: 'apiKey', in: 'header', name: 'X-Service-Storage-AccessKey' },
       storageSecret: { type: 'apiKey', in: 'header', name: 'X-Service-Storage-SecretAccessKey' },
@@ -85,7 +91,7 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('says which operations need no credentials at all', () => {
+  it('says which operations need no credentials at all', ({ doc }) => {
     const open = operationsOf(doc)
       .filter(({ op }) => Array.isArray(op.security) && op.security.length === 0)
       .map(({ key }) => key)
@@ -103,7 +109,7 @@ describe('the OpenAPI document', () => {
     expect(undeclared).toEqual([]);
   });
 
-  it('documents the body of every operation that reads one, and the filters of the recording list', () => {
+  it('documents the body of every operation that reads one, and the filters of the recording list', ({ doc }) => {
     const withoutBody = ['POST /logout', 'POST /api/storage/admin/accounts/{name}/rotate'];
     const missing = operationsOf(doc)
       .filter(({ key, op }) => /^(POST|PATCH|PUT) /.test(key) && !withoutBody.includes(key) && !op.requestBody)
@@ -123,7 +129,7 @@ describe('the OpenAPI document', () => {
     expect(runs.parameters.find((p: Json) => p.name === 'mediaKey')).toMatchObject({ required: true });
   });
 
-  it('describes every success answer (no "Default Response")', () => {
+  it('describes every success answer (no "Default Response")', ({ doc }) => {
     const vague = operationsOf(doc).flatMap(({ key, op }) =>
       Object.entries<Json>(op.responses)
         .filter(([, r]) => r.description === 'Default Response')
@@ -134,35 +140,25 @@ describe('the OpenAPI document', () => {
 });
 
 describe.each(DIALECTS)('documented requests agree with the server (%s)', (dialect) => {
-  let server: TestServer;
-  let org: SeededOrg;
-  let fx: StorageFixture;
-  let check: ReturnType<typeof requestChecker>;
-
-  beforeAll(async () => {
-    server = await startTestServer(dialect, STORAGE_ENV);
-    org = await seedOrg(server.store);
-    fx = await seedStorage(server);
-    check = requestChecker(await (await fetch(`${server.url}/docs/json`)).json());
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
-
-  const send = (method: string, path: string, body: unknown, headers: Record<string, string>) =>
-    fetch(`${server.url}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
+  const it = requestTests[dialect]
+    .extend(
+      'send',
+      ({ server }) =>
+        (method: string, path: string, body: unknown, headers: Record<string, string>) =>
+          fetch(`${server.url}${path}`, {
+            method,
+            headers: { 'content-type': 'application/json', ...headers },
+            body: JSON.stringify(body),
+          }),
+    )
+    /** The document's verdict and the server's, side by side: valid ⇔ a 2xx answer. */
+    .extend('agree', ({ check }) => async (key: string, body: unknown, res: Response) => {
+      const verdict = check.body(key, body);
+      await res.arrayBuffer();
+      return { body: JSON.stringify(body).slice(0, 120), documented: verdict, accepted: res.ok };
     });
-  /** The document's verdict and the server's, side by side: valid ⇔ a 2xx answer. */
-  const agree = async (key: string, body: unknown, res: Response) => {
-    const verdict = check.body(key, body);
-    await res.arrayBuffer();
-    return { body: JSON.stringify(body).slice(0, 120), documented: verdict, accepted: res.ok };
-  };
 
-  it('POST /detections', async () => {
+  it('POST /detections', async ({ org, send, agree }) => {
     const run = (
       extra: Record<string, unknown> = {},
       tracks: unknown = [{ id: 1, label: 'person', boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] }],
@@ -203,7 +199,7 @@ describe.each(DIALECTS)('documented requests agree with the server (%s)', (diale
     expect(results.map((r) => r.accepted)).toEqual([true, true, true, false, false, false, false, false, false]);
   });
 
-  it('POST /recordings and POST /recordings/search', async () => {
+  it('POST /recordings and POST /recordings/search', async ({ org, send, agree }) => {
     const results = [];
     for (const body of [
       { mediaKey: `doc/1700000000_${dialect}.mp4`, width: 640, height: 360 },
@@ -232,7 +228,7 @@ describe.each(DIALECTS)('documented requests agree with the server (%s)', (diale
     expect(results.map((r) => r.accepted)).toEqual([true, false, false, true, false, false]);
   });
 
-  it('POST /api/storage/bulk', async () => {
+  it('POST /api/storage/bulk', async ({ fx, send, agree }) => {
     const results = [];
     for (const body of [
       [
@@ -252,7 +248,7 @@ describe.each(DIALECTS)('documented requests agree with the server (%s)', (diale
     expect(results.map((r) => r.accepted)).toEqual([true, false, false, false, false]);
   });
 
-  it('GET /detections and GET /recordings query strings', async () => {
+  it('GET /detections and GET /recordings query strings', async ({ server, org, check }) => {
     const results: Array<{ key: string; query: Record<string, string>; documented: boolean; accepted: boolean }> = [];
     const probe = async (key: string, path: string, query: Record<string, string>) => {
       const res = await fetch(`${server.url}${path}?${new URLSearchParams(query)}`, { headers: bearer(org.token) });

@@ -1,10 +1,11 @@
 // Every success answer of these routes, made for real, must match what /docs/json documents for its status: the
 // routes write their JSON by hand (no serializer), so nothing else keeps the document true.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { extendEach, storageTests } from '../support/fixtures.js';
 import { DIALECTS } from '../support/store.js';
-import { bearer, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
-import { STORAGE_ENV, getUrl, seedStorage, writeObject, type StorageFixture } from '../storage/helpers.js';
+import { bearer } from '../support/server.js';
+import { STORAGE_ENV, getUrl, writeObject } from '../storage/helpers.js';
 
 /** The operations whose success answers were missing from the document, with the statuses they answer. */
 const SUCCESS: Record<string, string[]> = {
@@ -66,90 +67,101 @@ function validatorOf(doc: Json): Ajv2020 {
   return ajv;
 }
 
+// fx's 'disk' holds a video and an empty object (written before the file's first test); `doc` is the served document
+// and `ajv` its validator.
+const tests = extendEach(storageTests({ env: { ...STORAGE_ENV, STORAGE_SIGNING: 'true' } }), (test) =>
+  test
+    .extend('objects', { scope: 'file', auto: true }, ({ fx }) => {
+      writeObject(fx.root, 'alice/1700000000_cam1.mp4', Buffer.alloc(1000, 7));
+      writeObject(fx.root, 'alice/empty.bin', '');
+      return ['alice/1700000000_cam1.mp4', 'alice/empty.bin'];
+    })
+    .extend(
+      'doc',
+      { scope: 'file' },
+      async ({ server }): Promise<Json> => (await fetch(`${server.url}/docs/json`)).json(),
+    )
+    .extend('ajv', { scope: 'file' }, ({ doc }) => validatorOf(doc)),
+);
+
 describe.each(DIALECTS)('documented success answers on %s', (dialect) => {
-  let server: TestServer;
-  let org: SeededOrg;
-  let fx: StorageFixture;
-  let doc: Json;
-  let ajv: Ajv2020;
   const checked = new Map<string, Set<string>>();
   const q = encodeURIComponent;
 
-  beforeAll(async () => {
-    server = await startTestServer(dialect, { ...STORAGE_ENV, STORAGE_SIGNING: 'true' });
-    org = await seedOrg(server.store);
-    fx = await seedStorage(server);
-    writeObject(fx.root, 'alice/1700000000_cam1.mp4', Buffer.alloc(1000, 7));
-    writeObject(fx.root, 'alice/empty.bin', '');
-    doc = await (await fetch(`${server.url}/docs/json`)).json();
-    ajv = validatorOf(doc);
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const it = tests[dialect]
+    .extend('documented', ({ doc, ajv }) => {
+      function schemaAt(ref: string): ValidateFunction {
+        const validate = ajv.getSchema(ref);
+        if (!validate) throw new Error(`no schema at ${ref}`);
+        return validate;
+      }
 
-  function schemaAt(ref: string): ValidateFunction {
-    const validate = ajv.getSchema(ref);
-    if (!validate) throw new Error(`no schema at ${ref}`);
-    return validate;
-  }
+      /** The answer checked against its operation's documented response: status, headers, media type and body. */
+      async function documented(method: string, path: string, res: Response): Promise<Json> {
+        const operation = `${method} ${path}`;
+        const status = String(res.status);
+        const op = doc.paths[path]?.[method.toLowerCase()];
+        expect(op, `${operation} is not in the document`).toBeDefined();
+        const response = op.responses[status];
+        expect(response, `${operation} answered ${status}, which the document does not list`).toBeDefined();
+        for (const name of Object.keys(response.headers ?? {})) {
+          const value = res.headers.get(name);
+          expect(value, `${operation} ${status}: header ${name}`).not.toBeNull();
+          const validate = schemaAt(
+            pointer('paths', path, method.toLowerCase(), 'responses', status, 'headers', name, 'schema'),
+          );
+          expect(validate(value), `${operation} ${status}: ${name}: ${value} ${ajv.errorsText(validate.errors)}`).toBe(
+            true,
+          );
+        }
+        const bytes = Buffer.from(await res.arrayBuffer());
+        if (!checked.has(operation)) checked.set(operation, new Set());
+        checked.get(operation)!.add(status);
+        if (!response.content) {
+          expect(bytes.length, `${operation} ${status} has a body the document does not`).toBe(0);
+          return undefined;
+        }
+        const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+        const media = Object.keys(response.content).find((m) => m === type || m === '*/*');
+        expect(media, `${operation} ${status}: Content-Type ${type} is not documented`).toBeDefined();
+        if (media !== 'application/json') return bytes;
+        const body = JSON.parse(bytes.toString('utf8'));
+        const validate = schemaAt(
+          pointer('paths', path, method.toLowerCase(), 'responses', status, 'content', media, 'schema'),
+        );
+        expect(
+          validate(body),
+          `${operation} ${status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 2000)}`,
+        ).toBe(true);
+        return body;
+      }
 
-  /** The answer checked against its operation's documented response: status, headers, media type and body. */
-  async function documented(method: string, path: string, res: Response): Promise<Json> {
-    const operation = `${method} ${path}`;
-    const status = String(res.status);
-    const op = doc.paths[path]?.[method.toLowerCase()];
-    expect(op, `${operation} is not in the document`).toBeDefined();
-    const response = op.responses[status];
-    expect(response, `${operation} answered ${status}, which the document does not list`).toBeDefined();
-    for (const name of Object.keys(response.headers ?? {})) {
-      const value = res.headers.get(name);
-      expect(value, `${operation} ${status}: header ${name}`).not.toBeNull();
-      const validate = schemaAt(
-        pointer('paths', path, method.toLowerCase(), 'responses', status, 'headers', name, 'schema'),
-      );
-      expect(validate(value), `${operation} ${status}: ${name}: ${value} ${ajv.errorsText(validate.errors)}`).toBe(
-        true,
-      );
-    }
-    const bytes = Buffer.from(await res.arrayBuffer());
-    if (!checked.has(operation)) checked.set(operation, new Set());
-    checked.get(operation)!.add(status);
-    if (!response.content) {
-      expect(bytes.length, `${operation} ${status} has a body the document does not`).toBe(0);
-      return undefined;
-    }
-    const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    const media = Object.keys(response.content).find((m) => m === type || m === '*/*');
-    expect(media, `${operation} ${status}: Content-Type ${type} is not documented`).toBeDefined();
-    if (media !== 'application/json') return bytes;
-    const body = JSON.parse(bytes.toString('utf8'));
-    const validate = schemaAt(
-      pointer('paths', path, method.toLowerCase(), 'responses', status, 'content', media, 'schema'),
+      return documented;
+    })
+    .extend(
+      'call',
+      ({ server, org }) =>
+        (method: string, url: string, token = org.token, body?: unknown) =>
+          fetch(`${server.url}${url}`, {
+            method,
+            headers: bearer(token, body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          }),
     );
-    expect(
-      validate(body),
-      `${operation} ${status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 2000)}`,
-    ).toBe(true);
-    return body;
-  }
-
-  const call = (method: string, url: string, token = org.token, body?: unknown) =>
-    fetch(`${server.url}${url}`, {
-      method,
-      headers: bearer(token, body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
 
   const recordingKey = 'doc/1700000100_cam1.mp4';
   const bigKey = 'doc/1700000200_cam2.mp4';
 
-  it('GET /api/health', async () => {
+  it('GET /api/health', async ({ server, documented }) => {
     const body = await documented('GET', '/api/health', await fetch(`${server.url}/api/health`));
     expect(body.data.database).toBe(dialect);
   });
 
-  it('POST /recordings: 201 registered, 200 the same body again; nulls where nothing was sent', async () => {
+  it('POST /recordings: 201 registered, 200 the same body again; nulls where nothing was sent', async ({
+    org,
+    documented,
+    call,
+  }) => {
     const full = {
       mediaKey: recordingKey,
       deviceKey: 'cam1',
@@ -173,7 +185,7 @@ describe.each(DIALECTS)('documented success answers on %s', (dialect) => {
     expect(checked.get('POST /recordings')).toEqual(new Set(['201', '200']));
   });
 
-  it('POST /recordings/events: 201, 200 already registered, 200 ignored', async () => {
+  it('POST /recordings/events: 201, 200 already registered, 200 ignored', async ({ org, documented, call }) => {
     const event = (key: string) => ({
       source: 'minio-eu',
       payload: { key, fileSize: 1, metadata: { 'event-timestamp': '1700000300', productid: 'p-1' } },
@@ -197,7 +209,11 @@ describe.each(DIALECTS)('documented success answers on %s', (dialect) => {
     expect(checked.get('POST /recordings/events')).toEqual(new Set(['201', '200']));
   });
 
-  it('GET /detections, GET and DELETE /detections/{runId}: summaries, full runs, streamed runs', async () => {
+  it('GET /detections, GET and DELETE /detections/{runId}: summaries, full runs, streamed runs', async ({
+    org,
+    documented,
+    call,
+  }) => {
     // Every optional member of spec §4.7 present: name, pixel media with an extra member, categories, source extras,
     // a numeric track id, track and box label/classId/confidence/color/timestampMs.
     const rich = {
@@ -295,7 +311,7 @@ describe.each(DIALECTS)('documented success answers on %s', (dialect) => {
     expect(gone.data.deleted).toBe(true);
   });
 
-  it('GET /recordings: a page with a cursor, and the last page', async () => {
+  it('GET /recordings: a page with a cursor, and the last page', async ({ documented, call }) => {
     const first = await documented('GET', '/recordings', await call('GET', '/recordings?limit=2'));
     expect(first.data.nextCursor).toEqual(expect.any(String));
     const rest = await documented(
@@ -306,14 +322,14 @@ describe.each(DIALECTS)('documented success answers on %s', (dialect) => {
     expect(rest.data.nextCursor).toBeNull();
   });
 
-  it('GET /recordings/{key}: by id, by mediaKey as segments and %2F-encoded', async () => {
+  it('GET /recordings/{key}: by id, by mediaKey as segments and %2F-encoded', async ({ documented, call }) => {
     const byKey = await documented('GET', '/recordings/{key}', await call('GET', `/recordings/${recordingKey}`));
     expect(byKey.data.runs.length).toBeGreaterThan(0);
     await documented('GET', '/recordings/{key}', await call('GET', `/recordings/${q(recordingKey)}`));
     await documented('GET', '/recordings/{key}', await call('GET', `/recordings/${byKey.data.id}`));
   });
 
-  it('POST /recordings/search: a page with a cursor, and the last page', async () => {
+  it('POST /recordings/search: a page with a cursor, and the last page', async ({ org, documented, call }) => {
     const first = await documented(
       'POST',
       '/recordings/search',
@@ -332,16 +348,16 @@ describe.each(DIALECTS)('documented success answers on %s', (dialect) => {
     expect(rest.data.nextCursor).toBeNull();
   });
 
-  it('DELETE /recordings/{key}', async () => {
+  it('DELETE /recordings/{key}', async ({ documented, call }) => {
     const gone = await documented('DELETE', '/recordings/{key}', await call('DELETE', `/recordings/${bigKey}`));
     expect(gone.data).toMatchObject({ deleted: true, runsDeleted: 1 });
   });
 
-  it('POST /logout', async () => {
+  it('POST /logout', async ({ org, documented, call }) => {
     await documented('POST', '/logout', await call('POST', '/logout', org.sessions.viewer));
   });
 
-  it('GET and HEAD /api/storage/signed: 200, 206, 304, and an empty object', async () => {
+  it('GET and HEAD /api/storage/signed: 200, 206, 304, and an empty object', async ({ server, fx, documented }) => {
     const urlFor = async (filename: string) => {
       const res = await getUrl(
         server,
@@ -366,7 +382,7 @@ describe.each(DIALECTS)('documented success answers on %s', (dialect) => {
     expect(checked.get(`HEAD ${path}`)).toEqual(new Set(['200', '206', '304']));
   });
 
-  it('documents every success status of the listed operations, and each was answered for real above', () => {
+  it('documents every success status of the listed operations, and each was answered for real above', ({ doc }) => {
     for (const [operation, statuses] of Object.entries(SUCCESS)) {
       const [method, path] = operation.split(' ') as [string, string];
       const responses = doc.paths[path]?.[method.toLowerCase()]?.responses ?? {};

@@ -2,13 +2,14 @@
 // one (or when signing fails) the recording's info comes back with assets: null.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { extendEach, serverTests } from '../support/fixtures.js';
 import { createAccount, createProvider } from '../../src/storage/admin.js';
 import { insertRecording } from '../../src/recordings/queries.js';
 import { assetNames } from '../../src/recordings/assets-route.js';
 import { DIALECTS } from '../support/store.js';
 import { writeObject } from '../storage/helpers.js';
-import { bearer, getJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
+import { bearer, getJson, seedOrg, type TestServer } from '../support/server.js';
 
 const STORAGE_ENV = {
   STORAGE_URL_SIGNING_KEY: 'assets-test-signing-key-0123456789abcdef',
@@ -16,6 +17,57 @@ const STORAGE_ENV = {
 };
 const assetsUrl = (server: TestServer, idOrKey: string) =>
   `${server.url}/recordings/${encodeURIComponent(idOrKey)}/assets`;
+
+const unsigned = serverTests();
+
+// An editor account of `org`'s, allowed its provider 'disk' (where `org`'s recording has its four assets) but not
+// 'other-disk'; `secret` is its secret access key, made before the file's first test.
+const account = `editor-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+const editor = extendEach(
+  serverTests({ env: { ...STORAGE_ENV, EDITOR_STORAGE_ACCOUNT: account, EDITOR_URI_EXPIRY_TIME: '30m' } }),
+  (test) =>
+    test.extend('secret', { scope: 'file', auto: true }, async ({ server, org }) => {
+      const root = path.join(server.config.dataDir, 'media');
+      fs.mkdirSync(root, { recursive: true });
+      await createProvider(server.store, server.config, org.orgId, { name: 'disk', type: 'fs', config: { root } });
+      await createProvider(server.store, server.config, org.orgId, {
+        name: 'other-disk',
+        type: 'fs',
+        config: { root },
+      });
+      const secret = (
+        await createAccount(server.store, org.orgId, {
+          name: account,
+          defaultProvider: 'disk',
+          providers: ['disk'],
+          directories: ['*'],
+        })
+      ).secretAccessKey;
+      for (const [kind, name] of Object.entries(assetNames(org.recording.mediaKey))) {
+        const file = path.join(root, ...name.split('/'));
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, `${kind} bytes`);
+      }
+      return secret;
+    }),
+);
+
+// EDITOR_STORAGE_ACCOUNT lists a service-wide account (on the provider 'shared-disk' over `root`, made before the
+// file's first test) and two names for organisations' own.
+const suffix = `${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+const [shared, ownA, ownB] = [`shared-${suffix}`, `a-${suffix}`, `b-${suffix}`];
+const listed = extendEach(
+  serverTests({ env: { ...STORAGE_ENV, EDITOR_STORAGE_ACCOUNT: `${shared}, ${ownA},${ownB}` } }),
+  (test) =>
+    test.extend('root', { scope: 'file', auto: true }, async ({ server }) => {
+      const root = path.join(server.config.dataDir, 'shared-media');
+      fs.mkdirSync(root, { recursive: true });
+      // A service-wide provider and account, as an operator makes them with the CLI.
+      await createProvider(server.store, server.config, null, { name: 'shared-disk', type: 'fs', config: { root } });
+      await createAccount(server.store, null, { name: shared, defaultProvider: 'shared-disk', directories: ['*'] });
+      return root;
+    }),
+);
 
 describe('assetNames', () => {
   it('derives thumbnail, sprite and redacted copy by the naming convention', () => {
@@ -29,17 +81,9 @@ describe('assetNames', () => {
 });
 
 describe.each(DIALECTS)('GET /recordings/{id}/assets without a storage account (%s)', (dialect) => {
-  let server: TestServer;
-  let org: SeededOrg;
-  let other: SeededOrg;
+  const it = unsigned[dialect];
 
-  beforeAll(async () => {
-    server = await startTestServer(dialect);
-    [org, other] = [await seedOrg(server.store), await seedOrg(server.store)];
-  });
-  afterAll(() => server?.close());
-
-  it('answers 401 unauthorized without a token', async () => {
+  it('answers 401 unauthorized without a token', async ({ server, org }) => {
     const res = await getJson(assetsUrl(server, org.recording.id));
     expect(res.status).toBe(401);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
@@ -47,7 +91,7 @@ describe.each(DIALECTS)('GET /recordings/{id}/assets without a storage account (
     expect(res.body.code).toBe('unauthorized');
   });
 
-  it('answers the recording with assets: null, by id and by mediaKey, for any member', async () => {
+  it('answers the recording with assets: null, by id and by mediaKey, for any member', async ({ server, org }) => {
     for (const ref of [org.recording.id, org.recording.mediaKey]) {
       const res = await getJson(assetsUrl(server, ref), bearer(org.sessions.viewer));
       expect(res.status).toBe(200);
@@ -73,7 +117,11 @@ describe.each(DIALECTS)('GET /recordings/{id}/assets without a storage account (
     }
   });
 
-  it("answers 404 recording_not_found for an unknown recording and another organisation's", async () => {
+  it("answers 404 recording_not_found for an unknown recording and another organisation's", async ({
+    server,
+    org,
+    other,
+  }) => {
     for (const ref of ['no-such-recording', other.recording.id, other.recording.mediaKey]) {
       const res = await getJson(assetsUrl(server, ref), bearer(org.token));
       expect(res.status).toBe(404);
@@ -84,40 +132,13 @@ describe.each(DIALECTS)('GET /recordings/{id}/assets without a storage account (
 });
 
 describe.each(DIALECTS)('GET /recordings/{id}/assets with EDITOR_STORAGE_ACCOUNT (%s)', (dialect) => {
-  let server: TestServer;
-  let org: SeededOrg;
-  let root: string;
-  let secret: string;
-  const account = `editor-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const it = editor[dialect];
 
-  beforeAll(async () => {
-    server = await startTestServer(dialect, {
-      ...STORAGE_ENV,
-      EDITOR_STORAGE_ACCOUNT: account,
-      EDITOR_URI_EXPIRY_TIME: '30m',
-    });
-    org = await seedOrg(server.store);
-    root = path.join(server.config.dataDir, 'media');
-    fs.mkdirSync(root, { recursive: true });
-    await createProvider(server.store, server.config, org.orgId, { name: 'disk', type: 'fs', config: { root } });
-    await createProvider(server.store, server.config, org.orgId, { name: 'other-disk', type: 'fs', config: { root } });
-    secret = (
-      await createAccount(server.store, org.orgId, {
-        name: account,
-        defaultProvider: 'disk',
-        providers: ['disk'],
-        directories: ['*'],
-      })
-    ).secretAccessKey;
-    for (const [kind, name] of Object.entries(assetNames(org.recording.mediaKey))) {
-      const file = path.join(root, ...name.split('/'));
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, `${kind} bytes`);
-    }
-  });
-  afterAll(() => server?.close());
-
-  it('returns working signed URLs for the video, thumbnail, sprite and redacted copy, and no secret', async () => {
+  it('returns working signed URLs for the video, thumbnail, sprite and redacted copy, and no secret', async ({
+    server,
+    org,
+    secret,
+  }) => {
     const before = Math.floor(Date.now() / 1000);
     const res = await getJson(assetsUrl(server, org.recording.mediaKey), bearer(org.sessions.viewer));
     expect(res.status).toBe(200);
@@ -137,7 +158,10 @@ describe.each(DIALECTS)('GET /recordings/{id}/assets with EDITOR_STORAGE_ACCOUNT
     expect(JSON.stringify(res.body)).not.toContain(secret);
   });
 
-  it("uses the recording's own provider, and degrades to assets: null when the account may not use it", async () => {
+  it("uses the recording's own provider, and degrades to assets: null when the account may not use it", async ({
+    server,
+    org,
+  }) => {
     const rec = await insertRecording(server.store.db, org.orgId, {
       mediaKey: `elsewhere/1700000100_cam2.mp4`,
       startTimestamp: 1_700_000_100,
@@ -150,7 +174,7 @@ describe.each(DIALECTS)('GET /recordings/{id}/assets with EDITOR_STORAGE_ACCOUNT
     expect(res.body.data.assetsUnavailable).toBe('provider_not_allowed');
   });
 
-  it('degrades to assets: null when the account belongs to another organisation', async () => {
+  it('degrades to assets: null when the account belongs to another organisation', async ({ server }) => {
     const stranger = await seedOrg(server.store);
     const res = await getJson(assetsUrl(server, stranger.recording.id), bearer(stranger.token));
     expect(res.status).toBe(200);
@@ -163,22 +187,12 @@ describe.each(DIALECTS)('GET /recordings/{id}/assets with EDITOR_STORAGE_ACCOUNT
 describe.each(DIALECTS)(
   "GET /recordings/{id}/assets signs only with an account of the caller's organisation (%s)",
   (dialect) => {
-    let server: TestServer;
-    let root: string;
-    const suffix = `${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-    const [shared, ownA, ownB] = [`shared-${suffix}`, `a-${suffix}`, `b-${suffix}`];
+    const it = listed[dialect];
 
-    beforeAll(async () => {
-      server = await startTestServer(dialect, { ...STORAGE_ENV, EDITOR_STORAGE_ACCOUNT: `${shared}, ${ownA},${ownB}` });
-      root = path.join(server.config.dataDir, 'shared-media');
-      fs.mkdirSync(root, { recursive: true });
-      // A service-wide provider and account, as an operator makes them with the CLI.
-      await createProvider(server.store, server.config, null, { name: 'shared-disk', type: 'fs', config: { root } });
-      await createAccount(server.store, null, { name: shared, defaultProvider: 'shared-disk', directories: ['*'] });
-    });
-    afterAll(() => server?.close());
-
-    it("never signs another tenant's file: a service-wide account is not used, whatever key a recording names", async () => {
+    it("never signs another tenant's file: a service-wide account is not used, whatever key a recording names", async ({
+      server,
+      root,
+    }) => {
       const victim = await seedOrg(server.store);
       const intruder = await seedOrg(server.store);
       writeObject(root, victim.recording.mediaKey, 'the victim video');
@@ -193,7 +207,9 @@ describe.each(DIALECTS)(
       expect(JSON.stringify(res.body)).not.toContain('/api/storage/signed');
     });
 
-    it("signs each organisation's recordings with that organisation's own account from the list", async () => {
+    it("signs each organisation's recordings with that organisation's own account from the list", async ({
+      server,
+    }) => {
       const orgs = [await seedOrg(server.store), await seedOrg(server.store)];
       for (const [i, org] of orgs.entries()) {
         const own = path.join(server.config.dataDir, `media-${i}-${suffix}`);

@@ -1,20 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { extendEach, serverTests } from '../support/fixtures.js';
 import { insertProvider } from '../../src/storage/queries.js';
 import { newProviderRow } from '../../src/storage/registry.js';
 import { runCli } from '../support/cli.js';
 import { DIALECTS } from '../support/store.js';
-import { bearer, getJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
+import { bearer, getJson } from '../support/server.js';
 
-describe.each(DIALECTS)('admin recording import on %s', (dialect) => {
-  let server: TestServer;
-  let org: SeededOrg;
-  let root: string;
-  beforeAll(async () => {
-    server = await startTestServer(dialect);
-    org = await seedOrg(server.store);
-    root = path.join(server.testStore.location.dataDir, 'bucket');
+// `bucket` is `org`'s fs provider 'disk' over a folder of recordings, made before the file's first test.
+const tests = extendEach(serverTests(), (test) =>
+  test.extend('bucket', { scope: 'file', auto: true }, async ({ server, org }) => {
+    const root = path.join(server.testStore.location.dataDir, 'bucket');
     // 1000 recordings over 10 user directories, each with the assets the pipeline writes beside it.
     for (let i = 0; i < 1000; i++) {
       const dir = path.join(root, `user${i % 10}`);
@@ -34,12 +31,14 @@ describe.each(DIALECTS)('admin recording import on %s', (dialect) => {
       server.store.db,
       newProviderRow(server.config, org.orgId, 'disk', 'fs', { settings: { root } }),
     );
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+    return root;
+  }),
+);
 
-  it('registers every .mp4 but not the redacted copies, and is idempotent', async () => {
+describe.each(DIALECTS)('admin recording import on %s', (dialect) => {
+  const it = tests[dialect];
+
+  it('registers every .mp4 but not the redacted copies, and is idempotent', async ({ server, org }) => {
     const first = await runCli(
       ['admin', 'recording', 'import', '--org', org.name, '--provider', 'disk', '--json'],
       server.testStore.location,
@@ -77,7 +76,7 @@ describe.each(DIALECTS)('admin recording import on %s', (dialect) => {
     // 1001 files registered one by one: 2 s on SQLite, past 20 s on PostgreSQL on a machine shared six ways.
   }, 40_000);
 
-  it('imports from a service-wide provider (created without --org) too', async () => {
+  it('imports from a service-wide provider (created without --org) too', async ({ server, org }) => {
     const shared = path.join(server.testStore.location.dataDir, 'shared');
     fs.mkdirSync(path.join(shared, 'cams'), { recursive: true });
     fs.writeFileSync(path.join(shared, 'cams', '1700000000_shared.mp4'), 'x');
@@ -96,7 +95,7 @@ describe.each(DIALECTS)('admin recording import on %s', (dialect) => {
     ).toMatchObject({ provider: 'common' });
   });
 
-  it('fails clearly for an unknown provider', async () => {
+  it('fails clearly for an unknown provider', async ({ server, org }) => {
     const res = await runCli(
       ['admin', 'recording', 'import', '--org', org.name, '--provider', 'nope'],
       server.testStore.location,

@@ -1,18 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serverTests } from '../support/fixtures.js';
+import { describe, expect } from 'vitest';
+import { extendEach, serverTests } from '../support/fixtures.js';
 import { DIALECTS } from '../support/store.js';
-import {
-  bearer,
-  getJson,
-  postJson,
-  seedOrg,
-  startTestServer,
-  type SeededOrg,
-  type TestServer,
-} from '../support/server.js';
+import { bearer, getJson, postJson } from '../support/server.js';
 import { postRun, runAt } from './helpers.js';
 
 const tests = serverTests();
+// For the listing: `keys` are 12 recordings over 6 start times and 2 devices, two with a run, registered before the
+// file's first listing test.
+const listing = extendEach(
+  serverTests({ recording: { mediaKey: 'seed/1600000000_seed.mp4', startTimestamp: 1_600_000_000 } }),
+  (test) =>
+    test.extend('keys', { scope: 'file', auto: true }, async ({ server, org }) => {
+      const keys: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const mediaKey = `list/${1_700_000_000 + (i % 6) * 100}_n${i}.mp4`;
+        keys.push(mediaKey);
+        const res = await postJson(
+          `${server.url}/recordings`,
+          { mediaKey, deviceKey: i % 2 ? 'odd' : 'even' },
+          bearer(org.token),
+        );
+        expect(res.status).toBe(201);
+      }
+      await postRun(server.url, org.token, runAt(keys[3]!, 'r1', [{ cx: 10, cy: 10, label: 'car' }]));
+      await postRun(server.url, org.token, runAt(keys[4]!, 'r1', [{ cx: 10, cy: 10, label: 'person' }]));
+      return keys;
+    }),
+);
 
 describe.each(DIALECTS)('recordings registry on %s', (dialect) => {
   const it = tests[dialect].extend(
@@ -283,39 +297,16 @@ describe.each(DIALECTS)('recordings registry on %s', (dialect) => {
 });
 
 describe.each(DIALECTS)('listing recordings on %s', (dialect) => {
-  let server: TestServer;
-  let org: SeededOrg;
-  const keys: string[] = [];
-  beforeAll(async () => {
-    server = await startTestServer(dialect);
-    org = await seedOrg(server.store, { mediaKey: 'seed/1600000000_seed.mp4', startTimestamp: 1_600_000_000 });
-    for (let i = 0; i < 12; i++) {
-      const mediaKey = `list/${1_700_000_000 + (i % 6) * 100}_n${i}.mp4`;
-      keys.push(mediaKey);
-      const res = await postJson(
-        `${server.url}/recordings`,
-        { mediaKey, deviceKey: i % 2 ? 'odd' : 'even' },
-        bearer(org.token),
-      );
-      expect(res.status).toBe(201);
-    }
-    await postRun(server.url, org.token, runAt(keys[3]!, 'r1', [{ cx: 10, cy: 10, label: 'car' }]));
-    await postRun(server.url, org.token, runAt(keys[4]!, 'r1', [{ cx: 10, cy: 10, label: 'person' }]));
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-
-  const list = async (query: string) => {
+  const it = listing[dialect].extend('list', ({ server, org }) => async (query: string) => {
     const res = await getJson(`${server.url}/recordings?${query}`, bearer(org.sessions.viewer));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.data as {
       recordings: Array<{ mediaKey: string; startTimestamp: number; id: string; runCount: number }>;
       nextCursor: string | null;
     };
-  };
+  });
 
-  it('pages newest first without duplicates or gaps', async () => {
+  it('pages newest first without duplicates or gaps', async ({ list }) => {
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
@@ -336,7 +327,7 @@ describe.each(DIALECTS)('listing recordings on %s', (dialect) => {
     }
   });
 
-  it('filters by device, start range, detections and label', async () => {
+  it('filters by device, start range, detections and label', async ({ keys, list }) => {
     expect((await list('device=odd&limit=100')).recordings.map((r) => r.mediaKey).sort()).toEqual(
       keys.filter((_, i) => i % 2).sort(),
     );
@@ -353,12 +344,12 @@ describe.each(DIALECTS)('listing recordings on %s', (dialect) => {
     expect((await list('from=2023-11-14T22:13:20Z&to=1700000000')).recordings).toHaveLength(2);
   });
 
-  it('takes up to 100 distinct labels, a repeated one counted once', async () => {
+  it('takes up to 100 distinct labels, a repeated one counted once', async ({ server, org }) => {
     const labels = [...Array.from({ length: 100 }, (_, i) => `l${i}`), 'l0', 'l1'].join(',');
     expect((await getJson(`${server.url}/recordings?label=${labels}`, bearer(org.token))).status).toBe(200);
   });
 
-  it('rejects bad filters with 400', async () => {
+  it('rejects bad filters with 400', async ({ server, org }) => {
     for (const q of [
       'limit=0',
       'limit=501',

@@ -1,9 +1,10 @@
 // A search's confirmation budget over HTTP: a thin region crossing every grid cell, over recordings whose
 // centroids fill the frame but miss it, comes back in short pages with a nextCursor instead of confirming
 // every recording in one request, and paging on still finds the one recording it matches.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { extendEach, serverTests } from '../support/fixtures.js';
 import { DIALECTS } from '../support/store.js';
-import { bearer, postJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
+import { bearer, postJson } from '../support/server.js';
 import { postRun, search } from './helpers.js';
 import { searchRecordings, type Work } from '../../src/search/queries.js';
 import { validateSearchBody } from '../../src/search/request.js';
@@ -54,13 +55,10 @@ function missingRun(mediaKey: string, rnd: () => number) {
   };
 }
 
-describe.each(DIALECTS)('the confirmation budget of a region search on %s', (dialect) => {
-  let server: TestServer;
-  let org: SeededOrg;
-  const onSliver = 'budget/1600000000_hit.mp4';
-  beforeAll(async () => {
-    server = await startTestServer(dialect);
-    org = await seedOrg(server.store);
+// `onSliver` is the mediaKey of the one recording (of RECORDINGS + 1) with a centroid on the sliver.
+const sliverCorpus = extendEach(serverTests(), (test) =>
+  test.extend('onSliver', { scope: 'file' }, async ({ server, org }) => {
+    const onSliver = 'budget/1600000000_hit.mp4';
     const rnd = seededRandom(11);
     // The oldest recording is the only one with a centroid on the sliver: the search must page through every
     // other one to reach it.
@@ -77,44 +75,13 @@ describe.each(DIALECTS)('the confirmation budget of a region search on %s', (dia
       expect((await postJson(`${server.url}/recordings`, { mediaKey }, bearer(org.token))).status).toBe(201);
       await postRun(server.url, org.token, missingRun(mediaKey, rnd));
     }
-    // 50 requests one after another: about a second alone, past 20 s on PostgreSQL on a machine shared six ways.
-  }, 40_000);
-  afterAll(async () => {
-    await server.close();
-  });
+    return onSliver;
+  }),
+);
 
-  it('answers short pages with a nextCursor, and the pages together hold exactly the match', async () => {
-    const pages: Array<{ keys: string[]; nextCursor: string | null }> = [];
-    let cursor: string | null = null;
-    do {
-      const res = await search(server.url, org.token, { region: sliver(), limit: 1, cursor });
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      cursor = res.body.data.nextCursor;
-      pages.push({ keys: res.body.data.recordings.map((r: { mediaKey: string }) => r.mediaKey), nextCursor: cursor });
-      expect(pages.length).toBeLessThanOrEqual(RECORDINGS + 1);
-    } while (cursor);
-    // 25 recordings of 50 000 centroids are more than one request may confirm (about ten of them each).
-    expect(pages.length).toBeGreaterThan(1);
-    expect(pages[0]).toEqual({ keys: [], nextCursor: expect.any(String) });
-    expect(pages.flatMap((p) => p.keys)).toEqual([onSliver]);
-  });
-
-  it('leaves a search that fits the budget whole: a full page and its cursor', async () => {
-    const res = await search(server.url, org.token, { region: { x: 0, y: 0, w: 1, h: 1 }, limit: 3 });
-    expect(res.status).toBe(200);
-    expect(res.body.data.recordings.map((r: { mediaKey: string }) => r.mediaKey)).toEqual(
-      [25, 24, 23].map((i) => `budget/${1_600_000_000 + i}_miss.mp4`),
-    );
-    expect(res.body.data.nextCursor).toEqual(expect.any(String));
-  });
-});
-
-describe.each(DIALECTS)('the budget bounds the work of every page on %s', (dialect) => {
-  let server: TestServer;
-  let org: SeededOrg;
-  beforeAll(async () => {
-    server = await startTestServer(dialect);
-    org = await seedOrg(server.store);
+// `mixed` is how many recordings (80) there are, each with a run near the sliver's lines.
+const mixedCorpus = extendEach(serverTests(), (test) =>
+  test.extend('mixed', { scope: 'file' }, async ({ server, org }) => {
     // The newest 20 recordings are cheap (1 centroid each), the 60 older ones dense (100 each), all near the sliver's
     // lines but off them: sizing a chunk by the cost of the first ones would confirm far more than the budget.
     for (let i = 0; i < 80; i++) {
@@ -139,13 +106,55 @@ describe.each(DIALECTS)('the budget bounds the work of every page on %s', (diale
         })),
       });
     }
-    // 160 requests one after another (see above).
-  }, 40_000);
-  afterAll(async () => {
-    await server.close();
+    return 80;
+  }),
+);
+
+describe.each(DIALECTS)('the confirmation budget of a region search on %s', (dialect) => {
+  const it = sliverCorpus[dialect];
+  // The corpus is made when this hook asks for it, in its 40 s: 50 requests one after another are about a second alone, past 20 s
+  // on PostgreSQL on a machine shared six ways.
+  it.beforeAll(({ onSliver }) => void onSliver, 40_000);
+
+  it('answers short pages with a nextCursor, and the pages together hold exactly the match', async ({
+    server,
+    org,
+    onSliver,
+  }) => {
+    const pages: Array<{ keys: string[]; nextCursor: string | null }> = [];
+    let cursor: string | null = null;
+    do {
+      const res = await search(server.url, org.token, { region: sliver(), limit: 1, cursor });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      cursor = res.body.data.nextCursor;
+      pages.push({ keys: res.body.data.recordings.map((r: { mediaKey: string }) => r.mediaKey), nextCursor: cursor });
+      expect(pages.length).toBeLessThanOrEqual(RECORDINGS + 1);
+    } while (cursor);
+    // 25 recordings of 50 000 centroids are more than one request may confirm (about ten of them each).
+    expect(pages.length).toBeGreaterThan(1);
+    expect(pages[0]).toEqual({ keys: [], nextCursor: expect.any(String) });
+    expect(pages.flatMap((p) => p.keys)).toEqual([onSliver]);
   });
 
-  it('no page confirms more than the budget, and the pages together find nothing, each recording once', async () => {
+  it('leaves a search that fits the budget whole: a full page and its cursor', async ({ server, org }) => {
+    const res = await search(server.url, org.token, { region: { x: 0, y: 0, w: 1, h: 1 }, limit: 3 });
+    expect(res.status).toBe(200);
+    expect(res.body.data.recordings.map((r: { mediaKey: string }) => r.mediaKey)).toEqual(
+      [25, 24, 23].map((i) => `budget/${1_600_000_000 + i}_miss.mp4`),
+    );
+    expect(res.body.data.nextCursor).toEqual(expect.any(String));
+  });
+});
+
+describe.each(DIALECTS)('the budget bounds the work of every page on %s', (dialect) => {
+  const it = mixedCorpus[dialect];
+  // The corpus is made when this hook asks for it: 160 requests one after another (see above).
+  it.beforeAll(({ mixed }) => void mixed, 40_000);
+
+  it('no page confirms more than the budget, and the pages together find nothing, each recording once', async ({
+    server,
+    org,
+  }) => {
     const budget = 1000;
     let cursor: string | undefined;
     let pages = 0;

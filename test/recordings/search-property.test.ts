@@ -1,13 +1,14 @@
 // The index never changes an answer: paging through a search returns exactly what a brute-force scan over the
 // exact centroids returns, for random data and random regions (rectangles, concave polygons, grid-aligned edges).
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { extendEach, serverTests } from '../support/fixtures.js';
 import { decodePoints } from '../../src/detections/centroids.js';
 import { containsPoint, polygonOf } from '../../src/search/region.js';
 import { searchRecordings } from '../../src/search/queries.js';
 import { validateSearchBody } from '../../src/search/request.js';
 import { DIALECTS } from '../support/store.js';
-import { bearer, postJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
+import { bearer, postJson } from '../support/server.js';
 import { postRun, search } from './helpers.js';
 
 const LABELS = ['person', 'car', 'dog'];
@@ -25,74 +26,77 @@ function seededRandom(seed: number) {
   };
 }
 
-describe.each(DIALECTS)('region search equals a brute-force scan on %s', (dialect) => {
-  let server: TestServer;
-  let org: SeededOrg;
-  let truth: Array<{ mediaKey: string; start: number; id: string; runId: string; label: string; points: Float64Array }>;
-  beforeAll(async () => {
-    server = await startTestServer(dialect);
-    org = await seedOrg(server.store, { mediaKey: 'seed/1000000000_none.mp4', startTimestamp: 1_000_000_000 });
-    const rnd = seededRandom(7);
-    for (let r = 0; r < 40; r++) {
-      // Some recordings share a start time, so ties are ordered by id.
-      const mediaKey = `prop/${1_700_000_000 + Math.floor(r / 2) * 60}_${r}.mp4`;
-      expect((await postJson(`${server.url}/recordings`, { mediaKey }, bearer(org.token))).status).toBe(201);
-      const runs = Math.floor(rnd() * 3);
-      for (let k = 0; k < runs; k++) {
-        const tracks = Array.from({ length: 1 + Math.floor(rnd() * 4) }, (_, t) => {
-          // A small object wandering near a random spot; some boxes touch the frame's edges.
-          const ox = rnd() * 0.9;
-          const oy = rnd() * 0.9;
-          const n = 1 + Math.floor(rnd() * 14);
-          return {
-            id: `t${t}`,
-            ...(rnd() < 0.85 ? { label: LABELS[Math.floor(rnd() * LABELS.length)] } : {}),
-            boxes: Array.from({ length: n }, (_, f) => ({
-              frame: f,
-              x: Math.min(0.9, ox + rnd() * 0.05),
-              y: Math.min(0.9, oy + rnd() * 0.05),
-              w: 0.1 * rnd() + 0.001,
-              h: 0.1 * rnd() + 0.001,
-            })),
-          };
-        });
-        await postRun(server.url, org.token, {
-          mediaKey,
-          schemaVersion: '1.0',
-          coordinateSpace: 'normalized',
-          source: { runId: `run${k}` },
-          tracks,
-        });
+type Truth = Array<{ mediaKey: string; start: number; id: string; runId: string; label: string; points: Float64Array }>;
+
+// `truth` is every centroid of 40 random recordings' runs, as the brute force reads them; made in the hook that asks.
+const tests = extendEach(
+  serverTests({ recording: { mediaKey: 'seed/1000000000_none.mp4', startTimestamp: 1_000_000_000 } }),
+  (test) =>
+    test.extend('truth', { scope: 'file' }, async ({ server, org }): Promise<Truth> => {
+      const rnd = seededRandom(7);
+      for (let r = 0; r < 40; r++) {
+        // Some recordings share a start time, so ties are ordered by id.
+        const mediaKey = `prop/${1_700_000_000 + Math.floor(r / 2) * 60}_${r}.mp4`;
+        expect((await postJson(`${server.url}/recordings`, { mediaKey }, bearer(org.token))).status).toBe(201);
+        const runs = Math.floor(rnd() * 3);
+        for (let k = 0; k < runs; k++) {
+          const tracks = Array.from({ length: 1 + Math.floor(rnd() * 4) }, (_, t) => {
+            // A small object wandering near a random spot; some boxes touch the frame's edges.
+            const ox = rnd() * 0.9;
+            const oy = rnd() * 0.9;
+            const n = 1 + Math.floor(rnd() * 14);
+            return {
+              id: `t${t}`,
+              ...(rnd() < 0.85 ? { label: LABELS[Math.floor(rnd() * LABELS.length)] } : {}),
+              boxes: Array.from({ length: n }, (_, f) => ({
+                frame: f,
+                x: Math.min(0.9, ox + rnd() * 0.05),
+                y: Math.min(0.9, oy + rnd() * 0.05),
+                w: 0.1 * rnd() + 0.001,
+                h: 0.1 * rnd() + 0.001,
+              })),
+            };
+          });
+          await postRun(server.url, org.token, {
+            mediaKey,
+            schemaVersion: '1.0',
+            coordinateSpace: 'normalized',
+            source: { runId: `run${k}` },
+            tracks,
+          });
+        }
       }
-    }
-    const rows = await server.store.db
-      .selectFrom('run_centroids')
-      .innerJoin('runs', 'runs.id', 'run_centroids.run_pk')
-      .innerJoin('recordings', 'recordings.id', 'runs.recording_id')
-      .select([
-        'recordings.media_key',
-        'recordings.start_timestamp',
-        'recordings.id',
-        'runs.run_id',
-        'run_centroids.label',
-        'run_centroids.points',
-      ])
-      .where('runs.org_id', '=', org.orgId)
-      .execute();
-    truth = rows.map((r) => ({
-      mediaKey: r.media_key,
-      start: Number(r.start_timestamp),
-      id: r.id,
-      runId: r.run_id,
-      label: r.label,
-      points: decodePoints(r.points),
-    }));
-    // Order of the brute force: newest first, then id.
-    truth.sort((a, b) => b.start - a.start || (b.id < a.id ? -1 : 1));
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+      const rows = await server.store.db
+        .selectFrom('run_centroids')
+        .innerJoin('runs', 'runs.id', 'run_centroids.run_pk')
+        .innerJoin('recordings', 'recordings.id', 'runs.recording_id')
+        .select([
+          'recordings.media_key',
+          'recordings.start_timestamp',
+          'recordings.id',
+          'runs.run_id',
+          'run_centroids.label',
+          'run_centroids.points',
+        ])
+        .where('runs.org_id', '=', org.orgId)
+        .execute();
+      const truth: Truth = rows.map((r) => ({
+        mediaKey: r.media_key,
+        start: Number(r.start_timestamp),
+        id: r.id,
+        runId: r.run_id,
+        label: r.label,
+        points: decodePoints(r.points),
+      }));
+      // Order of the brute force: newest first, then id.
+      truth.sort((a, b) => b.start - a.start || (b.id < a.id ? -1 : 1));
+      return truth;
+    }),
+);
+
+describe.each(DIALECTS)('region search equals a brute-force scan on %s', (dialect) => {
+  const it = tests[dialect];
+  it.beforeAll(({ truth }) => void truth);
 
   const regionArb = fc.oneof(
     fc.record({
@@ -106,7 +110,7 @@ describe.each(DIALECTS)('region search equals a brute-force scan on %s', (dialec
       .map((points) => ({ points: points.map((p) => ({ x: p.x * 8, y: p.y * 4.5 })), width: 800, height: 450 })),
   );
 
-  it('matches on random regions, labels, time ranges and page sizes', async () => {
+  it('matches on random regions, labels, time ranges and page sizes', async ({ server, org, truth }) => {
     await fc.assert(
       fc.asyncProperty(
         regionArb,

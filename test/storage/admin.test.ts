@@ -1,18 +1,11 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverTests } from '../support/fixtures.js';
 import { loadConfig } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
 import { createProvider, enableProvider } from '../../src/storage/admin.js';
 import { DIALECTS, createTestStore, type TestStore } from '../support/store.js';
-import {
-  bearer,
-  getJson,
-  postJson,
-  seedOrg,
-  startTestServer,
-  type SeededOrg,
-  type TestServer,
-} from '../support/server.js';
+import { bearer, getJson, postJson, seedOrg } from '../support/server.js';
 import { SIGNING_KEY, STORAGE_ENV } from './helpers.js';
 
 async function patchJson(url: string, body: unknown, headers: Record<string, string>) {
@@ -24,20 +17,13 @@ async function patchJson(url: string, body: unknown, headers: Record<string, str
   return { status: res.status, body: await res.json() };
 }
 
-describe.each(DIALECTS)('storage admin HTTP API on %s', (dialect) => {
-  let server: TestServer;
-  let org: SeededOrg;
-  let admin: Record<string, string>;
-  beforeAll(async () => {
-    server = await startTestServer(dialect, STORAGE_ENV);
-    org = await seedOrg(server.store);
-    admin = bearer(org.sessions.admin);
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+const tests = serverTests({ env: STORAGE_ENV });
 
-  it('creates providers, returns no credential, and keeps them encrypted at rest', async () => {
+describe.each(DIALECTS)('storage admin HTTP API on %s', (dialect) => {
+  // An admin session's headers.
+  const it = tests[dialect].extend('admin', ({ org }) => bearer(org.sessions.admin));
+
+  it('creates providers, returns no credential, and keeps them encrypted at rest', async ({ server, org, admin }) => {
     const s3 = await postJson(
       `${server.url}/api/storage/admin/providers`,
       {
@@ -79,7 +65,7 @@ describe.each(DIALECTS)('storage admin HTTP API on %s', (dialect) => {
     expect(JSON.stringify(list.body)).not.toMatch(/very-secret-value|AKIAEXAMPLE/);
   });
 
-  it('rejects bad providers with 400 invalid_provider and duplicates with 409', async () => {
+  it('rejects bad providers with 400 invalid_provider and duplicates with 409', async ({ server, admin }) => {
     const cases = [
       { name: 'x', type: 'ftp' },
       { name: '', type: 'fs' },
@@ -108,7 +94,10 @@ describe.each(DIALECTS)('storage admin HTTP API on %s', (dialect) => {
     expect(dup.body.code).toBe('provider_exists');
   });
 
-  it('lets only the operator choose an fs root: an organisation asking for "/" gets 403 and no provider', async () => {
+  it('lets only the operator choose an fs root: an organisation asking for "/" gets 403 and no provider', async ({
+    server,
+    admin,
+  }) => {
     for (const root of ['/', '..', 'elsewhere']) {
       const res = await postJson(
         `${server.url}/api/storage/admin/providers`,
@@ -122,7 +111,7 @@ describe.each(DIALECTS)('storage admin HTTP API on %s', (dialect) => {
     expect(list.body.data.map((p: { name: string }) => p.name)).not.toContain('rootfs');
   });
 
-  it('leaves no provider behind when its folder cannot be made', async () => {
+  it('leaves no provider behind when its folder cannot be made', async ({ server }) => {
     const other = await seedOrg(server.store);
     // A file where the organisation's storage folder goes.
     fs.mkdirSync(`${server.config.dataDir}/storage`, { recursive: true });
@@ -147,7 +136,11 @@ describe.each(DIALECTS)('storage admin HTTP API on %s', (dialect) => {
     ).toBe(201);
   });
 
-  it("shows an organisation's admins no server path of an fs provider the operator made for them", async () => {
+  it("shows an organisation's admins no server path of an fs provider the operator made for them", async ({
+    server,
+    org,
+    admin,
+  }) => {
     const root = `${server.config.dataDir}/operator-made-${process.pid}`;
     await createProvider(server.store, server.config, org.orgId, {
       name: 'operator-disk',
@@ -166,7 +159,10 @@ describe.each(DIALECTS)('storage admin HTTP API on %s', (dialect) => {
     expect(JSON.stringify([list.body, patched.body])).not.toContain(root);
   });
 
-  it('lets only the operator choose an endpoint: an organisation could point it at internal addresses', async () => {
+  it('lets only the operator choose an endpoint: an organisation could point it at internal addresses', async ({
+    server,
+    admin,
+  }) => {
     const bodies = [
       {
         name: 'ssrf1',
@@ -215,7 +211,7 @@ describe.each(DIALECTS)('storage admin HTTP API on %s', (dialect) => {
     expect(created.status).toBe(201);
   });
 
-  it('creates an account whose secret is shown once, and which then signs URLs', async () => {
+  it('creates an account whose secret is shown once, and which then signs URLs', async ({ server, admin }) => {
     const created = await postJson(
       `${server.url}/api/storage/admin/accounts`,
       { name: `ops-${dialect}`, defaultProvider: 'disk', providers: ['aws'], directories: ['alice'] },
@@ -275,7 +271,7 @@ describe.each(DIALECTS)('storage admin HTTP API on %s', (dialect) => {
     ).toBe(401);
   });
 
-  it('refuses unknown providers, bad directories and duplicate names', async () => {
+  it('refuses unknown providers, bad directories and duplicate names', async ({ server, admin }) => {
     const unknown = await postJson(
       `${server.url}/api/storage/admin/accounts`,
       { name: 'u1', defaultProvider: 'nope' },
@@ -316,7 +312,7 @@ describe.each(DIALECTS)('storage admin HTTP API on %s', (dialect) => {
     expect(dup.status).toBe(409);
   });
 
-  it('is for owners and admins of the organisation only', async () => {
+  it('is for owners and admins of the organisation only', async ({ server, org }) => {
     expect((await getJson(`${server.url}/api/storage/admin/accounts`)).status).toBe(401);
     for (const role of ['editor', 'viewer'] as const) {
       expect((await getJson(`${server.url}/api/storage/admin/accounts`, bearer(org.sessions[role]))).status).toBe(403);

@@ -1,12 +1,13 @@
 // Real backends: native S3 URLs downloaded from an S3-compatible server process, the same objects streamed through
 // service-signed URLs, and a provider that is down while the others keep serving.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { extendEach, storageTests } from '../support/fixtures.js';
 import { DIALECTS } from '../support/store.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import type { TestServer } from '../support/server.js';
 import { freePort } from '../support/cli.js';
 import { createAccount, createProvider } from '../../src/storage/admin.js';
 import { uploadFile } from '../../src/storage/upload.js';
-import { STORAGE_ENV, getUrl, seedStorage, unique, writeObject, type StorageFixture } from './helpers.js';
+import { STORAGE_ENV, getUrl, unique, writeObject, type StorageFixture } from './helpers.js';
 import { S3RVER_KEYS, startS3rver, type S3Server } from './s3rver.js';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -44,19 +45,31 @@ async function seedS3(server: TestServer, s3: S3Server, fx: StorageFixture, path
   return { name, headers };
 }
 
-describe.each(DIALECTS)('native S3 URLs against s3rver on %s', (dialect) => {
-  let server: TestServer;
-  let s3: S3Server;
-  let fx: StorageFixture;
-  beforeAll(async () => {
-    [server, s3] = await Promise.all([startTestServer(dialect, STORAGE_ENV), startS3rver()]);
-    fx = await seedStorage(server);
+/** `s3`: an s3rver of the file's own (in this process), closed when the file ends. */
+function withS3rver<T extends ReturnType<typeof storageTests>['sqlite']>(test: T) {
+  // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from a destructuring pattern.
+  return test.extend('s3', { scope: 'file' }, async ({}, { onCleanup }): Promise<S3Server> => {
+    const s3 = await startS3rver();
+    onCleanup(() => s3.close());
+    return s3;
   });
-  afterAll(async () => {
-    await Promise.all([server.close(), s3.close()]);
-  });
+}
 
-  it('downloads the object, whole and by Range, straight from the backend', async () => {
+const native = extendEach(storageTests({ env: STORAGE_ENV }), withS3rver);
+// fx's 'disk' holds alice/notes.txt, written before the file's first test of these.
+const signing = extendEach(
+  storageTests({ env: { ...STORAGE_ENV, STORAGE_SIGNING: 'true', STORAGE_PROVIDER_TIMEOUT_MS: '2000' } }),
+  (test) =>
+    withS3rver(test).extend('notes', { scope: 'file', auto: true }, ({ fx }) => {
+      writeObject(fx.root, 'alice/notes.txt', 'still here');
+      return 'alice/notes.txt';
+    }),
+);
+
+describe.each(DIALECTS)('native S3 URLs against s3rver on %s', (dialect) => {
+  const it = native[dialect];
+
+  it('downloads the object, whole and by Range, straight from the backend', async ({ server, s3, fx }) => {
     const { headers } = await seedS3(server, s3, fx);
     const res = await getUrl(server, headers('alice/1700000000_cam1.mp4'));
     expect(res.status).toBe(200);
@@ -75,7 +88,11 @@ describe.each(DIALECTS)('native S3 URLs against s3rver on %s', (dialect) => {
     expect(missing.status).toBe(404);
   });
 
-  it('addresses an endpoint that is an IP address path-style even when pathStyle is not set (uploads and URLs)', async () => {
+  it('addresses an endpoint that is an IP address path-style even when pathStyle is not set (uploads and URLs)', async ({
+    server,
+    s3,
+    fx,
+  }) => {
     expect(new URL(s3.endpoint).hostname).toBe('127.0.0.1');
     const { headers } = await seedS3(server, s3, fx, undefined);
     const res = await getUrl(server, headers('alice/1700000000_cam1.mp4'));
@@ -87,22 +104,9 @@ describe.each(DIALECTS)('native S3 URLs against s3rver on %s', (dialect) => {
 });
 
 describe.each(DIALECTS)('service-signed URLs over s3rver, and a provider that is down, on %s', (dialect) => {
-  let server: TestServer;
-  let s3: S3Server;
-  let fx: StorageFixture;
-  beforeAll(async () => {
-    [server, s3] = await Promise.all([
-      startTestServer(dialect, { ...STORAGE_ENV, STORAGE_SIGNING: 'true', STORAGE_PROVIDER_TIMEOUT_MS: '2000' }),
-      startS3rver(),
-    ]);
-    fx = await seedStorage(server);
-    writeObject(fx.root, 'alice/notes.txt', 'still here');
-  });
-  afterAll(async () => {
-    await Promise.all([server.close(), s3.close()]);
-  });
+  const it = signing[dialect];
 
-  it('streams the S3 object through the service with Range, ETag and 304', async () => {
+  it('streams the S3 object through the service with Range, ETag and 304', async ({ server, s3, fx }) => {
     const { headers } = await seedS3(server, s3, fx);
     const url: string = (await getUrl(server, headers('alice/1700000000_cam1.mp4'))).body.data;
     expect(url.startsWith(`${server.url}/api/storage/signed?`)).toBe(true);
@@ -126,7 +130,10 @@ describe.each(DIALECTS)('service-signed URLs over s3rver, and a provider that is
     expect(head.headers.get('content-length')).toBe('200000');
   });
 
-  it('answers 502 provider_unavailable for an S3 endpoint on a closed port, without a credential, while fs keeps serving', async () => {
+  it('answers 502 provider_unavailable for an S3 endpoint on a closed port, without a credential, while fs keeps serving', async ({
+    server,
+    fx,
+  }) => {
     const port = await freePort();
     const name = unique('down');
     await createProvider(server.store, server.config, fx.orgId, {

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { extendEach, storageTests } from '../support/fixtures.js';
 import { DIALECTS } from '../support/store.js';
-import { startTestServer, type TestServer } from '../support/server.js';
 import { changeAccount, enableProvider } from '../../src/storage/admin.js';
 import { signedUrl } from '../../src/storage/url-token.js';
-import { SIGNING_KEY, STORAGE_ENV, bulk, getUrl, seedStorage, writeObject, type StorageFixture } from './helpers.js';
+import { SIGNING_KEY, STORAGE_ENV, bulk, getUrl, seedStorage, writeObject } from './helpers.js';
 
 /** An upstream standing in for an unreachable or failing backend: it answers what the test tells it to. */
 function upstream(handler: http.RequestListener) {
@@ -26,40 +26,39 @@ function upstream(handler: http.RequestListener) {
   });
 }
 
+const video = Buffer.alloc(300_000);
+for (let i = 0; i < video.length; i++) video[i] = i % 251;
+
+// fx's 'disk' holds a video and a text file under alice/, written before the file's first test.
+const tests = extendEach(
+  storageTests({ env: { ...STORAGE_ENV, STORAGE_SIGNING: 'true', STORAGE_PROVIDER_TIMEOUT_MS: '300' } }),
+  (test) =>
+    test.extend('objects', { scope: 'file', auto: true }, ({ fx }) => {
+      writeObject(fx.root, 'alice/1700000000_cam1.mp4', video);
+      writeObject(fx.root, 'alice/notes.txt', 'hello');
+      return ['alice/1700000000_cam1.mp4', 'alice/notes.txt'];
+    }),
+);
+
 describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
-  let server: TestServer;
-  let fx: StorageFixture;
-  const video = Buffer.alloc(300_000);
-  for (let i = 0; i < video.length; i++) video[i] = i % 251;
+  const it = tests[dialect].extend(
+    'urlFor',
+    ({ server, fx }) =>
+      async (filename: string, provider = 'disk', expiry?: string): Promise<string> => {
+        const res = await getUrl(
+          server,
+          fx.headers({
+            'x-service-storage-filename': filename,
+            'x-service-storage-provider': provider,
+            ...(expiry ? { 'x-service-storage-uriexpirytime': expiry } : {}),
+          }),
+        );
+        expect(res.status).toBe(200);
+        return res.body.data;
+      },
+  );
 
-  beforeAll(async () => {
-    server = await startTestServer(dialect, {
-      ...STORAGE_ENV,
-      STORAGE_SIGNING: 'true',
-      STORAGE_PROVIDER_TIMEOUT_MS: '300',
-    });
-    fx = await seedStorage(server);
-    writeObject(fx.root, 'alice/1700000000_cam1.mp4', video);
-    writeObject(fx.root, 'alice/notes.txt', 'hello');
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-
-  async function urlFor(filename: string, provider = 'disk', expiry?: string): Promise<string> {
-    const res = await getUrl(
-      server,
-      fx.headers({
-        'x-service-storage-filename': filename,
-        'x-service-storage-provider': provider,
-        ...(expiry ? { 'x-service-storage-uriexpirytime': expiry } : {}),
-      }),
-    );
-    expect(res.status).toBe(200);
-    return res.body.data;
-  }
-
-  it('streams the object with its headers', async () => {
+  it('streams the object with its headers', async ({ urlFor }) => {
     const res = await fetch(await urlFor('alice/1700000000_cam1.mp4', 'disk', '1h'));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('video/mp4');
@@ -76,7 +75,7 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     expect(Buffer.from(await res.arrayBuffer()).equals(video)).toBe(true);
   });
 
-  it('never answers a Last-Modified later than its Date, and then takes no If-Range date', async () => {
+  it('never answers a Last-Modified later than its Date, and then takes no If-Range date', async ({ fx, urlFor }) => {
     writeObject(fx.root, 'alice/future.mp4', 'from the future');
     const file = path.join(fx.root, 'alice', 'future.mp4');
     const future = new Date('2030-01-01T00:00:00Z');
@@ -91,7 +90,7 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     expect(await ranged.text()).toBe('from the future');
   });
 
-  it('answers a single range with 206 and Content-Range, suffix and open ranges too', async () => {
+  it('answers a single range with 206 and Content-Range, suffix and open ranges too', async ({ urlFor }) => {
     const url = await urlFor('alice/1700000000_cam1.mp4');
     const cases: Array<[string, number, number]> = [
       ['bytes=100-199', 100, 199],
@@ -108,14 +107,14 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     }
   });
 
-  it('answers 416 range_not_satisfiable for a range past the end', async () => {
+  it('answers 416 range_not_satisfiable for a range past the end', async ({ urlFor }) => {
     const res = await fetch(await urlFor('alice/notes.txt'), { headers: { range: 'bytes=10-20' } });
     expect(res.status).toBe(416);
     expect(res.headers.get('content-range')).toBe('bytes */5');
     expect((await res.json()).code).toBe('range_not_satisfiable');
   });
 
-  it('answers 304 to If-None-Match and If-Modified-Since', async () => {
+  it('answers 304 to If-None-Match and If-Modified-Since', async ({ urlFor }) => {
     const url = await urlFor('alice/notes.txt');
     const first = await fetch(url);
     await first.arrayBuffer();
@@ -130,7 +129,7 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     expect(await changed.text()).toBe('hello');
   });
 
-  it('ignores conditional dates that are not HTTP-dates, and takes all three HTTP-date forms', async () => {
+  it('ignores conditional dates that are not HTTP-dates, and takes all three HTTP-date forms', async ({ urlFor }) => {
     const url = await urlFor('alice/notes.txt');
     const later = new Date(Date.now() + 86_400_000);
     for (const since of ['2030', String(later.getUTCFullYear() + 1), later.toISOString()]) {
@@ -151,7 +150,9 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     expect([res.status, await res.text()]).toEqual([200, 'hello']);
   });
 
-  it('answers 412 precondition_failed when If-Match or If-Unmodified-Since names another version', async () => {
+  it('answers 412 precondition_failed when If-Match or If-Unmodified-Since names another version', async ({
+    urlFor,
+  }) => {
     const url = await urlFor('alice/notes.txt');
     const first = await fetch(url);
     await first.arrayBuffer();
@@ -179,7 +180,7 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     }
   });
 
-  it('answers a suffix range on an empty object with the whole (empty) object', async () => {
+  it('answers a suffix range on an empty object with the whole (empty) object', async ({ fx, urlFor }) => {
     writeObject(fx.root, 'alice/empty.bin', '');
     const url = await urlFor('alice/empty.bin');
     const suffix = await fetch(url, { headers: { range: 'bytes=-5' } });
@@ -188,7 +189,7 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     expect([open.status, open.headers.get('content-range')]).toEqual([416, 'bytes */0']);
   });
 
-  it("names the saved file after the key's last segment, exactly and as ASCII", async () => {
+  it("names the saved file after the key's last segment, exactly and as ASCII", async ({ server, fx }) => {
     const key = 'alice/clip "ünï" 100%.mp4';
     writeObject(fx.root, key, 'x');
     // A header carries no raw UTF-8: the bulk body names the file.
@@ -199,7 +200,10 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     );
   });
 
-  it('sends Cache-Control: no-store with every error, so that no cache keeps a 404 for a file made later', async () => {
+  it('sends Cache-Control: no-store with every error, so that no cache keeps a 404 for a file made later', async ({
+    server,
+    urlFor,
+  }) => {
     for (const url of [await urlFor('alice/missing.mp4'), `${server.url}/api/storage/signed?a=x`]) {
       const res = await fetch(url);
       expect(res.status).toBeGreaterThanOrEqual(400);
@@ -207,7 +211,7 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     }
   });
 
-  it('drops the connection at once when the file shrinks while it streams', async () => {
+  it('drops the connection at once when the file shrinks while it streams', async ({ fx, urlFor }) => {
     const big = Buffer.alloc(8 << 20, 7);
     writeObject(fx.root, 'alice/shrinking.mp4', big);
     const url = new URL(await urlFor('alice/shrinking.mp4'));
@@ -230,7 +234,7 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     expect(outcome.error).toBe('aborted');
   });
 
-  it('answers HEAD with the same headers and no body', async () => {
+  it('answers HEAD with the same headers and no body', async ({ urlFor }) => {
     const res = await fetch(await urlFor('alice/1700000000_cam1.mp4'), { method: 'HEAD' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-length')).toBe(String(video.length));
@@ -239,7 +243,7 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     expect((await res.arrayBuffer()).byteLength).toBe(0);
   });
 
-  it('answers 404 object_not_found for a missing object (GET and HEAD)', async () => {
+  it('answers 404 object_not_found for a missing object (GET and HEAD)', async ({ urlFor }) => {
     const url = await urlFor('alice/missing.mp4');
     const res = await fetch(url);
     expect(res.status).toBe(404);
@@ -247,7 +251,11 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     expect((await fetch(url, { method: 'HEAD' })).status).toBe(404);
   });
 
-  it('never leaves the root through a symbolic link, on the last segment or a directory, and follows one that stays inside', async () => {
+  it('never leaves the root through a symbolic link, on the last segment or a directory, and follows one that stays inside', async ({
+    server,
+    fx,
+    urlFor,
+  }) => {
     const outside = path.join(server.config.dataDir, 'outside');
     fs.mkdirSync(outside, { recursive: true });
     fs.writeFileSync(path.join(outside, 'secret.txt'), 'top secret');
@@ -265,7 +273,10 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     expect(await inside.text()).toBe(fs.readFileSync(path.join(fx.root, 'alice', 'notes.txt'), 'utf8'));
   });
 
-  it('answers 403 bad_signature for a tampered URL and 400 invalid_signed_url for a malformed one', async () => {
+  it('answers 403 bad_signature for a tampered URL and 400 invalid_signed_url for a malformed one', async ({
+    fx,
+    urlFor,
+  }) => {
     const url = new URL(await urlFor('alice/notes.txt'));
     for (const [param, value] of [
       ['f', 'alice/other.txt'],
@@ -329,7 +340,7 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     }
   });
 
-  it('answers 403 url_expired after e, while a second (rotated-out) key still verifies', async () => {
+  it('answers 403 url_expired after e, while a second (rotated-out) key still verifies', async ({ server, fx }) => {
     const past = Math.floor(Date.now() / 1000) - 1;
     const expired = signedUrl(server.url, SIGNING_KEY, {
       account: fx.account.name,
@@ -344,7 +355,7 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     expect(validate.data).toMatchObject({ valid: false, reason: 'expired', expiresIn: 0, filename: 'alice/notes.txt' });
   });
 
-  it('kills URLs of a disabled account or of a provider the account lost', async () => {
+  it('kills URLs of a disabled account or of a provider the account lost', async ({ server, fx, urlFor }) => {
     const url = await urlFor('alice/notes.txt');
     await changeAccount(server.store, fx.orgId, fx.account.name, { enabled: false });
     try {
@@ -368,7 +379,7 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     }
   });
 
-  it('validates without streaming', async () => {
+  it('validates without streaming', async ({ server, fx, urlFor }) => {
     const url = await urlFor('alice/1700000000_cam1.mp4', 'disk', '10m');
     const before = Date.now();
     const res = await fetch(url.replace('/signed?', '/signed/validate?'));
@@ -404,7 +415,9 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
   });
 
   describe('through a remote backend', () => {
-    it('forwards range and conditionals to the backend over a presigned request and streams its answer', async () => {
+    it('forwards range and conditionals to the backend over a presigned request and streams its answer', async ({
+      server,
+    }) => {
       const seen: http.IncomingHttpHeaders[] = [];
       const paths: string[] = [];
       const up = await upstream((req, res) => {
@@ -439,7 +452,9 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
       }
     });
 
-    it("completes a backend's 416 without Content-Range and 304 without validators from a HEAD of the object", async () => {
+    it("completes a backend's 416 without Content-Range and 304 without validators from a HEAD of the object", async ({
+      server,
+    }) => {
       const methods: string[] = [];
       const up = await upstream((req, res) => {
         methods.push(`${req.method} ${req.headers.range ?? req.headers['if-none-match'] ?? ''}`);
@@ -481,7 +496,9 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
       }
     });
 
-    it('takes the Content-Type from the extension when the backend sends none, and sandboxes every object', async () => {
+    it('takes the Content-Type from the extension when the backend sends none, and sandboxes every object', async ({
+      server,
+    }) => {
       const up = await upstream((_req, res) => {
         res.writeHead(200, { 'content-length': '3' });
         res.end('abc');
@@ -509,7 +526,10 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
       }
     });
 
-    it('maps backend failures: 5xx → 502 provider_unavailable, 403 → 502 provider_error, 404 → object_not_found, silence → 504', async () => {
+    it('maps backend failures: 5xx → 502 provider_unavailable, 403 → 502 provider_error, 404 → object_not_found, silence → 504', async ({
+      server,
+      urlFor,
+    }) => {
       let mode = 500;
       const up = await upstream((_req, res) => {
         if (mode === 0) return; // never answers
@@ -546,7 +566,7 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
       }
     });
 
-    it('answers 502 provider_unavailable when the backend cannot be reached', async () => {
+    it('answers 502 provider_unavailable when the backend cannot be reached', async ({ server }) => {
       const up = await upstream(() => {});
       const dead = up.url;
       await up.close();
@@ -562,7 +582,7 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
       expect(await res.json()).toMatchObject({ code: 'provider_unavailable', provider: 's3' });
     });
 
-    it('stops reading from the backend when the client disconnects', async () => {
+    it('stops reading from the backend when the client disconnects', async ({ server }) => {
       let closed!: () => void;
       const upstreamClosed = new Promise<void>((r) => {
         closed = r;
@@ -597,7 +617,7 @@ describe.each(DIALECTS)('service-signed URLs on %s', (dialect) => {
     });
   });
 
-  it('answers 401 provider_not_allowed once a provider is disabled', async () => {
+  it('answers 401 provider_not_allowed once a provider is disabled', async ({ server, fx, urlFor }) => {
     const url = await urlFor('alice/notes.txt');
     await enableProvider(server.store, fx.orgId, 'disk', false);
     try {

@@ -1,29 +1,29 @@
 import http from 'node:http';
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { storageTests } from '../support/fixtures.js';
 import { DIALECTS } from '../support/store.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { STORAGE_ENV, bulk, getUrl, seedStorage, type StorageFixture } from './helpers.js';
+import { STORAGE_ENV, bulk, getUrl } from './helpers.js';
 import { changeAccount, rotateAccount } from '../../src/storage/admin.js';
 
+const tests = storageTests({ env: { ...STORAGE_ENV, STORAGE_PUBLIC_URL: 'https://media.example.com' } });
+const restricted = storageTests({
+  env: { ...STORAGE_ENV, STORAGE_SIGNING: 'true', DEFAULT_URI_EXPIRY_TIME: '30m' },
+  storage: { directories: ['alice', 'bob'] },
+});
+
 describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (dialect) => {
-  let server: TestServer;
-  let fx: StorageFixture;
-  beforeAll(async () => {
-    server = await startTestServer(dialect, { ...STORAGE_ENV, STORAGE_PUBLIC_URL: 'https://media.example.com' });
-    fx = await seedStorage(server);
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const it = tests[dialect].extend(
+    'single',
+    ({ server, fx }) =>
+      (filename: string, provider = 'disk', extra: Record<string, string> = {}) =>
+        getUrl(
+          server,
+          fx.headers({ 'x-service-storage-filename': filename, 'x-service-storage-provider': provider, ...extra }),
+        ),
+  );
 
-  const single = (filename: string, provider = 'disk', extra: Record<string, string> = {}) =>
-    getUrl(
-      server,
-      fx.headers({ 'x-service-storage-filename': filename, 'x-service-storage-provider': provider, ...extra }),
-    );
-
-  it('answers a service-signed URL for the fs provider, with the default lifetime', async () => {
+  it('answers a service-signed URL for the fs provider, with the default lifetime', async ({ fx, single }) => {
     const before = Math.floor(Date.now() / 1000);
     const res = await single('alice/1700000000_cam1.mp4');
     expect(res.status).toBe(200);
@@ -39,7 +39,7 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
     expect(url.searchParams.get('s')).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
-  it('answers an S3 SigV4 presigned URL for the s3 provider with the requested lifetime', async () => {
+  it('answers an S3 SigV4 presigned URL for the s3 provider with the requested lifetime', async ({ single }) => {
     const res = await single('alice/a b+c.mp4', 's3', { 'x-service-storage-uriexpirytime': '1h30m' });
     expect(res.status).toBe(200);
     const url = new URL(res.body.data);
@@ -50,7 +50,7 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
     expect(url.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('accepts the expiry as plain seconds and as each duration unit', async () => {
+  it('accepts the expiry as plain seconds and as each duration unit', async ({ single }) => {
     for (const [value, seconds] of [
       ['90', 90],
       ['90s', 90],
@@ -65,7 +65,7 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
     }
   });
 
-  it('rejects an expiry out of bounds or unparsable with 400 invalid_expiry', async () => {
+  it('rejects an expiry out of bounds or unparsable with 400 invalid_expiry', async ({ single }) => {
     for (const value of ['0', '604801', '8d', 'soon', '1.5', '-5', '1h-']) {
       const res = await single('alice/x.mp4', 'disk', { 'x-service-storage-uriexpirytime': value });
       expect(res.status, value).toBe(400);
@@ -73,7 +73,7 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
     }
   });
 
-  it('answers 400 missing_header naming each missing or empty required header', async () => {
+  it('answers 400 missing_header naming each missing or empty required header', async ({ server, fx }) => {
     const full = fx.headers({ 'x-service-storage-filename': 'alice/x.mp4', 'x-service-storage-provider': 'disk' });
     for (const [name, display] of [
       ['x-service-storage-filename', 'X-Service-Storage-FileName'],
@@ -92,7 +92,11 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
     }
   });
 
-  it('answers one 401 invalid_credentials for an unknown key, a wrong secret and a disabled account', async () => {
+  it('answers one 401 invalid_credentials for an unknown key, a wrong secret and a disabled account', async ({
+    server,
+    fx,
+    single,
+  }) => {
     const base = { 'x-service-storage-filename': 'alice/x.mp4', 'x-service-storage-provider': 'disk' };
     const unknown = await getUrl(server, { ...fx.headers(base), 'x-service-storage-accesskey': 'SLAKNOPE' });
     const wrong = await getUrl(server, {
@@ -116,7 +120,10 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
     }
   });
 
-  it('checks the secret on every request, also once it was accepted, and refuses the old one after a rotation', async () => {
+  it('checks the secret on every request, also once it was accepted, and refuses the old one after a rotation', async ({
+    server,
+    fx,
+  }) => {
     const base = { 'x-service-storage-filename': 'alice/x.mp4', 'x-service-storage-provider': 'disk' };
     const withSecret = (secret: string) =>
       getUrl(server, { ...fx.headers(base), 'x-service-storage-secretaccesskey': secret });
@@ -136,13 +143,13 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
     }
   });
 
-  it('answers 401 provider_not_allowed for a provider not bound to the account', async () => {
+  it('answers 401 provider_not_allowed for a provider not bound to the account', async ({ single }) => {
     const res = await single('alice/x.mp4', 'elsewhere');
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ code: 'provider_not_allowed', provider: 'elsewhere' });
   });
 
-  it('answers 400 invalid_filename for every malformed key', async () => {
+  it('answers 400 invalid_filename for every malformed key', async ({ single }) => {
     const bad = ['/abs.mp4', 'a\\b.mp4', 'a//b.mp4', 'a/./b.mp4', 'a/../b.mp4', '..', 'dir/', 'x'.repeat(1025)];
     for (const name of bad) {
       const res = await single(name);
@@ -153,7 +160,10 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
     expect(longest.status).toBe(200);
   });
 
-  it('answers 400 invalid_filename when the filename header comes twice, instead of signing the joined value', async () => {
+  it('answers 400 invalid_filename when the filename header comes twice, instead of signing the joined value', async ({
+    server,
+    fx,
+  }) => {
     const sendTwice = (names: string[]) =>
       new Promise<{ status: number; body: { code?: string; data?: string } }>((resolve, reject) => {
         const req = http.request(
@@ -179,7 +189,7 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
     expect(new URL(once.body.data!).searchParams.get('f')).toBe('alice/a, b.mp4');
   });
 
-  it('takes UTF-8 filenames from the header bytes, verbatim and case-sensitive', async () => {
+  it('takes UTF-8 filenames from the header bytes, verbatim and case-sensitive', async ({ single }) => {
     // fetch only sends latin1 header strings; this is how UTF-8 bytes travel in a header.
     const utf8 = Buffer.from('alice/Café_Ünïcode.mp4', 'utf8').toString('latin1');
     const res = await single(utf8);
@@ -190,7 +200,10 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
   });
 
   describe('bulk', () => {
-    it('answers data as a JSON string mapping filename to URL, default provider and per-element overrides', async () => {
+    it('answers data as a JSON string mapping filename to URL, default provider and per-element overrides', async ({
+      server,
+      fx,
+    }) => {
       const base = 'alice/1700000000_cam1';
       const res = await bulk(server, fx.headers(), [
         { filename: `${base}.mp4` },
@@ -213,13 +226,13 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
       expect(new URL(map[`${base}_sprite.jpg`]).searchParams.get('X-Amz-Expires')).toBe('7200');
     });
 
-    it('answers 200 with an empty map for an empty array', async () => {
+    it('answers 200 with an empty map for an empty array', async ({ server, fx }) => {
       const res = await bulk(server, fx.headers(), []);
       expect(res.status).toBe(200);
       expect(JSON.parse(res.body.data)).toEqual({});
     });
 
-    it('lets the last duplicate win', async () => {
+    it('lets the last duplicate win', async ({ server, fx }) => {
       const res = await bulk(server, fx.headers(), [
         { filename: 'alice/d.mp4', provider: 'disk' },
         { filename: 'alice/d.mp4', provider: 's3' },
@@ -230,12 +243,12 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
       expect(map['alice/d.mp4']).toContain('X-Amz-Signature');
     });
 
-    it('keeps a "__proto__" filename as an ordinary key', async () => {
+    it('keeps a "__proto__" filename as an ordinary key', async ({ server, fx }) => {
       const res = await bulk(server, fx.headers(), [{ filename: '__proto__' }]);
       expect(Object.keys(JSON.parse(res.body.data))).toEqual(['__proto__']);
     });
 
-    it('lists every bad element by index and reason, and issues nothing', async () => {
+    it('lists every bad element by index and reason, and issues nothing', async ({ server, fx }) => {
       const res = await bulk(server, fx.headers(), [
         { filename: 'alice/ok.mp4' },
         { filename: '/abs' },
@@ -258,7 +271,10 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
       expect(res.body.data).toBeUndefined();
     });
 
-    it('refuses a filename whose bytes are not UTF-8 by its index, instead of rewriting it with U+FFFD', async () => {
+    it('refuses a filename whose bytes are not UTF-8 by its index, instead of rewriting it with U+FFFD', async ({
+      server,
+      fx,
+    }) => {
       const body = Buffer.concat([
         Buffer.from('[{"filename":"alice/ok.mp4"},{"filename":"alice/a'),
         Buffer.from([0xff, 0xfe]),
@@ -289,7 +305,7 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
       expect(real.status).toBe(200);
     });
 
-    it('rejects a non-array body and more than 1000 elements with invalid_bulk_request', async () => {
+    it('rejects a non-array body and more than 1000 elements with invalid_bulk_request', async ({ server, fx }) => {
       const obj = await bulk(server, fx.headers(), { filename: 'a/b' });
       expect(obj.status).toBe(400);
       expect(obj.body.code).toBe('invalid_bulk_request');
@@ -316,7 +332,10 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
       expect(Object.keys(JSON.parse(largest.body.data))).toEqual(Array.from({ length: 1000 }, (_, i) => key(i)));
     });
 
-    it('answers malformed_json, unsupported_media_type, missing_header for Content-Type and payload_too_large', async () => {
+    it('answers malformed_json, unsupported_media_type, missing_header for Content-Type and payload_too_large', async ({
+      server,
+      fx,
+    }) => {
       const malformed = await bulk(server, fx.headers(), '[{"filename":');
       expect(malformed.status).toBe(400);
       expect(malformed.body.code).toBe('malformed_json');
@@ -356,7 +375,7 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
       expect(huge.body.code).toBe('payload_too_large');
     });
 
-    it('checks credentials before anything else, and names an unbound provider', async () => {
+    it('checks credentials before anything else, and names an unbound provider', async ({ server, fx }) => {
       const noSecret = await bulk(server, { 'x-service-storage-accesskey': fx.account.accessKey }, []);
       expect(noSecret.body).toMatchObject({ code: 'missing_header', header: 'X-Service-Storage-SecretAccessKey' });
       const wrong = await bulk(server, { ...fx.headers(), 'x-service-storage-secretaccesskey': 'nope' }, '[{');
@@ -374,21 +393,9 @@ describe.each(DIALECTS)('GET /api/storage and POST /api/storage/bulk on %s', (di
 });
 
 describe.each(DIALECTS)('directories and signing mode on %s', (dialect) => {
-  let server: TestServer;
-  let fx: StorageFixture;
-  beforeAll(async () => {
-    server = await startTestServer(dialect, {
-      ...STORAGE_ENV,
-      STORAGE_SIGNING: 'true',
-      DEFAULT_URI_EXPIRY_TIME: '30m',
-    });
-    fx = await seedStorage(server, { directories: ['alice', 'bob'] });
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const it = restricted[dialect];
 
-  it('answers 403 directory_not_allowed outside the account directories, single and bulk', async () => {
+  it('answers 403 directory_not_allowed outside the account directories, single and bulk', async ({ server, fx }) => {
     const ok = await getUrl(
       server,
       fx.headers({ 'x-service-storage-filename': 'bob/x.mp4', 'x-service-storage-provider': 'disk' }),
@@ -407,7 +414,10 @@ describe.each(DIALECTS)('directories and signing mode on %s', (dialect) => {
     expect(b.body).toMatchObject({ code: 'directory_not_allowed', filenames: ['carol/b.mp4'] });
   });
 
-  it('signs every provider through the service when STORAGE_SIGNING=true, from the request host without STORAGE_PUBLIC_URL', async () => {
+  it('signs every provider through the service when STORAGE_SIGNING=true, from the request host without STORAGE_PUBLIC_URL', async ({
+    server,
+    fx,
+  }) => {
     const res = await getUrl(
       server,
       fx.headers({ 'x-service-storage-filename': 'alice/x.mp4', 'x-service-storage-provider': 's3' }),
@@ -421,7 +431,7 @@ describe.each(DIALECTS)('directories and signing mode on %s', (dialect) => {
     expect(e).toBeLessThanOrEqual(1800);
   });
 
-  it('refuses an empty expiry header and a repeated provider header', async () => {
+  it('refuses an empty expiry header and a repeated provider header', async ({ server, fx }) => {
     const empty = await getUrl(
       server,
       fx.headers({
@@ -462,7 +472,7 @@ describe.each(DIALECTS)('directories and signing mode on %s', (dialect) => {
     ]);
   });
 
-  it('refuses a Host header that is not a host and port instead of copying it into the URL', async () => {
+  it('refuses a Host header that is not a host and port instead of copying it into the URL', async ({ server, fx }) => {
     const ask = (host: string) =>
       // biome-ignore lint/suspicious/noExplicitAny: a parsed JSON answer, read field by field
       new Promise<{ status: number; body: any }>((resolve, reject) => {

@@ -4,10 +4,11 @@ import { test as base } from 'vitest';
 import type { DialectName } from '../../src/db/store.js';
 import type { NewRecording } from '../../src/recordings/queries.js';
 import { type SeededOrg, type TestServer, seedOrg, startTestServer } from './server.js';
+import { type StorageFixture, seedStorage } from '../storage/helpers.js';
 
 export interface ServerFixtureOptions {
-  /** Settings for the server, as environment variables. */
-  env?: Record<string, string>;
+  /** Settings for the server, as environment variables; a function is called when the server is made. */
+  env?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
   /** What `org`'s recording differs in from seedOrg's default one. */
   recording?: Partial<NewRecording>;
 }
@@ -33,11 +34,36 @@ export function serverTest(dialect: DialectName, options: ServerFixtureOptions =
     base
       // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from a destructuring pattern.
       .extend('server', { scope: 'file' }, async ({}, { onCleanup }): Promise<TestServer> => {
-        const server = await startTestServer(dialect, options.env);
+        const env = typeof options.env === 'function' ? await options.env() : options.env;
+        const server = await startTestServer(dialect, env);
         onCleanup(() => server.close());
         return server;
       })
       .extend('org', { scope: 'file' }, ({ server }): Promise<SeededOrg> => seedOrg(server.store, options.recording))
       .extend('other', { scope: 'file' }, ({ server }): Promise<SeededOrg> => seedOrg(server.store))
+  );
+}
+
+/** One dialect's test API, as serverTest makes it. */
+export type ServerTest = ReturnType<typeof serverTest>;
+
+/**
+ * Each dialect's test API with `extend` applied, for a file's own fixtures (its seed data, made once with
+ * `{ scope: 'file' }`): call it at the top level of the file, as file-scoped fixtures must be.
+ */
+export function extendEach<T = ServerTest, R = unknown>(
+  tests: Record<DialectName, T>,
+  extend: (test: T, dialect: DialectName) => R,
+): Record<DialectName, R> {
+  return { sqlite: extend(tests.sqlite, 'sqlite'), pg: extend(tests.pg, 'pg') };
+}
+
+/**
+ * serverTests plus `fx`, file-scoped: an organisation with providers 'disk' (fs) and 's3' and a storage account, as
+ * seedStorage makes it with `storage` (the server's env should hold STORAGE_ENV).
+ */
+export function storageTests(options: ServerFixtureOptions & { storage?: Parameters<typeof seedStorage>[1] } = {}) {
+  return extendEach(serverTests(options), (test) =>
+    test.extend('fx', { scope: 'file' }, ({ server }): Promise<StorageFixture> => seedStorage(server, options.storage)),
   );
 }

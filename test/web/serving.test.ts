@@ -3,22 +3,21 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { serverTest, serverTests } from '../support/fixtures.js';
 import { DIALECTS } from '../support/store.js';
-import { startTestServer, type TestServer } from '../support/server.js';
 import { buildEditor } from './support.js';
 
+// The editor is built once for the file (buildEditor keeps it), on the first server's start.
+const tests = serverTests({ env: async () => ({ SIGHTLINE_WEB_DIR: await buildEditor() }) });
+const unbuilt = serverTest('sqlite', {
+  env: () => ({ SIGHTLINE_WEB_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-empty-web-')) }),
+});
+
 describe.each(DIALECTS)('serving the editor (%s)', (dialect) => {
-  let server: TestServer;
-  let webDir: string;
+  const it = tests[dialect];
 
-  beforeAll(async () => {
-    webDir = await buildEditor();
-    server = await startTestServer(dialect, { SIGHTLINE_WEB_DIR: webDir });
-  });
-  afterAll(() => server?.close());
-
-  it('serves index.html at / with no-cache, and its hashed script and style for a year', async () => {
+  it('serves index.html at / with no-cache, and its hashed script and style for a year', async ({ server }) => {
     const res = await fetch(`${server.url}/`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -39,6 +38,7 @@ describe.each(DIALECTS)('serving the editor (%s)', (dialect) => {
   });
 
   it('keeps the JavaScript bundle under 150 KB gzipped', async () => {
+    const webDir = await buildEditor();
     const { gzipSync } = await import('node:zlib');
     const files = fs.readdirSync(path.join(webDir, 'assets')).filter((f) => f.endsWith('.js'));
     const total = files.reduce((n, f) => n + gzipSync(fs.readFileSync(path.join(webDir, 'assets', f))).length, 0);
@@ -46,7 +46,7 @@ describe.each(DIALECTS)('serving the editor (%s)', (dialect) => {
     expect(total).toBeLessThan(150 * 1024);
   });
 
-  it('answers 404 problem+json for unknown assets and never leaves the assets folder', async () => {
+  it('answers 404 problem+json for unknown assets and never leaves the assets folder', async ({ server }) => {
     for (const p of [
       '/assets/nope.js',
       '/assets/..%2Findex.html',
@@ -61,7 +61,7 @@ describe.each(DIALECTS)('serving the editor (%s)', (dialect) => {
     }
   });
 
-  it('leaves the API routes to the API', async () => {
+  it('leaves the API routes to the API', async ({ server }) => {
     const health = await fetch(`${server.url}/api/health`);
     expect(health.status).toBe(200);
     expect((await health.json()).data.status).toBe('ok');
@@ -71,15 +71,9 @@ describe.each(DIALECTS)('serving the editor (%s)', (dialect) => {
 });
 
 describe('an editor that is not built', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer('sqlite', {
-      SIGHTLINE_WEB_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-empty-web-')),
-    });
-  });
-  afterAll(() => server?.close());
+  const it = unbuilt;
 
-  it('answers / with 503 and says how to build it', async () => {
+  it('answers / with 503 and says how to build it', async ({ server }) => {
     const res = await fetch(`${server.url}/`);
     expect(res.status).toBe(503);
     expect(await res.text()).toContain('npm run build');
