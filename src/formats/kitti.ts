@@ -2,7 +2,7 @@
 // [score]`, space-separated, 0-based frames, pixel corners. `DontCare` rows mark regions, not objects.
 import { BOX_STRIDE } from '../detections/run-types.js';
 import { exportView, frameOf, frameOrder, labelOf, columnOf } from './export-view.js';
-import { exportFrameSize, resolveFrameSize } from './frame-size.js';
+import { exportFrameSize } from './frame-size.js';
 import { invalidFile } from './format-error.js';
 import { integerIds } from './id-numbering.js';
 import { lineSplitter } from './lines.js';
@@ -49,8 +49,7 @@ export function kittiReader(options: ReadOptions = {}): FormatReader {
     end() {
       lines.end();
       if (rows === 0) throw invalidFile('The file has no rows', { line: 1 });
-      const size = resolveFrameSize(undefined, options.frameSize, options.recordingSize);
-      return b.finish({ coordinateSpace: 'pixel', media: { width: size.width, height: size.height } });
+      return b.finishInPixels(options);
     },
   };
 }

@@ -2,7 +2,7 @@
 // `frame,id,left,top,width,height,conf,x,y,z` (results). 1-based frames, pixels, no frame size in the file.
 import { BOX_STRIDE } from '../detections/run-types.js';
 import { exportView, frameOrder, labelOf, classIdOf, frameOf, columnOf } from './export-view.js';
-import { exportFrameSize, resolveFrameSize } from './frame-size.js';
+import { exportFrameSize } from './frame-size.js';
 import { invalidFile } from './format-error.js';
 import { integerIds } from './id-numbering.js';
 import { lineSplitter } from './lines.js';
@@ -97,8 +97,7 @@ export function motReader(options: ReadOptions = {}): FormatReader {
     end() {
       lines.end();
       if (rows === 0) throw invalidFile('The file has no rows', { line: 1 });
-      const size = resolveFrameSize(undefined, options.frameSize, options.recordingSize);
-      return b.finish({ coordinateSpace: 'pixel', media: { width: size.width, height: size.height } });
+      return b.finishInPixels(options);
     },
   };
 }

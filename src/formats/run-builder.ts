@@ -2,7 +2,8 @@
 // One builder per file; the rows themselves become numbers in typed arrays, not objects, because a 32 MiB MOT
 // file is over half a million rows.
 import { PACKED_FIELDS, PACKED_STRIDE, PackedBoxes } from '../detections/packed-boxes.js';
-import type { MalformedRow, Position, RawTrack, ReadResult, SkipCounts } from './types.js';
+import { resolveFrameSize } from './frame-size.js';
+import type { MalformedRow, Position, RawTrack, ReadOptions, ReadResult, SkipCounts } from './types.js';
 
 const SLOT = Object.fromEntries(PACKED_FIELDS.map((f, i) => [f, i])) as Record<(typeof PACKED_FIELDS)[number], number>;
 
@@ -105,6 +106,12 @@ export class RunBuilder {
     track.at.push(at);
     track.sub.push(sub);
     track.n++;
+  }
+
+  /** The result of a pixel file with no frame size of its own: the request's, else the recording's. */
+  finishInPixels(options: ReadOptions): ReadResult {
+    const size = resolveFrameSize(undefined, options.frameSize, options.recordingSize);
+    return this.finish({ coordinateSpace: 'pixel', media: { width: size.width, height: size.height } });
   }
 
   /** The result; `header` holds the run's members other than tracks (coordinate space, media, …). */

@@ -2,7 +2,7 @@
 // extra columns sorted by name (detections.data such as class_name, and custom_data such as frame_index).
 import { BOX_STRIDE } from '../detections/run-types.js';
 import { classIdOf, exportView, frameOf, frameOrder, labelOf, columnOf } from './export-view.js';
-import { exportFrameSize, resolveFrameSize } from './frame-size.js';
+import { exportFrameSize } from './frame-size.js';
 import { invalidFile } from './format-error.js';
 import { csvField, csvFields, lineSplitter } from './lines.js';
 import { idText, parseNumber, pixelText, plainText } from './numbers.js';
@@ -98,8 +98,7 @@ export function supervisionCsvReader(options: ReadOptions = {}): FormatReader {
       if (pending !== '') b.reject('a quoted field is not closed at the end of the file', { line: pendingLine });
       if (header === undefined) throw invalidFile('The file is empty: no header', { line: 1 });
       if (rows === 0) throw invalidFile('The file has a header and no rows', { line: 2 });
-      const size = resolveFrameSize(undefined, options.frameSize, options.recordingSize);
-      return b.finish({ coordinateSpace: 'pixel', media: { width: size.width, height: size.height } });
+      return b.finishInPixels(options);
     },
   };
 }
