@@ -322,13 +322,16 @@ export async function formatRoutes(app: FastifyInstance, { uploads }: { uploads:
         const result = interpolate(run.boxes);
         run = { ...run, boxes: result.boxes, interpolated: result.interpolated };
       }
-      // A run without a frame size of its own (imported from YOLO, posted normalised) is written with its recording's.
-      const recording = formats[format].pixel
-        ? await resolveTarget(db, principalOf(request).orgId, { mediaKey: row.media_key })
-        : undefined;
-      const frameSize = recording
-        ? { width: recording.width ?? undefined, height: recording.height ?? undefined }
-        : undefined;
+      // A run without a frame size of its own (imported from YOLO, posted normalised) is written with its recording's,
+      // and one without a frame count with its recording's: COCO then has an image for every frame of the recording.
+      const recording = await resolveTarget(db, principalOf(request).orgId, { mediaKey: row.media_key });
+      const frameSize =
+        recording && formats[format].pixel
+          ? { width: recording.width ?? undefined, height: recording.height ?? undefined }
+          : undefined;
+      if (typeof run.media?.frameCount !== 'number' && recording?.frameCount != null) {
+        run = { ...run, media: { ...run.media, frameCount: recording.frameCount } };
+      }
       return sendFile(reply, format, run, { flavor, frameSize }, row.name ?? row.run_id);
     },
   );

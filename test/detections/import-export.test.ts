@@ -152,6 +152,20 @@ describe.each(DIALECTS)('import and export on %s', (dialect) => {
     expect(await tracksOf('gzip-mot')).toEqual(await tracksOf('plain-mot'));
   });
 
+  it('coco export: one image for every frame of the recording when the run has no frame count of its own', async ({
+    importFile,
+    exportFile,
+    org,
+  }) => {
+    await importFile('mot', '1,1,100,50,80,120,0.9,-1,-1,-1\n3,1,104,50,80,120,0.8,-1,-1,-1\n', {
+      runId: 'few-frames',
+    });
+    const coco = JSON.parse((await exportFile('few-frames', 'coco')).bytes.toString());
+    expect(org.recording.frameCount).toBe(1000);
+    expect(coco.images.length).toBe(1000);
+    expect(coco.images[999]).toMatchObject({ id: 1000, frame_index: 999 });
+  });
+
   it('rows that cannot be read: 207, each with its line, the rest stored', async ({ importFile, tracksOf }) => {
     const res = await importFile('mot', fixture('mot-malformed.txt'), {
       flavor: 'gt',
