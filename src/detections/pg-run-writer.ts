@@ -8,32 +8,18 @@ import type { Database, RunsTable } from '../db/schema.js';
 import type { Recording } from '../recordings/queries.js';
 import { lockRecordingCells, mergeLabelCellRows, refreshRecordingCells } from '../search/cell-index.js';
 import { cellChange, labelCellRows, labelCellsOf, type LabelCells } from '../search/label-cells.js';
-import { REPLACED_RUN_COLUMNS, centroidRowsOf, runRowOf, type CentroidRow, runKey, type RunWrite } from './run-rows.js';
+import {
+  REPLACED_RUN_COLUMNS,
+  RUN_COLUMNS,
+  centroidRowsOf,
+  runRowOf,
+  type CentroidRow,
+  runKey,
+  type RunWrite,
+} from './run-rows.js';
 import type { StoredRun } from './run-write-batch.js';
 
 // The two multi-row statements of every batch, compiled once per row count (row-batch-query.ts).
-const RUN_COLUMNS = [
-  'id',
-  'org_id',
-  'recording_id',
-  'run_id',
-  'name',
-  'task',
-  'schema_version',
-  'source',
-  'original_coordinate_space',
-  'original_box_form',
-  'media',
-  'categories',
-  'recording_timestamp',
-  'created_at',
-  'updated_at',
-  'version',
-  'tracks_stored',
-  'boxes_stored',
-  'tracks',
-  'boxes',
-] as const satisfies ReadonlyArray<keyof RunsTable>;
 const upsertRuns = rowBatchQuery(RUN_COLUMNS, (db: Kysely<Database>, rows: RunsTable[]) =>
   db
     .insertInto('runs')

@@ -9,6 +9,30 @@ import { computeCentroids, encodePoints } from './centroids.js';
 import { encodeBoxes, type BoxFormat } from './run-codec.js';
 import type { ValidatedRun } from './validate-run.js';
 
+/** Every column of a runs row, in the order both writers insert them. */
+export const RUN_COLUMNS = [
+  'id',
+  'org_id',
+  'recording_id',
+  'run_id',
+  'name',
+  'task',
+  'schema_version',
+  'source',
+  'original_coordinate_space',
+  'original_box_form',
+  'media',
+  'categories',
+  'recording_timestamp',
+  'created_at',
+  'updated_at',
+  'version',
+  'tracks_stored',
+  'boxes_stored',
+  'tracks',
+  'boxes',
+] as const satisfies ReadonlyArray<keyof RunsTable>;
+
 /** What a re-post of the same (recording, runId) replaces: everything but the identity and created_at. */
 export const REPLACED_RUN_COLUMNS = [
   'name',

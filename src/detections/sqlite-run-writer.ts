@@ -6,31 +6,9 @@ import { labelCellRows, labelCellsOf, cellChange, type LabelCells, type LabelCel
 import { ROW_START_COLUMNS } from '../search/point-rows.js';
 import type { RunsTable } from '../db/schema.js';
 import type { Recording } from '../recordings/queries.js';
-import { REPLACED_RUN_COLUMNS, type CentroidRow } from './run-rows.js';
+import { REPLACED_RUN_COLUMNS, RUN_COLUMNS, type CentroidRow } from './run-rows.js';
 import type { StoredRun } from './run-write-batch.js';
 
-const RUN_COLUMNS = [
-  'id',
-  'org_id',
-  'recording_id',
-  'run_id',
-  'name',
-  'task',
-  'schema_version',
-  'source',
-  'original_coordinate_space',
-  'original_box_form',
-  'media',
-  'categories',
-  'recording_timestamp',
-  'created_at',
-  'updated_at',
-  'version',
-  'tracks_stored',
-  'boxes_stored',
-  'tracks',
-  'boxes',
-] as const satisfies ReadonlyArray<keyof RunsTable>;
 const CENTROID_COLUMNS = [
   'run_pk',
   'recording_id',
