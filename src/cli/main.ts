@@ -57,7 +57,14 @@ function usage(): string {
     ...Object.values(commands).map((c) => `  sightline ${c.usage}`),
     '',
     GLOBAL_USAGE,
+    `(${offlineNames().join(', ')} work offline on files: they take --json but no store flags)`,
   ].join('\n');
+}
+
+function offlineNames(): string[] {
+  return Object.entries(commands)
+    .filter(([, c]) => c.offline)
+    .map(([name]) => name);
 }
 
 /** Runs one command line; its exit code. `io` defaults to the process's stdout, stderr and environment. */
