@@ -488,33 +488,10 @@ describe.each(DIALECTS)('POST /detections on %s', (dialect) => {
   );
 
   it('Expect: 100-continue: 413 without asking for a body over 32 MiB; 100 Continue for one within it', async ({
-    server,
     org,
     askAt,
   }) => {
-    const ask = (length: number) =>
-      new Promise<{ continued: boolean; status: number }>((resolve, reject) => {
-        let continued = false;
-        const req = http.request(`${server.url}/detections`, {
-          method: 'POST',
-          headers: bearer(org.token, {
-            'content-type': 'application/json',
-            'content-length': String(length),
-            expect: '100-continue',
-          }),
-        });
-        req.on('continue', () => {
-          continued = true;
-          req.end('x'.repeat(length));
-        });
-        req.on('response', (res) => {
-          res.resume();
-          req.destroy();
-          resolve({ continued, status: res.statusCode! });
-        });
-        req.on('error', reject);
-        req.flushHeaders();
-      });
+    const ask = (length: number) => askAt('/detections', bearer(org.token), length);
     expect(await ask(40 * 1024 * 1024)).toEqual({ continued: false, status: 413 });
     expect(await ask(3)).toEqual({ continued: true, status: 400 });
     // Each route's own limit, and its authentication, come before the invitation to upload.
