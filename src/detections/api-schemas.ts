@@ -30,6 +30,11 @@ const Box = Type.Object({
   timestampMs: Type.Optional(Type.Number()),
   label: Type.Optional(Type.String()),
   classId: Type.Optional(Type.Union([Type.String(), Type.Number()])),
+  interpolated: Type.Optional(
+    Type.Boolean({
+      description: 'Filled between keyframes; stored and returned (true), any other type → 400 invalid_field',
+    }),
+  ),
 });
 
 const ScalarMember = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
@@ -153,6 +158,7 @@ const StoredBox = Type.Object(
     timestampMs: Type.Optional(Type.Number()),
     label: Type.Optional(Type.String()),
     classId: Type.Optional(ClassId),
+    interpolated: Type.Optional(Type.Literal(true, { description: 'Filled between keyframes, not seen by a model' })),
   },
   { description: 'Normalised x, y, w, h (0–1), whatever the run was posted in' },
 );

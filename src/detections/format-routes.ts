@@ -8,6 +8,7 @@ import { principalOf, requireReader, requireWriter } from '../auth/authenticate.
 import { DOCUMENTED_REQUEST, DOCUMENTED_RESPONSES, jsonResponse } from '../http/openapi-docs.js';
 import { Type } from 'typebox';
 import { ApiError } from '../http/problem.js';
+import { jsonStream } from '../http/json-chunks.js';
 import { sendJson, sendMaybeCompressed } from '../http/send-json.js';
 import { skipSchemaValidation } from '../http/skip-validation.js';
 import { resolveTarget } from '../recordings/queries.js';
@@ -247,13 +248,17 @@ export async function formatRoutes(app: FastifyInstance, { uploads }: { uploads:
       if (!outcome.ok) throw new ApiError(400, outcome.code, outcome.detail, outcome.extensions);
       const { run, rejected } = outcome;
       const status = await storeValidatedRun(request, run, rejected, { found: recording });
-      return sendJson(reply, status, {
+      const answer = {
         runId: run.meta.runId,
         tracksStored: run.boxes.headers.length,
         boxesStored: run.boxes.count,
         rejected,
         warnings: run.warnings,
-      });
+      };
+      // A long list is written piece by piece, as POST /detections writes its own.
+      if (!rejected.streams) return sendJson(reply, status, answer);
+      reply.code(status).type('application/json; charset=utf-8');
+      return sendMaybeCompressed(reply, jsonStream(answer));
     },
   );
 

@@ -204,6 +204,7 @@ export interface ApiBox {
   timestampMs?: number;
   label?: unknown;
   classId?: unknown;
+  interpolated?: true;
 }
 export interface ApiTrack {
   id: string;
@@ -264,6 +265,7 @@ export function tracksForApi(headers: TrackHeader[], columns: Float64Array): Api
       if (extra) {
         if (extra.label !== undefined) box.label = extra.label;
         if (extra.classId !== undefined) box.classId = extra.classId;
+        if (extra.interpolated === true) box.interpolated = true;
       }
       boxes[j] = box;
     }

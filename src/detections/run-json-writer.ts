@@ -21,7 +21,8 @@ const KEY_CONFIDENCE = ascii(',"confidence":'),
   KEY_TIMESTAMP = ascii(',"timestampMs":');
 const KEY_LABEL = ascii(',"label":'),
   KEY_CLASS_ID = ascii(',"classId":'),
-  KEY_COLOR = ascii(',"color":');
+  KEY_COLOR = ascii(',"color":'),
+  KEY_INTERPOLATED = ascii(',"interpolated":true');
 const TRACK_OPEN = ascii('{"id":'),
   KEY_BOXES = ascii(',"boxes":[');
 const NULL = ascii('null');
@@ -205,6 +206,10 @@ export function* tracksJsonChunks(headers: TrackHeader[], columns: Float64Array)
           w.ensure(KEY_CLASS_ID.length);
           w.bytes(KEY_CLASS_ID);
           w.json(extra.classId);
+        }
+        if (extra.interpolated === true) {
+          w.ensure(KEY_INTERPOLATED.length);
+          w.bytes(KEY_INTERPOLATED);
         }
       }
       w.ensure(1);

@@ -3,6 +3,8 @@
 export interface BoxExtras {
   label?: unknown;
   classId?: unknown;
+  /** The box was filled between keyframes (by an editor or an import's interpolation), not seen by a model. */
+  interpolated?: true;
 }
 
 export interface TrackHeader {
@@ -13,7 +15,10 @@ export interface TrackHeader {
   color?: string;
   /** Number of boxes of this track; the boxes follow the previous tracks' in the columns. */
   n: number;
-  /** Per-box label/classId, rare, keyed by the box's index within the track. */
+  /**
+   * Per-box label/classId/interpolated, sparse, keyed by the box's index within the track. Stored in the track
+   * headers' JSON beside the packed box columns, so runs stored before a member existed decode unchanged.
+   */
   extras?: Record<number, BoxExtras>;
 }
 

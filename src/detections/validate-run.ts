@@ -61,6 +61,9 @@ function optionalString(value: unknown, max: number): value is string | undefine
 const isClassId = (v: unknown): v is string | number =>
   typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
 
+/** `interpolated` on a box: absent, null (absent), or a boolean; anything else is a whole-request 400. */
+const isOptionalBoolean = (v: unknown) => v === undefined || v === null || typeof v === 'boolean';
+
 function metaTooLarge(value: unknown): boolean {
   if (value === undefined || value === null) return false;
   if (!isObject(value)) return true;
@@ -291,7 +294,7 @@ function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: nu
     for (let b = 0; b < input.length; b++) {
       const box: unknown = packed ? packed.load(b, view) : (input as unknown[])[b];
       // A whole-request check: it holds for a box that is rejected too.
-      if (!packed && isObject(box) && metaTooLarge(box.meta)) {
+      if (!packed && isObject(box) && (metaTooLarge(box.meta) || !isOptionalBoolean(box.interpolated))) {
         const at = Number.isInteger(box.frame) ? `frame ${box.frame as number}` : `box ${b}`;
         return {
           run: { headers, columns, count },
@@ -300,7 +303,9 @@ function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: nu
           form: 'xywh',
           failure: fail(
             'invalid_field',
-            `track "${id}" ${at}: meta must be an object of at most ${L.MAX_META_BYTES} bytes`,
+            isOptionalBoolean(box.interpolated)
+              ? `track "${id}" ${at}: meta must be an object of at most ${L.MAX_META_BYTES} bytes`
+              : `track "${id}" ${at}: interpolated must be true or false`,
           ),
         };
       }
@@ -344,11 +349,12 @@ function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: nu
       columns[o + 4] = geometry.h;
       columns[o + 5] = typeof box.confidence === 'number' && Number.isFinite(box.confidence) ? box.confidence : NaN;
       columns[o + 6] = typeof box.timestampMs === 'number' && Number.isFinite(box.timestampMs) ? box.timestampMs : NaN;
-      if (box.label !== undefined || box.classId !== undefined) {
+      if (box.label !== undefined || box.classId !== undefined || box.interpolated === true) {
         const extra: BoxExtras = {};
         if (typeof box.label === 'string') extra.label = box.label;
         if (isClassId(box.classId)) extra.classId = box.classId;
-        if (extra.label !== undefined || extra.classId !== undefined) {
+        if (box.interpolated === true) extra.interpolated = true;
+        if (extra.label !== undefined || extra.classId !== undefined || extra.interpolated) {
           extras ??= {};
           extras[slot - start] = extra;
         }

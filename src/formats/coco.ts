@@ -56,10 +56,16 @@ export function cocoReader(options: ReadOptions = {}): FormatReader {
           b.reject('the annotation is not an object', position);
           return;
         }
+        // No track_id / instance_id at all (plain COCO detections): a track of its own (see untrackedBox).
         const rawId = a.track_id ?? a.instance_id;
-        const id = typeof rawId === 'number' && Number.isFinite(rawId) ? String(rawId) : rawId;
-        if (typeof id !== 'string' || id === '') {
-          b.reject('the annotation has no track_id (or instance_id)', position);
+        const id =
+          rawId === undefined || rawId === null
+            ? null
+            : typeof rawId === 'number' && Number.isFinite(rawId)
+              ? String(rawId)
+              : rawId;
+        if (id !== null && (typeof id !== 'string' || id === '')) {
+          b.reject('track_id (or instance_id) must be a number or a non-empty string', position);
           return;
         }
         const frame = frames.get(a.image_id);
@@ -87,7 +93,9 @@ export function cocoReader(options: ReadOptions = {}): FormatReader {
           return;
         }
         const [x, y, w, h] = bbox as [number, number, number, number];
-        b.box(id, frame, 'xywh', x, y, w, h, finite(a.score) ? a.score : NaN, label, classId, index);
+        const score = finite(a.score) ? a.score : NaN;
+        if (id === null) b.untrackedBox(frame, 'xywh', x, y, w, h, score, label, classId, index);
+        else b.box(id, frame, 'xywh', x, y, w, h, score, label, classId, index);
       });
       const size = resolveFrameSize(fileSize, options.frameSize, options.recordingSize);
       const header: RunHeader = {

@@ -44,7 +44,12 @@ export function classIdOf(v: ExportView, i: number): unknown {
   return own ?? header.classId;
 }
 
-export const isInterpolated = (v: ExportView, i: number): boolean => v.run.interpolated?.[i] === 1;
+/** Filled by this export's interpolation, or stored as interpolated (an editor's or an import's). */
+export function isInterpolated(v: ExportView, i: number): boolean {
+  if (v.run.interpolated?.[i] === 1) return true;
+  const t = v.trackOf[i]!;
+  return v.boxes.headers[t]!.extras?.[i - v.startOf[t]!]?.interpolated === true;
+}
 
 /**
  * Box indices sorted by frame; the boxes of one frame in the order the tracks first appear (by first frame, then
@@ -68,7 +73,9 @@ export function* classesOf(v: ExportView): Generator<{ label?: string; classId?:
   for (const h of v.boxes.headers) {
     yield { label: h.label, classId: h.classId };
     if (h.extras)
-      for (const e of Object.values(h.extras)) yield { label: e.label as string | undefined, classId: e.classId };
+      for (const e of Object.values(h.extras))
+        if (e.label !== undefined || e.classId !== undefined)
+          yield { label: e.label as string | undefined, classId: e.classId };
   }
 }
 

@@ -1,17 +1,17 @@
 // A file that a reader has read, turned into a validated run exactly as `POST /detections` validates one, with every
 // rejection (rows the reader could not read, boxes the box rules refused) carrying its place in the file. The import
 // route and `sightline convert` share it, so that a file converts offline as it would import.
-import type { Rejection, RunBoxes } from '../detections/run-types.js';
+import type { RunBoxes } from '../detections/run-types.js';
 import { MAX_BOXES_PER_TRACK } from '../detections/limits.js';
 import { validateRun, type RequestFailure, type ValidatedRun } from '../detections/validate-run.js';
 import { BOX_STRIDE } from '../detections/run-types.js';
 import { importWarnings } from './import-warnings.js';
 import { interpolate } from './interpolate.js';
-import { rejectionPositions } from './rejection-positions.js';
-import type { Position, ReadResult } from './types.js';
+import { PositionedRejectionList, type PositionedRejection } from './positioned-rejections.js';
 
-/** A rejection as the import answers it: the detections fields, where it came from, and for an unread row why. */
-export type PositionedRejection = Omit<Rejection, 'trackId'> & { trackId: string | null; detail?: string } & Position;
+export type { PositionedRejection };
+import { forEachRejectionPosition } from './rejection-positions.js';
+import type { ReadResult } from './types.js';
 
 export interface ImportOptions {
   /** The recording, as `POST /detections` names it. */
@@ -34,7 +34,7 @@ export type ImportOutcome =
       ok: true;
       run: ValidatedRun;
       /** Every rejection, in the order of the file. */
-      rejected: PositionedRejection[];
+      rejected: PositionedRejectionList;
       /** 1 for each box that interpolation filled, when it was asked for. */
       interpolated?: Uint8Array;
     };
@@ -76,6 +76,10 @@ export function importRun(read: ReadResult, options: ImportOptions): ImportOutco
         extensions: { rejected: positioned(read, undefined), warnings: importWarnings(read.skipped) },
       };
     }
+    if (result.code === 'too_many_tracks' && read.skipped.untracked > 0) {
+      const detail = `${result.detail} (${read.skipped.untracked} row(s) without a track id were each a track of their own)`;
+      return { ...result, detail };
+    }
     return result;
   }
   result.warnings.push(...importWarnings(read.skipped));
@@ -109,30 +113,19 @@ export function filledTrackLength(boxes: RunBoxes): number {
 }
 
 /** The reader's unread rows and the validator's rejected boxes, each with its position, merged in file order. */
-function positioned(read: ReadResult, result: ValidatedRun | undefined): PositionedRejection[] {
-  const out: PositionedRejection[] = read.malformed.map((m) => ({
-    trackId: m.trackId,
-    frame: m.frame,
-    reason: 'row_malformed',
-    detail: m.detail,
-    ...m.position,
-  }));
+function positioned(read: ReadResult, result: ValidatedRun | undefined): PositionedRejectionList {
+  const out = new PositionedRejectionList();
+  for (const m of read.malformed) out.push(m.trackId, m.frame, 'row_malformed', m.position, m.detail);
   if (result && result.rejected.length > 0) {
-    const positions = rejectionPositions(read);
-    for (let i = 0; i < result.rejected.length; i++) out.push({ ...result.rejected.at(i), ...positions[i]! });
+    let i = 0;
+    forEachRejectionPosition(read, (position) => {
+      const r = result.rejected.at(i++);
+      out.push(r.trackId, r.frame, r.reason, position);
+    });
   }
-  return out.sort((a, b) => comparePositions(positionOf(a), positionOf(b)));
+  out.sortByPosition();
+  return out;
 }
-
-const positionOf = (r: PositionedRejection): number | string =>
-  'line' in r ? r.line : 'index' in r ? r.index : 'element' in r ? r.element : r.entry;
-
-/** Numbers as numbers; texts (`track[3]/box[12]`, `labels/x_10.txt:4`) with their digit runs compared as numbers. */
-export function comparePositions(a: number | string, b: number | string): number {
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  return collator.compare(String(a), String(b));
-}
-const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'variant' });
 
 /** Rejections as lines a person reads: `line 17: row_malformed (trackId 7, frame 3): 5 columns; …`. */
 export function rejectionText(r: PositionedRejection): string {

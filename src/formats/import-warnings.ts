@@ -18,5 +18,12 @@ export function importWarnings(skipped: SkipCounts): Warning[] {
       message: `${skipped.nonBoxShapes} shape(s) other than boxes (points, polylines, polygons, skeletons, masks) were skipped`,
     });
   }
+  if (skipped.untracked > 0) {
+    warnings.push({
+      code: 'UNTRACKED_BOXES',
+      count: skipped.untracked,
+      message: `${skipped.untracked} row(s) had no track id and were each stored as a track of one box (ids untracked-1, untracked-2, … not used by the file)`,
+    });
+  }
   return warnings;
 }

@@ -16,12 +16,5 @@ export {
 } from './registry.js';
 export { rejectionPositions } from './rejection-positions.js';
 export type * from './types.js';
-export {
-  comparePositions,
-  filledTrackLength,
-  importRun,
-  rejectionText,
-  type ImportOptions,
-  type ImportOutcome,
-  type PositionedRejection,
-} from './import-run.js';
+export { filledTrackLength, importRun, rejectionText, type ImportOptions, type ImportOutcome } from './import-run.js';
+export { PositionedRejectionList, type PositionedRejection } from './positioned-rejections.js';

@@ -3,9 +3,12 @@
 // (tools that expect every frame).
 import { BOX_STRIDE, type BoxExtras, type RunBoxes, type TrackHeader } from '../detections/run-types.js';
 
+/** The extras of every filled box: one frozen object, as a run can have hundreds of thousands of them. */
+const FILLED: BoxExtras = Object.freeze({ interpolated: true as const });
+
 export interface Interpolated {
   boxes: RunBoxes;
-  /** 1 for each box that was filled in, by box index. */
+  /** 1 for each box that was filled in, by box index (the track headers' extras mark them too, as stored). */
   interpolated: Uint8Array;
 }
 
@@ -40,6 +43,8 @@ export function interpolate(boxes: RunBoxes): Interpolated {
           for (let m = 1; m <= 4; m++) out[o + m] = c[a + m]! + (c[b + m]! - c[a + m]!) * t;
           out[o + 5] = NaN;
           out[o + 6] = NaN;
+          extras ??= {};
+          extras[j - first] = FILLED;
           marks[j++] = 1;
         }
       }

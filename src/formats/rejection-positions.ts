@@ -6,13 +6,12 @@ import { newBoxView, PackedBoxes } from '../detections/packed-boxes.js';
 import { isObject } from '../util/is-object.js';
 import type { Position, ReadResult } from './types.js';
 
-/** The position of every box validateRun rejects, in the order of its rejection list. */
-export function rejectionPositions(read: ReadResult): Position[] {
+/** The position of every box validateRun rejects, in the order of its rejection list, each handed to `each`. */
+export function forEachRejectionPosition(read: ReadResult, each: (position: Position) => void): void {
   const { run } = read;
   const pixel = run.coordinateSpace === 'pixel';
   const scaleX = pixel ? Number(run.media?.width) : 1;
   const scaleY = pixel ? Number(run.media?.height) : 1;
-  const out: Position[] = [];
   const geometry: NormalisedBox = { x: 0, y: 0, w: 0, h: 0, form: 'xywh' };
   const view = newBoxView();
   run.tracks.forEach((track, t) => {
@@ -24,8 +23,14 @@ export function rejectionPositions(read: ReadResult): Position[] {
         !Number.isInteger(box.frame) ||
         (box.frame as number) < 0 ||
         normaliseGeometry(box, scaleX, scaleY, geometry) !== undefined;
-      if (bad) out.push(read.positionOf(t, b));
+      if (bad) each(read.positionOf(t, b));
     }
   });
+}
+
+/** The positions as an array: for tests and small runs. */
+export function rejectionPositions(read: ReadResult): Position[] {
+  const out: Position[] = [];
+  forEachRejectionPosition(read, (p) => out.push(p));
   return out;
 }

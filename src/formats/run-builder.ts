@@ -22,7 +22,12 @@ interface TrackRows {
   sub: number[];
   /** Label / class of a box that differs from its track's, by box index. */
   extras?: Map<number, { label?: string; classId?: number | string }>;
+  /** A one-box track of a row without a track id: its id is chosen at the end, clear of every id of the file. */
+  untracked?: true;
 }
+
+/** Ids of one-box tracks are `untracked-1`, `untracked-2`, …, skipping any that the file itself uses. */
+export const UNTRACKED_ID_PREFIX = 'untracked-';
 
 export interface RunHeader {
   coordinateSpace: 'pixel' | 'normalized';
@@ -34,7 +39,7 @@ export class RunBuilder {
   private readonly tracks: TrackRows[] = [];
   private readonly byId = new Map<string, TrackRows>();
   readonly malformed: MalformedRow[] = [];
-  readonly skipped: SkipCounts = { notObjects: 0, nonBoxShapes: 0 };
+  readonly skipped: SkipCounts = { notObjects: 0, nonBoxShapes: 0, untracked: 0 };
   /** Entry names for `entry` positions, by ordinal. */
   readonly entries: string[] = [];
 
@@ -77,11 +82,8 @@ export class RunBuilder {
   ): void {
     let track = this.byId.get(trackId);
     if (track === undefined) {
-      track = { id: trackId, values: new Float64Array(16 * PACKED_STRIDE).fill(NaN), n: 0, at: [], sub: [] };
-      if (label !== undefined) track.label = label;
-      if (classId !== undefined) track.classId = classId;
+      track = this.newTrack(trackId, label, classId, 16);
       this.byId.set(trackId, track);
-      this.tracks.push(track);
     } else if (label !== track.label || classId !== track.classId) {
       const extra: { label?: string; classId?: number | string } = {};
       if (label !== undefined) extra.label = label;
@@ -89,6 +91,57 @@ export class RunBuilder {
       track.extras ??= new Map();
       track.extras.set(track.n, extra);
     }
+    this.append(track, frame, form, a, b, c, d, confidence, at, sub);
+  }
+
+  /**
+   * A box of a row without a track id (a detection that was not tracked): a track of its own, whose id
+   * (`untracked-<n>`) is given in finish(), once every id of the file is known, so that it cannot take one of them.
+   */
+  untrackedBox(
+    frame: number,
+    form: 'xywh' | 'xyxy',
+    a: number,
+    b: number,
+    c: number,
+    d: number,
+    confidence: number,
+    label: string | undefined,
+    classId: number | string | undefined,
+    at: number,
+    sub = 0,
+  ): void {
+    const track = this.newTrack('', label, classId, 1);
+    track.untracked = true;
+    this.skipped.untracked++;
+    this.append(track, frame, form, a, b, c, d, confidence, at, sub);
+  }
+
+  private newTrack(
+    id: string,
+    label: string | undefined,
+    classId: number | string | undefined,
+    room: number,
+  ): TrackRows {
+    const track: TrackRows = { id, values: new Float64Array(room * PACKED_STRIDE).fill(NaN), n: 0, at: [], sub: [] };
+    if (label !== undefined) track.label = label;
+    if (classId !== undefined) track.classId = classId;
+    this.tracks.push(track);
+    return track;
+  }
+
+  private append(
+    track: TrackRows,
+    frame: number,
+    form: 'xywh' | 'xyxy',
+    a: number,
+    b: number,
+    c: number,
+    d: number,
+    confidence: number,
+    at: number,
+    sub: number,
+  ): void {
     if ((track.n + 1) * PACKED_STRIDE > track.values.length) {
       const grown = new Float64Array(track.values.length * 2).fill(NaN);
       grown.set(track.values);
@@ -114,8 +167,20 @@ export class RunBuilder {
     return this.finish({ coordinateSpace: 'pixel', media: { width: size.width, height: size.height } });
   }
 
+  private nameUntracked(): void {
+    if (this.skipped.untracked === 0) return;
+    let n = 0;
+    for (const t of this.tracks) {
+      if (!t.untracked || t.id !== '') continue;
+      do n++;
+      while (this.byId.has(`${UNTRACKED_ID_PREFIX}${n}`));
+      t.id = `${UNTRACKED_ID_PREFIX}${n}`;
+    }
+  }
+
   /** The result; `header` holds the run's members other than tracks (coordinate space, media, …). */
   finish(header: RunHeader): ReadResult {
+    this.nameUntracked();
     // One store for every track, so that the run holds a single array however many tracks it has.
     const total = this.tracks.reduce((sum, t) => sum + t.n, 0);
     const store = { values: new Float64Array(total * PACKED_STRIDE) };

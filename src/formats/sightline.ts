@@ -30,7 +30,7 @@ export function sightlineReader(): FormatReader {
         run: body as RawRun,
         positionOf: (_track, box) => ({ index: box }),
         malformed: [],
-        skipped: { notObjects: 0, nonBoxShapes: 0 },
+        skipped: { notObjects: 0, nonBoxShapes: 0, untracked: 0 },
       };
     },
   };

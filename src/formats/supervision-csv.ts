@@ -44,12 +44,9 @@ export function supervisionCsvReader(options: ReadOptions = {}): FormatReader {
       b.reject(`${fields.length} fields; the header has ${headerLength}`, { line: n });
       return;
     }
+    // An empty tracker_id is a detection the tracker did not (yet) match: a track of its own (see untrackedBox).
     const trackField = get('tracker_id') ?? '';
-    if (trackField === '') {
-      b.reject('tracker_id is empty: a run needs tracked detections', { line: n });
-      return;
-    }
-    const id = idText(trackField);
+    const id = trackField === '' ? null : idText(trackField);
     const frameText = fields[frameColumn]!.trim();
     const frame = parseNumber(frameText);
     if (!Number.isInteger(frame)) {
@@ -76,7 +73,8 @@ export function supervisionCsvReader(options: ReadOptions = {}): FormatReader {
     const name = get('class_name');
     const label = name === undefined || name === '' ? undefined : name;
     const [x1, y1, x2, y2] = corners as [number, number, number, number];
-    b.box(id, frame, 'xyxy', x1, y1, x2, y2, confidence, label, classNumber, n);
+    if (id === null) b.untrackedBox(frame, 'xyxy', x1, y1, x2, y2, confidence, label, classNumber, n);
+    else b.box(id, frame, 'xyxy', x1, y1, x2, y2, confidence, label, classNumber, n);
   };
   const lines = lineSplitter((line, n) => {
     const text = pending === '' ? line : `${pending}\n${line}`;

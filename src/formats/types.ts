@@ -40,6 +40,8 @@ export interface SkipCounts {
   notObjects: number;
   /** CVAT shapes other than boxes (points, polylines, polygons, skeletons, masks, …). */
   nonBoxShapes: number;
+  /** Rows without a track id (untracked detections), each stored as a one-box track of its own. */
+  untracked: number;
 }
 
 export interface ReadResult {

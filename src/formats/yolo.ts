@@ -1,5 +1,5 @@
 // Ultralytics tracking output: a zip of `<stem>_<frame>.txt` label files (frames counted from 1, as the video
-// loader counts them), rows `class cx cy w h [conf] track_id` normalised, names from data.yaml or classes.txt.
+// loader counts them), rows `class cx cy w h [conf] [track_id]` normalised, names from data.yaml or classes.txt.
 import { Zip, ZipDeflate } from 'fflate';
 import { BOX_STRIDE } from '../detections/run-types.js';
 import { classIdOf, classesOf, exportView, frameOf, frameOrder, labelOf, columnOf } from './export-view.js';
@@ -72,20 +72,20 @@ function readRow(
   if (line === '') return;
   const position = b.position(entry, lineNumber);
   const f = line.split(/\s+/);
-  if (f.length < 6 || f.length > 7) {
-    b.reject(
-      `${f.length} fields; tracking rows are "class cx cy w h [conf] track_id" (6 or 7 fields)`,
-      position,
-      null,
-      frame,
-    );
+  if (f.length < 5 || f.length > 7) {
+    b.reject(`${f.length} fields; rows are "class cx cy w h [conf] [track_id]" (5 to 7 fields)`, position, null, frame);
     return;
   }
-  const id = idText(f[f.length - 1]!);
+  // 5 fields: a detection without a track id. 6: the last is the track id when it is an integer (ultralytics writes
+  // ids as integers), else the confidence of an untracked detection (save_conf without tracking). 7: both.
+  const sixth = f.length === 6 ? parseNumber(f[5]) : NaN;
+  const tracked = f.length === 7 || (f.length === 6 && (Number.isInteger(sixth) || Number.isNaN(sixth)));
+  const id = tracked ? idText(f[f.length - 1]!) : null;
   const cls = parseNumber(f[0]);
   const [cx, cy, w, h] = [1, 2, 3, 4].map((k) => parseNumber(f[k]));
-  const conf = f.length === 7 ? parseNumber(f[5]) : NaN;
-  if ([cls, cx, cy, w, h].some((v) => Number.isNaN(v)) || (f.length === 7 && Number.isNaN(conf))) {
+  const confField = f.length === 7 || (f.length === 6 && !tracked) ? f[5] : undefined;
+  const conf = confField === undefined ? NaN : parseNumber(confField);
+  if ([cls, cx, cy, w, h].some((v) => Number.isNaN(v)) || (confField !== undefined && Number.isNaN(conf))) {
     b.reject('class, cx, cy, w, h and conf must be numbers', position, id, frame);
     return;
   }
@@ -101,7 +101,9 @@ function readRow(
       return;
     }
   }
-  b.box(id, frame, 'xywh', cx! - w! / 2, cy! - h! / 2, w!, h!, conf, label, cls, entry, lineNumber);
+  const [x, y] = [cx! - w! / 2, cy! - h! / 2];
+  if (id === null) b.untrackedBox(frame, 'xywh', x, y, w!, h!, conf, label, cls, entry, lineNumber);
+  else b.box(id, frame, 'xywh', x, y, w!, h!, conf, label, cls, entry, lineNumber);
 }
 
 /** A fixed time stamp for every entry, so that the same run gives the same zip bytes. */

@@ -66,7 +66,10 @@ describe('tracksJsonChunks writes what JSON.stringify writes', () => {
         n: fc.integer({ min: 0, max: 5 }),
         extras: fc.dictionary(
           fc.integer({ min: 0, max: 5 }).map(String),
-          fc.record({ label: text, classId: fc.oneof(text, fc.integer()) }, { requiredKeys: [] }),
+          fc.record(
+            { label: text, classId: fc.oneof(text, fc.integer()), interpolated: fc.constant(true as const) },
+            { requiredKeys: [] },
+          ),
         ),
       },
       { requiredKeys: ['id', 'n'] },

@@ -22,7 +22,7 @@ describe('cvat-video reader', () => {
     expect(reader.meta).toEqual({ startFrame: 10, stopFrame: 24, frameFilter: 'step=2', labels: ['car', 'person'] });
     expect(result.run.media).toEqual({ width: 1280, height: 720, frameCount: 25 });
     // The outside box of track 0 and the outside polygon are not objects; three polygons/points are not boxes.
-    expect(result.skipped).toEqual({ notObjects: 1, nonBoxShapes: 3 });
+    expect(result.skipped).toEqual({ notObjects: 1, nonBoxShapes: 3, untracked: 0 });
     expect(result.malformed).toEqual([]);
     const tracks = tracksOf(toExport(result));
     expect(tracks.map((t) => [t.id, t.label, t.boxes.map((b) => b.frame)])).toEqual([

@@ -26,7 +26,7 @@ describe('interpolate', () => {
     expect(boxes.headers.map((h) => h.n)).toEqual([6, 1]);
   });
 
-  it('keeps per-box classes on their boxes', () => {
+  it('keeps per-box classes on their boxes, and marks the filled boxes in the extras that are stored', () => {
     const run = exportRunOf([
       {
         id: 'a',
@@ -37,7 +37,11 @@ describe('interpolate', () => {
       },
     ]);
     run.boxes.headers[0]!.extras = { 1: { label: 'late' } };
-    expect(interpolate(run.boxes).boxes.headers[0]!.extras).toEqual({ 3: { label: 'late' } });
+    expect(interpolate(run.boxes).boxes.headers[0]!.extras).toEqual({
+      1: { interpolated: true },
+      2: { interpolated: true },
+      3: { label: 'late' },
+    });
   });
 
   it('for any track: every frame from first to last once, originals unchanged, filled ones between their neighbours', () => {

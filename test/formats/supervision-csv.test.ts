@@ -6,9 +6,9 @@ const SIZE = { frameSize: { width: 1280, height: 720 } };
 describe('supervision-csv', () => {
   it('reads a CSVSink file with custom columns: frame_index, class_name, quoted fields', () => {
     const result = read('supervision-csv', fixture('supervision-csvsink.csv'), SIZE);
-    expect(result.malformed.map((m) => [m.position, m.detail])).toEqual([
-      [{ line: 6 }, 'tracker_id is empty: a run needs tracked detections'],
-    ]);
+    expect(result.malformed).toEqual([]);
+    // Line 6 has an empty tracker_id: a track of its own.
+    expect(result.skipped.untracked).toBe(1);
     const tracks = tracksOf(toExport(result));
     expect(tracks.map((t) => [t.id, t.label, t.classId, t.boxes.map((b) => [b.frame, b.confidence])])).toEqual([
       [
@@ -29,6 +29,7 @@ describe('supervision-csv', () => {
           [1, 0.79],
         ],
       ],
+      ['untracked-1', 'person', 0, [[1, 0.3]]],
     ]);
     expect(tracks[0]!.boxes[0]).toMatchObject({ x: 123.5 / 1280, w: 76.5 / 1280 });
     expect(tracksOf(toExport(readInChunks('supervision-csv', fixture('supervision-csvsink.csv'), 3, SIZE)))).toEqual(

@@ -55,7 +55,7 @@ describe('yolo reader', () => {
     const result = read('yolo', zip);
     expect(result.malformed.map((m) => [m.position, m.detail])).toEqual([
       [{ entry: 'labels/notes.txt:0' }, 'not a label file: its name is not <stem>_<frame>.txt'],
-      [{ entry: 'labels/v_1.txt:2' }, '4 fields; tracking rows are "class cx cy w h [conf] track_id" (6 or 7 fields)'],
+      [{ entry: 'labels/v_1.txt:2' }, '4 fields; rows are "class cx cy w h [conf] [track_id]" (5 to 7 fields)'],
       [{ entry: 'labels/v_1.txt:3' }, 'class 7 is not among the 2 names of the dataset'],
       [{ entry: 'labels/v_1.txt:4' }, 'class, cx, cy, w, h and conf must be numbers'],
     ]);
