@@ -21,6 +21,8 @@ import { boxesOnFrame, corners, drawOverlay, hitTest, isDrawn, HANDLE, type BoxR
 import { ClockPlayer, VideoPlayer, type Player } from '../editor/player.js';
 import { Timeline } from '../editor/timeline.js';
 import { LayersPanel } from './layers-panel.js';
+import { RunExport } from './run-export.js';
+import { RunImport } from './run-import.js';
 import { userText, userTextPlain } from '../user-text.js';
 
 interface Drag {
@@ -71,6 +73,7 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
   const [, setTick] = useState(0);
   const [inspect, setInspect] = useState<BoxRef | undefined>();
   const [redacted, setRedacted] = useState(false);
+  const [loads, setLoads] = useState(0); // counts imports: each reads the layers again
   const bump = () => setTick((t) => t + 1);
 
   const engine = useRef<Engine>({
@@ -118,7 +121,7 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
     return () => {
       live = false;
     };
-  }, [mediaKey]);
+  }, [mediaKey, loads]);
 
   const size = (() => {
     const rec = info?.recording;
@@ -652,7 +655,16 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
         onChange: layersChanged,
         onSave: (l, m) => void save(l, m),
         onDelete: (l) => void remove(l),
+        exportOf: (l, name) => h(RunExport, { token: props.session.token, runId: l.runId, mediaKey, name }),
       }),
+      writer
+        ? h(RunImport, {
+            token: props.session.token,
+            mediaKey,
+            // Read the layers again unless that would drop unsaved corrections (then the next visit shows it).
+            onImported: () => engine.layers.some((l) => l.edited) || setLoads((n) => n + 1),
+          })
+        : null,
     ),
   );
 }

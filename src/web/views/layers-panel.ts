@@ -1,6 +1,6 @@
 // The layers panel: one layer per run, grouped by source.name, oldest first, with version and counts; per
 // layer visibility, opacity, colour mode and confidence threshold, and the save/delete actions.
-import { h } from 'preact';
+import { h, type ComponentChild } from 'preact';
 import { isoShort, pct } from '../format.js';
 import { boxCount, groupLayers, type ColorBy, type Layer, type LayerGroup } from '../editor/layers.js';
 import type { SaveMode } from '../editor/corrections.js';
@@ -14,6 +14,8 @@ export interface LayersPanelProps {
   onChange: (structural: boolean) => void;
   onSave: (layer: Layer, mode: SaveMode) => void;
   onDelete: (layer: Layer) => void;
+  /** The layer's export control (run-export.ts), given by the editor. */
+  exportOf?: (layer: Layer, name: string) => ComponentChild;
 }
 
 const value = (e: Event) => (e.target as HTMLInputElement).value;
@@ -143,6 +145,7 @@ export function LayersPanel(props: LayersPanelProps) {
                 h('option', { value: 'track' }, 'track'),
               ),
             ),
+            props.exportOf?.(layer, named(group, layer)),
             props.canWrite
               ? h(
                   'div',

@@ -1,0 +1,287 @@
+// Formats: importing a large MOT and CVAT file against POST /detections of the same run as JSON, exporting the
+// largest run in every format (time to first byte, throughput), and a gzip POST against the same body sent plain.
+import fs from 'node:fs';
+import http from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { createTestStore } from '../test/support/store.js';
+import { seedOrg } from '../test/support/server.js';
+import { spawnServer } from '../test/support/cli.js';
+import type { DialectName } from '../src/db/store.js';
+import { formatNames } from '../src/formats/registry.js';
+import { fmt, median, ratio, timeIt, type Row, type Suite } from './harness.js';
+import { request } from './http-client.js';
+import { peakRssMiB, stop } from './processes.js';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const W = 1920;
+const H = 1080;
+const TRACKS = 5000;
+const BOXES = 50;
+
+function rng(seed: number) {
+  let s = seed;
+  return () => {
+    s = (s * 16807) % 2147483647;
+    return s / 2147483647;
+  };
+}
+
+interface Box {
+  frame: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  confidence: number;
+}
+
+/**
+ * 5000 tracks × 50 boxes on consecutive frames, pixel boxes at full double precision (as a tracker that prints
+ * floats with repr writes them): 250 000 MOT rows of about 25 MiB. `decimals` rounds the pixels (CVAT writes 2).
+ */
+function tracks(decimals?: number): Box[][] {
+  const rand = rng(7);
+  const round = (v: number) => (decimals === undefined ? v : Math.round(v * 10 ** decimals) / 10 ** decimals);
+  const out: Box[][] = [];
+  for (let t = 0; t < TRACKS; t++) {
+    let x = rand() * 0.8 * W;
+    let y = rand() * 0.8 * H;
+    const w = (0.02 + rand() * 0.15) * W;
+    const h = (0.02 + rand() * 0.15) * H;
+    const start = Math.floor(rand() * 5000);
+    const boxes: Box[] = [];
+    for (let b = 0; b < BOXES; b++) {
+      x = Math.min(0.8 * W, Math.max(0, x + (rand() - 0.5) * 20));
+      y = Math.min(0.8 * H, Math.max(0, y + (rand() - 0.5) * 10));
+      boxes.push({
+        frame: start + b,
+        x: round(x),
+        y: round(y),
+        w: round(w),
+        h: round(h),
+        confidence: Math.round((0.3 + rand() * 0.7) * 1e6) / 1e6,
+      });
+    }
+    out.push(boxes);
+  }
+  return out;
+}
+
+/** MOT results rows in frame order, as trackers write them. */
+function motFile(run: Box[][]): Buffer {
+  const rows: Array<[number, number, Box]> = [];
+  run.forEach((boxes, t) => {
+    for (const b of boxes) rows.push([b.frame, t + 1, b]);
+  });
+  rows.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return Buffer.from(
+    rows.map(([f, id, b]) => `${f + 1},${id},${b.x},${b.y},${b.w},${b.h},${b.confidence},-1,-1,-1\n`).join(''),
+  );
+}
+
+/** CVAT for video 1.1, as CVAT writes it: two decimals, an outside box after each track's last one. */
+function cvatFile(run: Box[][]): Buffer {
+  const parts = [
+    '<?xml version="1.0" encoding="utf-8"?>\n<annotations>\n<version>1.1</version>\n<meta><task><size>5050</size>' +
+      '<mode>interpolation</mode><start_frame>0</start_frame><stop_frame>5049</stop_frame>' +
+      `<labels><label><name>person</name><type>rectangle</type></label></labels>` +
+      `<original_size><width>${W}</width><height>${H}</height></original_size></task></meta>\n`,
+  ];
+  const box = (b: Box, outside: number) =>
+    `<box frame="${b.frame}" keyframe="1" outside="${outside}" occluded="0" xtl="${b.x.toFixed(2)}" ytl="${b.y.toFixed(2)}" xbr="${(b.x + b.w).toFixed(2)}" ybr="${(b.y + b.h).toFixed(2)}" z_order="0"></box>\n`;
+  run.forEach((boxes, t) => {
+    let text = `<track id="${t}" label="person" source="manual">\n`;
+    for (const b of boxes) text += box(b, 0);
+    text += box({ ...boxes.at(-1)!, frame: boxes.at(-1)!.frame + 1 }, 1);
+    parts.push(`${text}</track>\n`);
+  });
+  parts.push('</annotations>\n');
+  return Buffer.from(parts.join(''));
+}
+
+/** The same boxes as the run JSON of POST /detections (pixel x, y, w, h). */
+function jsonRun(run: Box[][], mediaKey: string, runId: string, corners = false): Buffer {
+  return Buffer.from(
+    JSON.stringify({
+      mediaKey,
+      schemaVersion: '1.0',
+      source: { kind: 'model', name: 'bench-tracker', runId },
+      coordinateSpace: 'pixel',
+      media: { width: W, height: H },
+      tracks: run.map((boxes, t) => ({
+        id: String(t + 1),
+        label: 'person',
+        boxes: boxes.map((b) =>
+          corners
+            ? { frame: b.frame, x1: b.x, y1: b.y, x2: +(b.x + b.w).toFixed(2), y2: +(b.y + b.h).toFixed(2) }
+            : { frame: b.frame, x: b.x, y: b.y, w: b.w, h: b.h, confidence: b.confidence },
+        ),
+      })),
+    }),
+  );
+}
+
+/** Peak RSS from here on: VmHWM is reset (clear_refs 5) so that each measure sees only its own peak. */
+function resetPeak(pid: number): void {
+  fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}
+
+/** A GET read to its end: time to the first byte of the body, the total time, the body's size. */
+function timedGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ ttfb: number; total: number; bytes: number; status: number }> {
+  const start = process.hrtime.bigint();
+  const ms = () => Number(process.hrtime.bigint() - start) / 1e6;
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        let ttfb = -1;
+        let bytes = 0;
+        res.on('data', (c: Buffer) => {
+          if (ttfb < 0) ttfb = ms();
+          bytes += c.length;
+        });
+        res.on('end', () => resolve({ ttfb, total: ms(), bytes, status: res.statusCode! }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+async function benchDialect(dialect: DialectName): Promise<Row[]> {
+  const ts = await createTestStore(dialect);
+  const now = Math.floor(Date.now() / 1000);
+  const org = await seedOrg(ts.store, {
+    mediaKey: `bench/${now}_formats.mp4`,
+    startTimestamp: now,
+    width: W,
+    height: H,
+    frameCount: 5051,
+  });
+  const server = await spawnServer(ts.location, { LOG_LEVEL: 'error', SWEEP_INTERVAL_SECONDS: '0' });
+  const pid = server.child.pid!;
+  const auth = { authorization: `Bearer ${org.token}` };
+  const key = encodeURIComponent(org.recording.mediaKey);
+  const rows: Row[] = [];
+  const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
+
+  /** Median time and the largest peak RSS of RUNS posts (after one that creates the run). */
+  async function measure(url: string, type: string, body: Buffer, extra: Record<string, string> = {}) {
+    const times: number[] = [];
+    let peak = 0;
+    for (let i = 0; i < RUNS + 1; i++) {
+      resetPeak(pid);
+      let status = 0;
+      const t = await timeIt(async () => {
+        status = (await request(url, 'POST', { ...auth, 'content-type': type, ...extra }, body)).status;
+      });
+      if (status >= 300) throw new Error(`${url} answered ${status}`);
+      peak = Math.max(peak, peakRssMiB(pid));
+      if (i > 0) times.push(t);
+    }
+    return { median: median(times), peak };
+  }
+
+  try {
+    const precise = tracks();
+    const cvatRun = tracks(2);
+    const cases = [
+      {
+        format: 'mot',
+        file: motFile(precise),
+        type: 'text/plain',
+        json: jsonRun(precise, org.recording.mediaKey, 'json-mot'),
+      },
+      {
+        format: 'cvat-video',
+        file: cvatFile(cvatRun),
+        type: 'application/xml',
+        json: jsonRun(cvatRun, org.recording.mediaKey, 'json-cvat', true),
+      },
+    ];
+    for (const c of cases) {
+      const json = await measure(`${server.url}/detections`, 'application/json', c.json);
+      const imported = await measure(
+        `${server.url}/detections/import?format=${c.format}&mediaKey=${key}&runId=import-${c.format}&width=${W}&height=${H}`,
+        c.type,
+        c.file,
+      );
+      rows.push({
+        dialect,
+        measure: `import ${c.format} (${mib(c.file.length)}, 250 000 boxes) vs POST JSON (${mib(c.json.length)})`,
+        'median ms': fmt(imported.median),
+        'baseline ms': fmt(json.median),
+        ratio: ratio(imported.median, json.median),
+        'peak RSS MiB': `${fmt(imported.peak, 0)} (JSON ${fmt(json.peak, 0)})`,
+        target: '≤ 1.5×, RSS ≤ 1024',
+      });
+    }
+
+    // Export of the largest run (the MOT import) in each format.
+    for (const format of formatNames) {
+      const url = `${server.url}/detections/import-mot/export?format=${format}`;
+      await timedGet(url, auth);
+      const ttfb: number[] = [];
+      const rates: number[] = [];
+      let bytes = 0;
+      let peak = 0;
+      for (let i = 0; i < RUNS; i++) {
+        resetPeak(pid);
+        const r = await timedGet(url, auth);
+        if (r.status !== 200) throw new Error(`export ${format} answered ${r.status}`);
+        peak = Math.max(peak, peakRssMiB(pid));
+        ttfb.push(r.ttfb);
+        rates.push(r.bytes / 1e6 / (r.total / 1000));
+        bytes = r.bytes;
+      }
+      rows.push({
+        dialect,
+        measure: `export ${format} (${mib(bytes)})`,
+        'median ms': `TTFB ${fmt(median(ttfb))}`,
+        'baseline ms': `${fmt(median(rates))} MB/s`,
+        ratio: '',
+        'peak RSS MiB': fmt(peak, 0),
+        target: 'TTFB < 100 ms, ≥ 50 MB/s',
+      });
+    }
+
+    // gzip POST of the MOT run's JSON against the same body sent plain.
+    const plain = jsonRun(precise, org.recording.mediaKey, 'gzip-vs-plain');
+    const gz = gzipSync(plain, { level: 6 });
+    const sent = await measure(`${server.url}/detections`, 'application/json', plain);
+    const zipped = await measure(`${server.url}/detections`, 'application/json', gz, { 'content-encoding': 'gzip' });
+    rows.push({
+      dialect,
+      measure: `POST gzip (${mib(gz.length)} → ${mib(plain.length)}) vs plain`,
+      'median ms': fmt(zipped.median),
+      'baseline ms': fmt(sent.median),
+      ratio: ratio(zipped.median, sent.median),
+      'peak RSS MiB': `${fmt(zipped.peak, 0)} (plain ${fmt(sent.peak, 0)})`,
+      target: '≤ 1.5×',
+    });
+  } finally {
+    await stop(server.child);
+    await ts.destroy();
+  }
+  return rows;
+}
+
+export const suite: Suite = {
+  name: 'formats',
+  title: 'Formats',
+  baseline:
+    'Workload: 5000 tracks × 50 boxes on consecutive frames (250 000 boxes), 1920 × 1080 pixels. The MOT file has ' +
+    'the pixels at full double precision (about 25 MiB); the CVAT file has them at two decimals, as CVAT writes ' +
+    'them (at full precision it would pass the 32 MiB limit). Each import is against `POST /detections` of the same ' +
+    'boxes as run JSON, in the same run. Exports are of the MOT import (the largest run), each read to its end over ' +
+    'loopback: time to the first byte of the body and throughput of the whole answer. The gzip row posts the MOT ' +
+    "run's JSON compressed (`Content-Encoding: gzip`) against the same JSON sent plain. Medians of " +
+    `${RUNS} (after one that creates the run); peak RSS is the server process's VmHWM, reset before each request. ` +
+    'The pg rows need `TEST_DATABASE_URL`.',
+  async run() {
+    const rows = await benchDialect('sqlite');
+    if (process.env.TEST_DATABASE_URL) rows.push(...(await benchDialect('pg')));
+    return rows;
+  },
+};
