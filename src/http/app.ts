@@ -34,6 +34,7 @@ import { trackAllowedMethods } from './allowed-methods.js';
 import { withinMs } from '../util/within.js';
 import { headerCount } from './raw-headers.js';
 import { DECODED_CODINGS, bodyCoding } from './content-coding.js';
+import { trustProxyOption } from './client-address.js';
 
 export interface AppOptions {
   config: Config;
@@ -69,7 +70,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestIdFrom,
     bodyLimit: DEFAULT_BODY_LIMIT,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     // A runId may be 128 bytes, up to 384 characters percent-encoded; the router's default stops at 100.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 1024 },
     // A request whose body stops arriving is dropped after 5 minutes (Fastify's default waits for ever); a 32 MiB
