@@ -33,6 +33,10 @@ const LoginBody = Type.Object({
 // No account has a longer name (MAX_USERNAME) or password; a longer one is a wrong one (401), not a malformed request.
 const MAX_PASSWORD = 1024;
 
+// The longest login any account can make, written wholly in \uXXXX escapes (6 bytes a character), with room to spare;
+// an unauthenticated client gets no more bytes parsed than that.
+const LOGIN_BODY_LIMIT = 16 * 1024;
+
 const LoginResponse = Type.Object({
   data: Type.Object({
     token: Type.String(),
@@ -92,6 +96,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   app.post(
     '/login',
     {
+      bodyLimit: LOGIN_BODY_LIMIT,
       schema: {
         tags: ['auth'],
         summary: 'Exchange a username and password for a session token',

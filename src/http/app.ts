@@ -47,7 +47,10 @@ export interface AppOptions {
   backgroundJobs?: boolean;
 }
 
-const DEFAULT_BODY_LIMIT = 1024 * 1024;
+// What a route takes unless it says otherwise: every JSON body but a run, a search region and a bulk request is a few
+// fields (a recording, a provider's settings, an upload event). A larger body is 413 before a byte is parsed (from
+// Content-Length, else once the bytes pass it).
+const DEFAULT_BODY_LIMIT = 64 * 1024;
 const HEALTH_DEADLINE_MS = 3000;
 type AwaitingContinue = IncomingMessage & { awaitsContinue?: boolean };
 // RFC 3986's uri-host (an IP literal, or a reg-name of unreserved, sub-delims and %-escapes, maybe empty) and port.
