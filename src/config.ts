@@ -1,4 +1,5 @@
 // One typed view of every setting: environment variables first, command-line flags override them.
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { parseDuration } from './util/duration.js';
 import { parseExpiry } from './util/expiry.js';
@@ -20,8 +21,12 @@ export interface Config {
   /** PostgreSQL: the wait for a connection, and for a statement's answer, before the request fails with 503. */
   database: { connectTimeoutMs: number; queryTimeoutMs: number };
   logLevel: string;
-  /** X-Forwarded-For/-Proto/-Host count: the client address and scheme come from the load balancer. */
-  trustProxy: boolean;
+  /**
+   * Which proxies' X-Forwarded-For/-Proto/-Host count, as Fastify's `trustProxy` takes it: false (none), true (every
+   * hop: the client writes the left-most entry), a hop count, or addresses and CIDR ranges. The client address is the
+   * right-most untrusted one.
+   */
+  trustProxy: TrustProxy;
   sessionTtlSeconds: number;
   login: { maxFailuresPerUser: number; maxFailuresPerAddress: number; windowSeconds: number };
   storage: {
@@ -47,6 +52,9 @@ export interface Config {
     webDir: string | undefined;
   };
 }
+
+/** What TRUST_PROXY may say (a subset of what Fastify's `trustProxy` takes). */
+export type TrustProxy = boolean | number | string[];
 
 export type Flags = Record<string, string | boolean | undefined>;
 
@@ -83,6 +91,42 @@ function bool(value: string | undefined, name: string, fallback: boolean): boole
   if (/^(true|1|yes|on)$/i.test(value)) return true;
   if (/^(false|0|no|off)$/i.test(value)) return false;
   throw new Error(`${name} must be true or false (or 1/0, yes/no, on/off), got "${value}"`);
+}
+
+// proxy-addr's names for ranges, beside literal addresses and CIDR ranges.
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUST_PROXY: a boolean, a hop count (1: the one proxy in front; 0 is none), or a comma-separated list of addresses,
+ * CIDR ranges and proxy-addr's range names. Anything else is refused at start: a typo must not trust every hop.
+ */
+function trustProxy(value: string | undefined): TrustProxy {
+  const text = value?.trim() ?? '';
+  if (text === '') return false;
+  if (/^(true|yes|on)$/i.test(text)) return true;
+  if (/^(false|no|off)$/i.test(text)) return false;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops > 255) throw new Error(`TRUST_PROXY as a hop count must be at most 255, got "${value}"`);
+    return hops === 0 ? false : hops;
+  }
+  const entries = text.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    if (PROXY_RANGE_NAMES.includes(entry)) continue;
+    const [addr = '', prefix, extra] = entry.split('/');
+    const family = isIP(addr);
+    const bits = family === 4 ? 32 : 128;
+    const validPrefix =
+      prefix === undefined ||
+      (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits) ||
+      (family === 4 && isIP(prefix) === 4);
+    if (family === 0 || !validPrefix || extra !== undefined) {
+      throw new Error(
+        `TRUST_PROXY must be true, false, a hop count, or comma-separated addresses and CIDR ranges (such as 10.0.0.0/8, 192.168.1.5, loopback); "${entry}" is none of these`,
+      );
+    }
+  }
+  return entries;
 }
 
 function str(value: string | boolean | undefined): string | undefined {
@@ -196,7 +240,7 @@ export function loadConfig(
       ),
     },
     logLevel: logLevel(str(flags['log-level']) ?? str(env.LOG_LEVEL) ?? defaults.logLevel ?? 'info'),
-    trustProxy: bool(env.TRUST_PROXY, 'TRUST_PROXY', false),
+    trustProxy: trustProxy(env.TRUST_PROXY),
     sessionTtlSeconds: sessionTtl,
     login: {
       maxFailuresPerUser: int(

@@ -88,13 +88,22 @@ describe('integer settings', () => {
 });
 
 describe('TRUST_PROXY', () => {
-  it('reads the same words as STORAGE_SIGNING', () => {
-    for (const on of ['true', 'TRUE', '1', 'yes', 'on'])
+  it('reads a boolean, a hop count, or addresses and CIDR ranges, as Fastify does', () => {
+    for (const on of ['true', 'TRUE', 'yes', 'on'])
       expect(loadConfig({}, { TRUST_PROXY: on }).trustProxy, on).toBe(true);
     for (const off of ['false', '0', 'No', 'off', ''])
       expect(loadConfig({}, { TRUST_PROXY: off }).trustProxy, off).toBe(false);
     expect(loadConfig({}, {}).trustProxy).toBe(false);
-    expect(() => loadConfig({}, { TRUST_PROXY: 'maybe' })).toThrow(/TRUST_PROXY must be true or false/);
+    expect(loadConfig({}, { TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({}, { TRUST_PROXY: ' 2 ' }).trustProxy).toBe(2);
+    expect(loadConfig({}, { TRUST_PROXY: '10.0.0.0/8, 192.168.1.5,fd00::/8,loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.5',
+      'fd00::/8',
+      'loopback',
+    ]);
+    for (const bad of ['maybe', '10.0.0.0/33', '10.0.0.300', '10.0.0.0/8,', 'fd00::/129', '256'])
+      expect(() => loadConfig({}, { TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
   });
 
   it('TRUST_PROXY=1 makes a real server take the client address from X-Forwarded-For', async () => {
@@ -164,7 +173,7 @@ describe('serve refuses at start, naming the setting', () => {
       { STORAGE_SEND_IDLE_TIMEOUT_MS: '3000000000' },
       /STORAGE_SEND_IDLE_TIMEOUT_MS must be an integer from 0 to 2147483647/,
     ],
-    [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY must be true or false/],
+    [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY must be true, false, a hop count/],
   ])('%j', async (settings, message) => {
     const r = await serve(dataDir, settings);
     expect(r.stderr).toMatch(message);

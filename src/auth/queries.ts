@@ -5,7 +5,7 @@ import { newId } from '../util/ids.js';
 import { hashPassword } from './password.js';
 import { ACCESS_TOKEN_PREFIX, SESSION_PREFIX, hashSecret, newSecret, sameHash } from './secrets.js';
 import { TOKEN_ROLE, type UserRole } from './roles.js';
-import { userFailureKey, type FailureCounter } from './throttle.js';
+import { MAX_LOCK_MS, userAddressPrefix, userFailureKey, type FailureCounter } from './throttle.js';
 import { batchedLookup } from '../db/lookup-batcher.js';
 import { byKey, firstRow, preparedQuery } from '../db/prepared-query.js';
 import { holdsNul } from '../db/unstorable-text.js';
@@ -103,7 +103,16 @@ export async function setUserPassword(
       .executeTakeFirst();
     if (!user) return undefined;
     const ended = await trx.deleteFrom('sessions').where('user_id', '=', user.id).executeTakeFirst();
-    await trx.deleteFrom('login_failures').where('key', '=', userFailureKey(username)).execute();
+    await trx
+      .deleteFrom('login_failures')
+      .where((eb) =>
+        eb.or([
+          eb('key', '=', userFailureKey(username)),
+          // LIKE would read % and _ in the prefix as wildcards; the prefix is hex, but compare it exactly anyway.
+          eb(sql`substr(key, 1, ${userAddressPrefix(username).length})`, '=', userAddressPrefix(username)),
+        ]),
+      )
+      .execute();
     return { id: user.id, sessionsEnded: Number(ended.numDeletedRows) };
   });
 }
@@ -300,7 +309,15 @@ export async function claimAttempt(
   const rows = await db
     .insertInto('login_failures')
     .values(
-      [...keys].sort().map((key) => ({ key, failures: 1, previous_failures: 0, window_start: now, window_ms: w })),
+      [...keys].sort().map((key) => ({
+        key,
+        failures: 1,
+        previous_failures: 0,
+        window_start: now,
+        window_ms: w,
+        locked_until: 0,
+        lockouts: 0,
+      })),
     )
     .onConflict((oc) =>
       oc.column('key').doUpdateSet({
@@ -309,9 +326,12 @@ export async function claimAttempt(
         // The next window follows this one; under a new length it starts now (following, it could be over already).
         window_start: sql`case when ${fresh} then ${now} when ${next} and ${own} = ${w} then login_failures.window_start + ${own} when ${next} then ${now} else login_failures.window_start end`,
         window_ms: sql`case when ${fresh} or ${next} then ${w} else ${own} end`,
+        // A lock from a clock that ran ahead (its window starts in the future, or it ends later than any lock may)
+        // goes with it.
+        locked_until: sql`case when login_failures.window_start > ${now} + ${own} or login_failures.locked_until > ${now + MAX_LOCK_MS} then 0 else login_failures.locked_until end`,
       }),
     )
-    .returning(['key', 'failures', 'previous_failures', 'window_start', 'window_ms'])
+    .returning(['key', 'failures', 'previous_failures', 'window_start', 'window_ms', 'locked_until', 'lockouts'])
     .execute();
   return new Map(
     rows.map((r) => [
@@ -321,13 +341,30 @@ export async function claimAttempt(
         previous: r.previous_failures,
         windowStart: Number(r.window_start),
         windowSeconds: Number(r.window_ms) / 1000,
+        lockedUntil: Number(r.locked_until),
+        lockouts: Number(r.lockouts),
       },
     ]),
   );
 }
 
 /** A counter as a claim found it, with the window it is counted in (which is not always the configured one). */
-export type ClaimedCounter = FailureCounter & { windowSeconds: number };
+export type ClaimedCounter = FailureCounter & { windowSeconds: number; lockedUntil: number; lockouts: number };
+
+/**
+ * Locks a key that a failure brought to its limit until `until`, one more lockout. Concurrent failures each lock it;
+ * the later end wins, so a lock is never shortened.
+ */
+export async function lockKey(db: Db, key: string, until: number): Promise<void> {
+  await db
+    .updateTable('login_failures')
+    .set({
+      lockouts: sql`lockouts + 1`,
+      locked_until: sql`case when locked_until > ${until} then locked_until else ${until} end`,
+    })
+    .where('key', '=', key)
+    .execute();
+}
 
 /**
  * A claimed attempt that succeeded, or was never tried (429, a failure on this side), was no failure. A counter left
@@ -342,6 +379,8 @@ export async function unclaimAttempt(db: Db, keys: string[]): Promise<void> {
       .where('key', '=', key)
       .where('failures', '<=', 1)
       .where('previous_failures', '=', 0)
+      // A key that was locked keeps its row: the next lock must be longer.
+      .where('lockouts', '=', 0)
       .executeTakeFirst();
     if (Number(gone.numDeletedRows) > 0) continue;
     await db
@@ -357,7 +396,8 @@ export async function clearFailures(db: Db, key: string): Promise<void> {
 }
 
 /**
- * Login counters two of their own windows old count nothing any more (the next attempt starts afresh): without
+ * Login counters two of their own windows old count nothing any more (the next attempt starts afresh), unless they
+ * were locked within the last day: without
  * this, every username ever guessed and every address that ever tried would keep a row for good. Each row's own
  * window decides, not the sweeping process's setting.
  */
@@ -365,6 +405,8 @@ export async function deleteStaleLoginCounters(db: Db, now = Date.now()): Promis
   const r = await db
     .deleteFrom('login_failures')
     .where(sql<boolean>`window_start + 2 * window_ms <= ${now}`)
+    // A locked key is remembered for a day after its lock ends, so that the next lock doubles.
+    .where('locked_until', '<=', now - MAX_LOCK_MS)
     .executeTakeFirst();
   return Number(r.numDeletedRows);
 }

@@ -6,18 +6,55 @@
 // two seconds). The estimate spreads the previous window's failures evenly over it, so failures bunched at its end
 // fade faster than they really leave: the next ones come spaced out (one every fifth of a window for a limit of
 // five), never as a burst.
+//
+// Who is counted: a username from one client address, and an address under any username; each refuses only its own
+// key. A failure that brings a key to its limit also locks it, for one window the first time and twice as long each
+// time after (up to a day), so that a guesser's rate falls off; the user at another address is not refused. Attempts
+// refused untried count nothing, so a client that keeps asking extends no lock. A username's failures from everywhere
+// are counted too, for alerting only.
 
 import { hashSecret } from './secrets.js';
 
-/** Longer usernames are refused by /login; only this much of one names its failure counter. */
+/** Longer usernames are refused by /login (no account has one): a longer one is a wrong one. */
 export const MAX_USERNAME = 256;
 
+// Keys name a username by its hash: a password typed into the username field must not sit in the table as text for a
+// window. The hash is of the exact text, as the users table compares usernames (case-sensitively, on both dialects):
+// `ann` and `ANN` are two users and never share a counter.
+const usernameHash = (username: string) => hashSecret(username);
+
 /**
- * The failure counter of a username, for every spelling of it in case. Hashed: a password typed into the username
- * field must not sit in the table as text for a window.
+ * A username's failures from everywhere: the view for alerting (a log line and a metric when it passes the per-user
+ * limit), never a reason to refuse. Refusing on it let anyone lock any user out, the right password included.
  */
 export function userFailureKey(username: string): string {
-  return `user:${hashSecret(username.slice(0, MAX_USERNAME).toLowerCase())}`;
+  return `user:${usernameHash(username)}`;
+}
+
+/** A username's failures from one client address: what refuses a guesser without refusing the user elsewhere. */
+export function userAddressKey(username: string, address: string): string {
+  return `${userAddressPrefix(username)}${address}`;
+}
+
+/** Every (username, address) key of a username starts with this (a new password forgets them all). */
+export function userAddressPrefix(username: string): string {
+  return `ua:${usernameHash(username)}:`;
+}
+
+/** An address's failures under any username: a guesser that moves from username to username. */
+export function addressKey(address: string): string {
+  return `addr:${address}`;
+}
+
+/** The longest a lock lasts, however often the key was locked. */
+export const MAX_LOCK_MS = 86_400_000;
+
+/**
+ * How long the `lockouts`th lock of a key lasts: one window, then twice the one before, up to a day. A key whose
+ * lock ended a day ago without another starts again from one window (the sweeper forgets it).
+ */
+export function lockDurationMs(lockouts: number, windowMs: number): number {
+  return Math.min(MAX_LOCK_MS, windowMs * 2 ** Math.min(Math.max(lockouts - 1, 0), 30));
 }
 
 /** One key's failures before the attempt being judged. */
@@ -27,6 +64,8 @@ export interface FailureCounter {
   /** Failures of the window before it (which ended at windowStart). */
   previous: number;
   windowStart: number;
+  /** When the key's lock ends (0: never locked). */
+  lockedUntil?: number;
 }
 
 /** Failures in the `window` before `now`, as the two windows estimate them. */
@@ -45,7 +84,9 @@ export function retryAfterSeconds(
   now: number,
 ): number {
   const windowMs = windowSeconds * 1000;
-  if (!counter || recentFailures(counter, windowMs, now) < max) return 0;
+  if (!counter) return 0;
+  const locked = counter.lockedUntil && counter.lockedUntil > now ? Math.ceil((counter.lockedUntil - now) / 1000) : 0;
+  if (recentFailures(counter, windowMs, now) < max) return locked;
   // Claims of concurrent attempts that are about to be refused (and uncounted) may be in `failures` too; the real
   // failures of one window never exceed max, so more than max is that noise, and would only lengthen the wait.
   const { previous, windowStart } = counter;
@@ -56,5 +97,5 @@ export function retryAfterSeconds(
     failures < max
       ? windowStart + windowMs * (1 - (max - failures) / previous)
       : windowStart + windowMs + windowMs * (1 - max / failures);
-  return Math.max(1, Math.ceil((reopens + 1 - now) / 1000));
+  return Math.max(locked, 1, Math.ceil((reopens + 1 - now) / 1000));
 }

@@ -40,6 +40,10 @@ export interface LoginFailuresTable {
   previous_failures: number;
   window_start: number;
   window_ms: number;
+  /** When the key's current lock ends (ms since the epoch); 0 when it was never locked. */
+  locked_until: number;
+  /** How many times the key was locked: each lock lasts twice the one before (auth/throttle.ts). */
+  lockouts: number;
 }
 export interface RecordingsTable {
   id: string;

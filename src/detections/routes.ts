@@ -50,10 +50,16 @@ export async function detectionRoutes(app: FastifyInstance, { uploads }: { uploa
   // Runs are read from the body's bytes with their boxes packed (run-json-parser.ts); JSON.parse when it declines.
   // Bytes that are not UTF-8 are refused rather than decoded with U+FFFD: a runId "bad\xff" would be stored, and
   // answered, as another runId than the one sent (a few ms for 30 MiB).
-  useJsonBodyParser(app, (body) => {
-    if (!isUtf8(body)) throw new ApiError(400, 'malformed_json', 'The body is not valid UTF-8');
-    return parseRunJson(body);
-  });
+  // The run parser bounds nesting itself (MAX_BODY_DEPTH, invalid_body): a run's categories and meta nest deeper than
+  // other bodies may, and are judged by the validator (invalid_field).
+  useJsonBodyParser(
+    app,
+    (body) => {
+      if (!isUtf8(body)) throw new ApiError(400, 'malformed_json', 'The body is not valid UTF-8');
+      return parseRunJson(body);
+    },
+    null,
+  );
 
   app.post(
     '/detections',

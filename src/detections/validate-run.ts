@@ -256,6 +256,7 @@ export function validateRun(body: unknown): ValidationResult {
     media.media,
     boxes.overwritten,
     version.minorMismatch ? (body.schemaVersion as string) : undefined,
+    boxes.keypoints,
   );
   return { ok: true, meta, boxes: boxes.run, rejected: boxes.rejected, warnings, overwritten: boxes.overwritten };
 }
@@ -264,6 +265,8 @@ interface Normalised {
   run: RunBoxes;
   rejected: RejectionList;
   overwritten: number;
+  /** Boxes that passed the box rules carrying keypoints, which no run stores, and how many keypoints in all. */
+  keypoints: { boxes: number; points: number };
   form: BoxForm | 'mixed';
   failure?: RequestFailure;
 }
@@ -278,6 +281,7 @@ function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: nu
   const view = newBoxView();
   let count = 0;
   let overwritten = 0;
+  const keypoints = { boxes: 0, points: 0 };
   for (let t = 0; t < tracks.length; t++) {
     const track = tracks[t]!;
     const id = ids[t]!;
@@ -300,6 +304,7 @@ function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: nu
           run: { headers, columns, count },
           rejected,
           overwritten,
+          keypoints,
           form: 'xywh',
           failure: fail(
             'invalid_field',
@@ -322,6 +327,11 @@ function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: nu
       if (rejection !== undefined) {
         rejected.push(id, frame, rejection);
         continue;
+      }
+      // A pose run's keypoints are not stored (the box is): counted, so that the answer says what was dropped.
+      if (box.keypoints !== undefined && box.keypoints !== null) {
+        keypoints.boxes++;
+        keypoints.points += Array.isArray(box.keypoints) ? box.keypoints.length : 1;
       }
       let slot: number | undefined;
       if (slotOfFrame === undefined && frame > lastFrame) {
@@ -373,7 +383,7 @@ function normaliseTracks(tracks: Obj[], ids: string[], total: number, scaleX: nu
   }
   const xyxy = xyxyAt.subarray(0, count).reduce((sum, v) => sum + v, 0);
   const form = xyxy === 0 ? 'xywh' : xyxy === count ? 'xyxy' : 'mixed';
-  return { run: { headers, columns, count }, rejected, overwritten, form };
+  return { run: { headers, columns, count }, rejected, overwritten, keypoints, form };
 }
 
 /** The slots [start, end) of the columns by their frame. */

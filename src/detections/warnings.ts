@@ -7,6 +7,7 @@ export function computeWarnings(
   media: Record<string, unknown> | undefined,
   overwritten: number,
   minorVersion?: string,
+  keypoints?: { boxes: number; points: number },
 ): Warning[] {
   const fps = typeof media?.fps === 'number' ? media.fps : undefined;
   const frameCount = typeof media?.frameCount === 'number' ? media.frameCount : undefined;
@@ -46,6 +47,14 @@ export function computeWarnings(
       code: 'SCHEMA_VERSION_MINOR_MISMATCH',
       count: 1,
       message: `schemaVersion ${minorVersion} was received; this server implements ${IMPLEMENTED_SCHEMA_VERSION} and ignores what it does not know`,
+    });
+  }
+  // After the spec's four: a run is boxes, so the keypoints of a pose run are dropped, and the answer says so.
+  if (keypoints && keypoints.boxes > 0) {
+    warnings.push({
+      code: 'KEYPOINTS_DROPPED',
+      count: keypoints.boxes,
+      message: `${keypoints.boxes} box(es) carried keypoints (${keypoints.points} in all), which are not stored; their boxes are`,
     });
   }
   return warnings;

@@ -34,6 +34,7 @@ import { trackAllowedMethods } from './allowed-methods.js';
 import { withinMs } from '../util/within.js';
 import { headerCount } from './raw-headers.js';
 import { DECODED_CODINGS, bodyCoding } from './content-coding.js';
+import { trustProxyOption } from './client-address.js';
 
 export interface AppOptions {
   config: Config;
@@ -46,7 +47,10 @@ export interface AppOptions {
   backgroundJobs?: boolean;
 }
 
-const DEFAULT_BODY_LIMIT = 1024 * 1024;
+// What a route takes unless it says otherwise: every JSON body but a run, a search region and a bulk request is a few
+// fields (a recording, a provider's settings, an upload event). A larger body is 413 before a byte is parsed (from
+// Content-Length, else once the bytes pass it).
+const DEFAULT_BODY_LIMIT = 64 * 1024;
 const HEALTH_DEADLINE_MS = 3000;
 type AwaitingContinue = IncomingMessage & { awaitsContinue?: boolean };
 // RFC 3986's uri-host (an IP literal, or a reg-name of unreserved, sub-delims and %-escapes, maybe empty) and port.
@@ -69,7 +73,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestIdFrom,
     bodyLimit: DEFAULT_BODY_LIMIT,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     // A runId may be 128 bytes, up to 384 characters percent-encoded; the router's default stops at 100.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 1024 },
     // A request whose body stops arriving is dropped after 5 minutes (Fastify's default waits for ever); a 32 MiB

@@ -10,6 +10,9 @@ import { searchRecordings } from './queries.js';
 import { validateSearchBody } from './request.js';
 
 const secured = [{ bearer: [] }];
+
+// 1000 polygon points of two 17-digit numbers each and 100 labels fit, with room for long ones.
+const SEARCH_BODY_LIMIT = 256 * 1024;
 const tags = ['recordings'];
 
 export async function searchRoutes(app: FastifyInstance): Promise<void> {
@@ -18,6 +21,7 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
   app.post(
     '/recordings/search',
     {
+      bodyLimit: SEARCH_BODY_LIMIT,
       onRequest: requireReader,
       validatorCompiler: skipSchemaValidation,
       schema: {

@@ -39,12 +39,12 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
         (token: string) =>
           getJson(`${server.url}/detections?mediaKey=none`, bearer(token)),
     )
-    /** The username's throttle counter, as the login route keys it. */
+    /** The throttle counter of the username from this test's address, as the login route keys it. */
     .extend(
       'userCounter',
       ({ server }) =>
         (username: string) =>
-          server.store.db.updateTable('login_failures').where('key', '=', `user:${hashSecret(username)}`),
+          server.store.db.updateTable('login_failures').where('key', '=', `ua:${hashSecret(username)}:127.0.0.1`),
     );
 
   it('returns a Bearer session token with the user and organisation', async ({ orgId, login, listWith }) => {
@@ -149,19 +149,22 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(21);
   });
 
-  it('slides its window: failures just before a window turned still count after it', async ({ login, userCounter }) => {
+  it('slides its window: failures just before a window turned still count after it, and a second lock is longer', async ({
+    login,
+    userCounter,
+  }) => {
     for (let i = 0; i < 3; i++) expect((await login({ username: 'edge', password: 'bad-guess' })).status).toBe(401);
-    // As if those three had failed at the very end of the window that ended a second ago.
+    // As if those three had failed at the very end of the window that ended a second ago, and their lock had ended.
     await userCounter('edge')
-      .set({ window_start: Date.now() - 901_000 })
+      .set({ window_start: Date.now() - 901_000, locked_until: Date.now() - 1000 })
       .execute();
-    // A fixed window would start over and let three more through; the sliding one still counts ~3 × 899/900.
+    // A fixed window would start over and let three more through; the sliding one still counts ~3 × 899/900, so one
+    // more failure reaches the limit again, and locks the key for twice the first lock.
     expect((await login({ username: 'edge', password: 'bad-guess' })).status).toBe(401);
     const refused = await login({ username: 'edge', password: 'wonderland-42' });
     expect(refused.status).toBe(429);
-    // 1 + 3 × (1 − t/900) < 3 from t = 300 s into the new window, which began ~1 s ago.
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(295);
-    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(300);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1795);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(1800);
   });
 
   it('does not count attempts it refused untried: asking again does not push Retry-After back', async ({
@@ -179,7 +182,7 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     const failures = await server.store.db
       .selectFrom('login_failures')
       .select('failures')
-      .where('key', '=', `user:${hashSecret('patient')}`)
+      .where('key', '=', `ua:${hashSecret('patient')}:127.0.0.1`)
       .executeTakeFirstOrThrow();
     expect(failures.failures).toBe(3);
   });
