@@ -32,6 +32,8 @@ export interface Config {
   storage: {
     signing: boolean;
     publicUrl: string | undefined;
+    /** Hosts a service-signed URL may name when publicUrl is unset; undefined: any (never in production). */
+    allowedHosts: string[] | undefined;
     /** A streaming client that takes no byte for this long is dropped. */
     sendIdleTimeoutMs: number;
     urlSigningKeys: string[];
@@ -271,6 +273,12 @@ export function loadConfig(
     storage: {
       signing: bool(env.STORAGE_SIGNING, 'STORAGE_SIGNING', false),
       publicUrl: publicBaseUrl(str(env.STORAGE_PUBLIC_URL)),
+      // In production a Host is never trusted by default: a forged one would sign URLs that lead elsewhere.
+      allowedHosts: str(env.STORAGE_ALLOWED_HOSTS)
+        ? env.STORAGE_ALLOWED_HOSTS!.split(',').flatMap((h) => (h.trim() ? [h.trim().toLowerCase()] : []))
+        : env.NODE_ENV === 'production'
+          ? []
+          : undefined,
       urlSigningKeys: (env.STORAGE_URL_SIGNING_KEY ?? '')
         .split(',')
         .map((k) => k.trim())

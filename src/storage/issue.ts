@@ -26,19 +26,27 @@ export function providersFor(
     account.orgId,
     unique.filter((n) => account.providers.includes(n)),
   );
-  return andThen(rows, (r) => usableProviders(app, unique, r));
+  return andThen(rows, (r) => usableProviders(app, account, unique, r));
 }
 
-function usableProviders(app: FastifyInstance, names: string[], rows: ProviderRow[]): Map<string, StorageProvider> {
+function usableProviders(
+  app: FastifyInstance,
+  account: Account,
+  names: string[],
+  rows: ProviderRow[],
+): Map<string, StorageProvider> {
   const out = new Map<string, StorageProvider>();
   for (const row of rows) if (row.enabled === 1) out.set(row.name, providerFromRow(app.config, row));
   if (out.size !== names.length) {
     const refused = names.filter((n) => !out.has(n));
+    // What the account may use instead, as directory_not_allowed lists its directories (a disabled one is left out
+    // when it was asked for; others are bound, and may be disabled).
+    const allowedProviders = account.providers.filter((n) => !refused.includes(n));
     throw new ApiError(
       401,
       'provider_not_allowed',
       `The account may not use provider${refused.length > 1 ? 's' : ''} ${refused.map((n) => `"${n}"`).join(', ')}`,
-      { provider: refused[0], providers: refused },
+      { provider: refused[0], providers: refused, allowedProviders },
     );
   }
   return out;
@@ -63,7 +71,8 @@ const HOST = /^(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 /**
  * The base of service-signed URLs: STORAGE_PUBLIC_URL, else the address the client used. A Host (or, behind a
  * trusted proxy, X-Forwarded-Host/-Proto) that is not one is refused (RFC 9112 §3.2: 400) rather than copied
- * into a URL the client will follow.
+ * into a URL the client will follow; one outside STORAGE_ALLOWED_HOSTS (in production: any, unless that list is
+ * set) is refused with 421, since a forged Host would make the service sign links to another server.
  */
 export function publicBaseUrl(request: FastifyRequest): string {
   const configured = request.server.config.storage.publicUrl;
@@ -72,6 +81,17 @@ export function publicBaseUrl(request: FastifyRequest): string {
   // Several Host headers never get here (app.ts refuses them on every route); a forwarded host may still be no host.
   if (typeof host !== 'string' || !HOST.test(host) || (protocol !== 'http' && protocol !== 'https')) {
     throw new ApiError(400, 'bad_request', 'The Host header is not a host name or address with an optional port');
+  }
+  const allowed = request.server.config.storage.allowedHosts;
+  if (allowed !== undefined && !allowed.includes(host.toLowerCase())) {
+    throw new ApiError(
+      421,
+      'host_not_allowed',
+      allowed.length === 0
+        ? 'Service-signed URLs need STORAGE_PUBLIC_URL (or STORAGE_ALLOWED_HOSTS) in production: the Host header is not trusted'
+        : `The Host "${host}" is not in STORAGE_ALLOWED_HOSTS, so no service-signed URL names it`,
+      { host },
+    );
   }
   return `${protocol}://${host}`;
 }

@@ -12,6 +12,7 @@ import { providerFromRow } from './registry.js';
 import { signingKeys } from './signing-keys.js';
 import { parseSignedQuery, verifyToken, type SignedTuple } from './url-token.js';
 import type { ReadResponse, StorageProvider } from './providers/types.js';
+import { addSignedCorsHeaders, signedPreflightRoute } from './signed-cors.js';
 
 type Verdict =
   | { ok: true; tuple: SignedTuple; account: Account; provider: StorageProvider }
@@ -182,6 +183,8 @@ function wholeSecondsLeft(expiresAt: number): number {
 }
 
 export async function signedRoutes(app: FastifyInstance): Promise<void> {
+  signedPreflightRoute(app, '/api/storage/signed', 'GET, HEAD');
+  signedPreflightRoute(app, '/api/storage/signed/validate', 'GET');
   const docs = (summary: string) => ({
     tags: ['storage'],
     summary,
@@ -197,6 +200,7 @@ export async function signedRoutes(app: FastifyInstance): Promise<void> {
     {
       exposeHeadRoute: false,
       compress: false,
+      onSend: addSignedCorsHeaders,
       validatorCompiler: skipSchemaValidation,
       schema: {
         ...docs('Stream the object of a service-signed URL (Range and conditional requests supported)'),
@@ -210,6 +214,7 @@ export async function signedRoutes(app: FastifyInstance): Promise<void> {
     '/api/storage/signed',
     {
       compress: false,
+      onSend: addSignedCorsHeaders,
       validatorCompiler: skipSchemaValidation,
       // Listed in /docs: swagger leaves HEAD routes out unless told.
       config: { swagger: { exposeHeadRoute: true } },
@@ -224,6 +229,7 @@ export async function signedRoutes(app: FastifyInstance): Promise<void> {
   app.get(
     '/api/storage/signed/validate',
     {
+      onSend: addSignedCorsHeaders,
       validatorCompiler: skipSchemaValidation,
       schema: {
         tags: ['storage'],

@@ -17,6 +17,7 @@ import { andThen, type MaybePromise } from '../util/maybe-promise.js';
 export const BULK_BODY_LIMIT = 8 * 1024 * 1024;
 
 const EXPIRY_HEADER = HEADER.expiry.toLowerCase();
+const PROVIDER_HEADER = HEADER.provider.toLowerCase();
 
 /**
  * The JSON string literal of the URL for the single-file request these headers describe; throws the request's
@@ -31,8 +32,10 @@ export function issueSingle(
   filenameRepeated = false,
 ): MaybePromise<string> {
   const rawName = requiredHeader(headers, HEADER.fileName);
-  const providerName = requiredHeader(headers, HEADER.provider);
-  if (providerName.includes(', ')) {
+  // The header overrides the account's default provider (as a bulk element's `provider` does); an empty one is a
+  // mistake (an unset variable), not a request for the default.
+  const providerName = headers[PROVIDER_HEADER] === undefined ? undefined : requiredHeader(headers, HEADER.provider);
+  if (providerName?.includes(', ')) {
     // Node joins a repeated header's copies with ", ", which no provider name contains.
     throw new ApiError(
       400,
@@ -43,11 +46,12 @@ export function issueSingle(
   }
   requiredHeader(headers, HEADER.accessKey);
   requiredHeader(headers, HEADER.secret);
-  return andThen(authenticateAccount(app.store, headers), (account) =>
-    andThen(providersFor(app, account, [providerName]), (providers) =>
-      urlFor(app, account, providers.get(providerName)!, headers, rawName, filenameRepeated, baseUrl),
-    ),
-  );
+  return andThen(authenticateAccount(app.store, headers), (account) => {
+    const name = providerName ?? account.defaultProvider;
+    return andThen(providersFor(app, account, [name]), (providers) =>
+      urlFor(app, account, providers.get(name)!, headers, rawName, filenameRepeated, baseUrl),
+    );
+  });
 }
 
 function urlFor(

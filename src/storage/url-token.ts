@@ -6,6 +6,8 @@ import { filenameProblem } from './filename.js';
 const VERSION = 'sightline-url-v1';
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const EXPIRY = /^\d{1,12}$/;
+/** 9999-12-31T23:59:59Z: later instants have no four-digit ISO 8601 year, and no URL lives that long (7 days at most). */
+const LAST_EXPIRY = 253_402_300_799;
 
 export interface SignedTuple {
   account: string;
@@ -113,6 +115,8 @@ export function parseSignedQuery(query: Record<string, unknown>, rawQuery = ''):
   const broken = malformedSignedParams(rawQuery);
   if (broken.length > 0) return { ok: false, detail: `Not valid percent-encoded UTF-8: ${broken.join(', ')}`, partial };
   if (expiresAt === null) return { ok: false, detail: 'e must be the expiry in Unix seconds', partial };
+  if (expiresAt > LAST_EXPIRY)
+    return { ok: false, detail: 'e is after 9999-12-31T23:59:59Z: no URL of this service lives that long', partial };
   const bad = filenameProblem(f!);
   if (bad) return { ok: false, detail: `f is not a valid filename: ${bad}`, partial };
   // A token of the wrong length or alphabet is not malformed (400) but simply wrong (403): verifyToken refuses it.

@@ -162,7 +162,7 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     server,
   }) => {
     const cases: Array<[string, string, string]> = [
-      ['POST', '/api/storage/signed?a=x', 'GET, HEAD'],
+      ['POST', '/api/storage/signed?a=x', 'GET, HEAD, OPTIONS'], // OPTIONS: CORS preflights
       ['DELETE', '/api/storage', 'GET, HEAD'],
       ['GET', '/login', 'POST'],
       ['PUT', '/detections/run-1', 'GET, HEAD, DELETE'],

@@ -10,12 +10,13 @@ import { createAccount, createProvider } from '../../src/storage/admin.js';
 import { uploadFile } from '../../src/storage/upload.js';
 import { STORAGE_ENV, getUrl, seedStorage, unique } from './helpers.js';
 import { AZURITE_ACCOUNT, startAzurite, type Azurite } from './azurite.js';
+import { expectIfRangeHonoured } from './if-range.js';
 
 const video = Buffer.alloc(150_000);
 for (let i = 0; i < video.length; i++) video[i] = (i * 13) % 251;
 const KEY = 'alice/1700000000_cam1 (front).mp4';
 
-async function seedAzure(server: TestServer, azurite: Azurite) {
+async function seedAzure(server: TestServer, azurite: Azurite, onSeeded?: (orgId: string, provider: string) => void) {
   const fx = await seedStorage(server);
   const name = unique('azure');
   await createProvider(server.store, server.config, fx.orgId, {
@@ -26,6 +27,7 @@ async function seedAzure(server: TestServer, azurite: Azurite) {
   const local = path.join(server.config.dataDir, `${name}.mp4`);
   fs.writeFileSync(local, video);
   await uploadFile(server.store, server.config, fx.orgId, name, local, KEY);
+  onSeeded?.(fx.orgId, name);
   const account = await createAccount(server.store, fx.orgId, {
     name: unique('acct'),
     defaultProvider: name,
@@ -97,5 +99,13 @@ describe.each(DIALECTS)('Azure SAS URLs against Azurite on %s', (dialect) => {
     expect(tail.headers.get('content-range')).toBe('bytes 149900-149999/150000');
     expect(Buffer.from(await tail.arrayBuffer()).equals(video.subarray(-100))).toBe(true);
     expect((await fetch(url, { headers: { range: 'bytes=200000-' } })).status).toBe(416);
+  });
+
+  it('answers a stale If-Range with the whole new blob (never a spliced 206), a fresh one with 206', async () => {
+    let seeded: [string, string] = ['', ''];
+    const headers = await seedAzure(signing, azurite, (orgId, name) => {
+      seeded = [orgId, name];
+    });
+    await expectIfRangeHonoured(signing, ...seeded, (key) => getUrl(signing, headers(key)));
   });
 });

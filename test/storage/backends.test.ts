@@ -9,6 +9,7 @@ import { createAccount, createProvider } from '../../src/storage/admin.js';
 import { uploadFile } from '../../src/storage/upload.js';
 import { STORAGE_ENV, getUrl, unique, writeObject, type StorageFixture } from './helpers.js';
 import { S3RVER_KEYS, startS3rver, type S3Server } from './s3rver.js';
+import { expectIfRangeHonoured } from './if-range.js';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -88,6 +89,23 @@ describe.each(DIALECTS)('native S3 URLs against s3rver on %s', (dialect) => {
     expect(missing.status).toBe(404);
   });
 
+  it('is refused by the emulator when the SigV4 signature or a signed parameter is changed', async ({
+    server,
+    s3,
+    fx,
+  }) => {
+    const { headers } = await seedS3(server, s3, fx);
+    const url: string = (await getUrl(server, headers('alice/1700000000_cam1.mp4'))).body.data;
+    const signature = new URL(url).searchParams.get('X-Amz-Signature')!;
+    const forged = url.replace(signature, `${signature[0] === 'a' ? 'b' : 'a'}${signature.slice(1)}`);
+    const refused = await fetch(forged);
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain('SignatureDoesNotMatch');
+    const longer = await fetch(url.replace(/X-Amz-Expires=(\d+)/, (_m, n) => `X-Amz-Expires=${Number(n) + 1}`));
+    expect(longer.status).toBe(403);
+    expect((await fetch(url)).status).toBe(200);
+  });
+
   it('addresses an endpoint that is an IP address path-style even when pathStyle is not set (uploads and URLs)', async ({
     server,
     s3,
@@ -128,6 +146,15 @@ describe.each(DIALECTS)('service-signed URLs over s3rver, and a provider that is
     const head = await fetch(url, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.headers.get('content-length')).toBe('200000');
+  });
+
+  it('answers a stale If-Range with the whole new object (never a spliced 206), a fresh one with 206', async ({
+    server,
+    s3,
+    fx,
+  }) => {
+    const { name, headers } = await seedS3(server, s3, fx);
+    await expectIfRangeHonoured(server, fx.orgId, name, (key) => getUrl(server, headers(key)));
   });
 
   it('answers 502 provider_unavailable for an S3 endpoint on a closed port, without a credential, while fs keeps serving', async ({

@@ -1,5 +1,5 @@
-// s3rver ships no types; the part the tests use.
-declare module 's3rver' {
+// @20minutes/s3rver ships no types; the part the tests use.
+declare module '@20minutes/s3rver' {
   interface S3rverOptions {
     port?: number;
     address?: string;

@@ -1,9 +1,10 @@
 // An S3-compatible server process for tests: s3rver on loopback, random port, its files in a temp folder.
-// s3rver checks access key ids but not SigV4 signatures; signatures are proven against the AWS SDK instead.
+// @20minutes/s3rver (a maintained fork of s3rver that runs on Node 20) checks SigV4 signatures: a wrongly signed
+// request is refused with 403 SignatureDoesNotMatch.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import S3rver from 's3rver';
+import S3rver from '@20minutes/s3rver';
 
 export interface S3Server {
   endpoint: string;
