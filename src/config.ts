@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { parseDuration } from './util/duration.js';
 import { parseExpiry } from './util/expiry.js';
+import { DEFAULT_RUN_REVISIONS_KEPT } from './detections/limits.js';
 
 /** The least rate a large request body must keep up (http/minimum-rate.ts enforces it). */
 export interface MinimumRate {
@@ -42,6 +43,8 @@ export interface Config {
     providerTimeoutMs: number;
   };
   sweepIntervalSeconds: number;
+  /** Revisions a run keeps, the current one included; older ones go first (RUN_REVISIONS_KEPT). */
+  runRevisionsKept: number;
   shutdownGraceMs: number;
   /** A POST /detections body over 8 MiB (or chunked past it) holds a scarce turn: it must arrive at least this fast. */
   largeUploadMinimumRate: MinimumRate;
@@ -296,6 +299,8 @@ export function loadConfig(
       // 0 turns the idle limit off (a socket timeout of 0 is none): a client may then hold a stream for ever.
       sendIdleTimeoutMs: int(env.STORAGE_SEND_IDLE_TIMEOUT_MS, 'STORAGE_SEND_IDLE_TIMEOUT_MS', 60_000, 0, MAX_TIMER_MS),
     },
+    // At least 1: the current content is a revision too, and the list always shows it.
+    runRevisionsKept: int(env.RUN_REVISIONS_KEPT, 'RUN_REVISIONS_KEPT', DEFAULT_RUN_REVISIONS_KEPT, 1, 10_000),
     // 0 turns the sweeper off; the interval is a timer in ms.
     sweepIntervalSeconds: int(
       env.SWEEP_INTERVAL_SECONDS,

@@ -77,11 +77,45 @@ export interface RunsTable {
   created_at: number;
   updated_at: number;
   version: number;
+  /** Counts changes of the content (spec §9); earlier contents are in run_revisions. */
+  revision: number;
+  /** Username of the person whose change made this revision (null: an application's or a migrated run). */
+  edited_by: string | null;
+  edited_at: number | null;
   tracks_stored: number;
   boxes_stored: number;
   /** JSON array of track headers (id, label, classId, confidence, color, box count, sparse box extras). */
   tracks: string;
   /** Columnar binary of every box, see detections/run-codec.ts. */
+  boxes: Buffer;
+}
+/**
+ * An earlier content of a run (detections/run-delta.ts). `whole` = 1: `tracks`/`boxes` are all of it. Else a reverse
+ * delta against revision + 1: the tracks of this revision that differ from or are absent in the next, at their
+ * `positions` (JSON array of indexes), and the ids of the tracks the next one `added` (JSON array).
+ */
+export interface RunRevisionsTable {
+  run_pk: string;
+  org_id: string;
+  revision: number;
+  /** When this revision became current. */
+  created_at: number;
+  edited_by: string | null;
+  edited_at: number | null;
+  name: string | null;
+  task: string;
+  schema_version: string;
+  source: string;
+  original_coordinate_space: string;
+  original_box_form: string;
+  media: string | null;
+  categories: string | null;
+  tracks_stored: number;
+  boxes_stored: number;
+  whole: number;
+  positions: string | null;
+  added: string | null;
+  tracks: string;
   boxes: Buffer;
 }
 export interface RunCentroidsTable {
@@ -147,6 +181,7 @@ export interface Database {
   login_failures: LoginFailuresTable;
   recordings: RecordingsTable;
   runs: RunsTable;
+  run_revisions: RunRevisionsTable;
   run_centroids: RunCentroidsTable;
   recording_label_cells: RecordingLabelCellsTable;
   storage_providers: StorageProvidersTable;

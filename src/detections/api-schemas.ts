@@ -141,6 +141,13 @@ export const DocumentedListQuery = Type.Object({
 export const ByIdQuery = Type.Object({
   mediaKey: Type.Optional(Type.String({ description: 'Narrow to one recording' })),
 });
+export const ReadQuery = Type.Object({
+  mediaKey: Type.Optional(Type.String({ description: 'Narrow to one recording' })),
+  revision: Type.Optional(
+    Type.String({ description: 'An earlier revision (a positive integer); unknown → 404 revision_not_found' }),
+  ),
+});
+export const RevisionParams = Type.Object({ runId: Type.String(), revision: Type.String() });
 
 // The answers of the read and delete routes (documentation only: the handlers write their JSON by hand).
 const Scalar = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
@@ -209,6 +216,11 @@ export const RunSummary = Type.Object({
   updatedAt: Type.String({ format: 'date-time' }),
   tracksStored: Type.Integer(),
   boxesStored: Type.Integer(),
+  revision: Type.Integer({ minimum: 1, description: 'Counts changes of the content; only grows (spec §9)' }),
+  editedBy: Type.Optional(
+    Type.String({ description: 'Username of the person whose change made this revision; absent for an application' }),
+  ),
+  editedAt: Type.Optional(Type.String({ format: 'date-time', description: 'When that person made it' })),
 });
 
 /** Spec §4.7: the stored run with its tracks. */
@@ -306,4 +318,55 @@ export const ImportResult = Type.Object({
     { description: 'In the order of the file' },
   ),
   warnings: Type.Array(Type.Object({ code: Type.String(), count: Type.Integer(), message: Type.String() })),
+});
+
+// Spec §9: revisions and track-level patches.
+export const RevisionListResult = Type.Object({
+  data: Type.Object({
+    runId: Type.String(),
+    mediaKey: Type.String(),
+    revisions: Type.Array(
+      Type.Object({
+        revision: Type.Integer(),
+        createdAt: Type.String({ format: 'date-time', description: 'When this revision became current' }),
+        source: Type.Record(Type.String(), Type.Unknown()),
+        tracksStored: Type.Integer(),
+        boxesStored: Type.Integer(),
+        editedBy: Type.Optional(Type.String()),
+        current: Type.Boolean(),
+      }),
+      { description: 'Newest first; the first is the current content' },
+    ),
+  }),
+});
+export const PatchBody = Type.Object({
+  baseRevision: Type.Integer({ minimum: 1, description: 'The revision the change was made on; not current → 409' }),
+  tracks: Type.Object({
+    upsert: Type.Optional(
+      Type.Array(Type.Unknown(), {
+        description:
+          'Tracks as in POST /detections (normalized boxes): each replaces the track with its id or is added',
+      }),
+    ),
+    delete: Type.Optional(Type.Array(Type.Union([Type.String(), Type.Number()]), { description: 'Track ids' })),
+  }),
+});
+export const PatchResult = Type.Object({
+  runId: Type.String(),
+  mediaKey: Type.String(),
+  revision: Type.Integer({ description: 'The new current revision' }),
+  tracksStored: Type.Integer({ description: "The run's tracks after the patch" }),
+  boxesStored: Type.Integer({ description: "The run's boxes after the patch" }),
+  rejected: PostResult.properties.rejected,
+  warnings: PostResult.properties.warnings,
+});
+export const RestoreResult = Type.Object({
+  data: Type.Object({
+    runId: Type.String(),
+    mediaKey: Type.String(),
+    revision: Type.Integer({ description: 'The new current revision, holding the restored content' }),
+    restoredFrom: Type.Integer(),
+    tracksStored: Type.Integer(),
+    boxesStored: Type.Integer(),
+  }),
 });

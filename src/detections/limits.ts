@@ -14,3 +14,5 @@ export const MAX_NAME_BYTES = 128;
 export const MAX_TRACK_ID_BYTES = 64;
 export const MAX_SOURCE_BYTES = { name: 64, version: 32, kind: 64 } as const;
 export const MAX_CENTROIDS_PER_TRACK = 10;
+/** RUN_REVISIONS_KEPT's default: the revisions a run keeps, the current one included (spec §9). */
+export const DEFAULT_RUN_REVISIONS_KEPT = 20;

@@ -1,7 +1,7 @@
 // upsertRun on PostgreSQL: one transaction stores a batch of runs (one for a large run, many for small runs
 // under load) with one statement per step rather than one per run: the round trips and the commit are the
 // cost of a small run, not the rows.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { lockRecordingsForWrite } from '../db/recording-gate.js';
 import { rowBatchQuery } from '../db/row-batch-query.js';
 import type { Database, RunsTable } from '../db/schema.js';
@@ -10,6 +10,8 @@ import { lockRecordingCells, mergeLabelCellRows, refreshRecordingCells } from '.
 import { cellChange, labelCellRows, labelCellsOf, type LabelCells } from '../search/label-cells.js';
 import {
   REPLACED_RUN_COLUMNS,
+  REVISION_COPY_COLUMNS,
+  REVISION_COPY_SELECT,
   RUN_COLUMNS,
   centroidRowsOf,
   runRowOf,
@@ -28,6 +30,7 @@ const upsertRuns = rowBatchQuery(RUN_COLUMNS, (db: Kysely<Database>, rows: RunsT
       oc.columns(['recording_id', 'run_id']).doUpdateSet((eb) => ({
         ...Object.fromEntries(REPLACED_RUN_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)])),
         version: eb('runs.version', '+', 1),
+        revision: eb('runs.revision', '+', 1),
       })),
     )
     .returning(['id', 'version', 'recording_id', 'run_id']),
@@ -64,7 +67,7 @@ const insertCentroids = rowBatchQuery(
 export async function writePgRuns(db: Kysely<Database>, groups: RunWrite[][]): Promise<StoredRun[]> {
   const writes = groups.map((g) => g[g.length - 1]!).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const now = Date.now();
-  const rows = writes.map((w) => runRowOf(w.orgId, w.recording, w.run, now, 'columns'));
+  const rows = writes.map((w) => runRowOf(w.orgId, w.recording, w.run, now, 'columns', w.editedBy));
   const recordingIds = [...new Set(writes.map((w) => w.recording.id))].sort();
   const byKey = await db.transaction().execute(async (trx) => {
     // The recordings' rows before anything else, as deleting a recording and the retention sweep take them: a
@@ -74,6 +77,10 @@ export async function writePgRuns(db: Kysely<Database>, groups: RunWrite[][]): P
     // Behind the recordings' gates (recording-gate.ts), so that a delete waiting for them is not starved.
     const locked = lockRecordingsForWrite(recordingIds).execute(trx);
     locked.catch(() => {});
+    // The contents being replaced become revisions, their rows locked first in key order (no deadlock between
+    // batches), so that what is kept is the latest committed content.
+    const kept = keepRevisions(writes).execute(trx);
+    kept.catch(() => {});
     const upsert = upsertRuns(trx, rows);
     // The centroids are worked out while the runs travel to the server and it writes them: once the query is
     // on the wire (the driver sends it within the current turn's microtasks), the CPU is free until the answer
@@ -83,10 +90,18 @@ export async function writePgRuns(db: Kysely<Database>, groups: RunWrite[][]): P
     await new Promise<void>((resolve) => setImmediate(resolve));
     const centroids = writes.map((w) => centroidRowsOf(w.recording, w.run));
     await locked;
+    await kept;
+    const upserted = await upsert;
     const stored = new Map(
-      (await upsert).map((r) => [runKey(r.recording_id, r.run_id), { runPk: r.id, created: r.version === 1 }]),
+      upserted.map((r) => [runKey(r.recording_id, r.run_id), { runPk: r.id, created: r.version === 1 }]),
     );
     const results = writes.map((w) => stored.get(w.key)!);
+    const replacedRows = upserted.filter((r) => r.version !== 1);
+    if (replacedRows.length > 0) {
+      const keep = Math.min(...writes.map((w) => w.revisionsKept));
+      await sql`delete from run_revisions rr where rr.run_pk = any(${replacedRows.map((r) => r.id)}::text[])
+        and rr.revision <= (select r.revision from runs r where r.id = rr.run_pk) - ${keep}`.execute(trx);
+    }
 
     // A run just created has no centroid rows yet.
     const replaced = results.filter((r) => !r.created).map((r) => r.runPk);
@@ -110,6 +125,18 @@ export async function writePgRuns(db: Kysely<Database>, groups: RunWrite[][]): P
     return stored;
   });
   return groups.map((g) => byKey.get(g[g.length - 1]!.key)!);
+}
+
+/** INSERT … SELECT of the runs about to be replaced into run_revisions, each row locked in the writes' order. */
+function keepRevisions(writes: RunWrite[]) {
+  const recordings = writes.map((w) => w.recording.id);
+  const runIds = writes.map((w) => w.run.meta.runId);
+  return sql`insert into run_revisions (${sql.raw(REVISION_COPY_COLUMNS)})
+    select ${sql.raw(REVISION_COPY_SELECT)} from runs r
+    join unnest(${recordings}::text[], ${runIds}::text[]) with ordinality as k(recording_id, run_id, ord)
+      on r.recording_id = k.recording_id and r.run_id = k.run_id
+    order by k.ord
+    for update of r`;
 }
 
 /** Each touched recording's aggregate follows its runs' centroids: OR-merged where no cell is gone, else recomputed. */

@@ -16,6 +16,7 @@ import type { TrackHeader } from './run-types.js';
 import type { ValidatedRun } from './validate-run.js';
 import { byCodePoint } from '../db/code-point-order.js';
 import { holdsNul } from '../db/unstorable-text.js';
+import { DEFAULT_RUN_REVISIONS_KEPT } from './limits.js';
 
 type Db = Kysely<Database>;
 
@@ -37,6 +38,9 @@ export const SUMMARY_COLUMNS = [
   'runs.boxes_stored',
   'runs.recording_id',
   'runs.version',
+  'runs.revision',
+  'runs.edited_by',
+  'runs.edited_at',
 ] as const;
 
 export type SummaryRow = Pick<
@@ -58,6 +62,9 @@ export type SummaryRow = Pick<
   | 'boxes_stored'
   | 'recording_id'
   | 'version'
+  | 'revision'
+  | 'edited_by'
+  | 'edited_at'
 > & { media_key: string; analysis_id: string };
 
 export type UpsertResult = StoredRun;
@@ -80,8 +87,16 @@ export async function upsertRun(
   orgId: string,
   recording: Recording,
   run: ValidatedRun,
+  options: { editedBy?: string | null; revisionsKept?: number } = {},
 ): Promise<UpsertResult> {
-  const write: RunWrite = { key: runKey(recording.id, run.meta.runId), orgId, recording, run };
+  const write: RunWrite = {
+    key: runKey(recording.id, run.meta.runId),
+    orgId,
+    recording,
+    run,
+    editedBy: options.editedBy ?? null,
+    revisionsKept: options.revisionsKept ?? DEFAULT_RUN_REVISIONS_KEPT,
+  };
   if (run.boxes.count > QUEUED_UP_TO_BOXES) return (await writeRuns(store, [[write]]))[0]!;
   let queue = queues.get(store);
   if (!queue) {
@@ -103,9 +118,10 @@ async function writeRuns(store: Store, groups: RunWrite[][]): Promise<StoredRun[
   if (!store.sqlite) return writePgRuns(store.db, groups);
   const now = Date.now();
   const runs = groups.map((group) => {
-    const { orgId, recording, run } = group[group.length - 1]!;
+    const { orgId, recording, run, editedBy, revisionsKept } = group[group.length - 1]!;
     return {
-      row: runRowOf(orgId, recording, run, now, 'doubles'),
+      row: runRowOf(orgId, recording, run, now, 'doubles', editedBy),
+      revisionsKept,
       recording,
       centroids: centroidRowsOf(recording, run),
     };
@@ -181,7 +197,12 @@ export function summaryForApi(row: SummaryRow) {
     updatedAt: new Date(row.updated_at).toISOString(),
     tracksStored: row.tracks_stored,
     boxesStored: row.boxes_stored,
+    revision: row.revision,
   });
+  if (row.edited_by !== null) {
+    summary.editedBy = row.edited_by;
+    summary.editedAt = new Date(Number(row.edited_at)).toISOString();
+  }
   return summary;
 }
 

@@ -11,6 +11,7 @@ import { DOCUMENTED_REQUEST, DOCUMENTED_RESPONSES, jsonResponse } from '../http/
 import {
   ByIdQuery,
   DetectionRunBody,
+  ReadQuery,
   DocumentedListQuery,
   ListQuery,
   PostResult,
@@ -38,6 +39,10 @@ import { runJsonStream, runListJsonStream } from './run-json-stream.js';
 /** Runs with this many boxes or more are streamed (about 2 MiB of JSON). */
 const STREAM_FROM_BOXES = 20_000;
 import { validateRun } from './validate-run.js';
+import { readRevision } from './revision-queries.js';
+import { revisionNotFound, revisionNumber, revisionRoutes } from './revision-routes.js';
+import { runOf } from './run-delta.js';
+import { tracksForApi } from './run-codec.js';
 
 const secured = [{ bearer: [] }];
 
@@ -182,14 +187,28 @@ export async function detectionRoutes(app: FastifyInstance, { uploads }: { uploa
         summary: 'Fetch one run with its tracks',
         security: secured,
         params: RunIdParams,
-        querystring: ByIdQuery,
-        [DOCUMENTED_RESPONSES]: { 200: jsonResponse('The stored run with its tracks', RunResult) },
+        querystring: ReadQuery,
+        [DOCUMENTED_RESPONSES]: {
+          200: jsonResponse('The stored run (or one of its revisions) with its tracks', RunResult),
+        },
       },
     },
     async (request, reply) => {
       const { runId } = request.params as { runId: string };
-      const { mediaKey } = request.query as { mediaKey?: string };
+      const { mediaKey, revision } = request.query as { mediaKey?: string; revision?: string };
       const run = await readOneRun(request, runId, mediaKey || undefined);
+      if (revision !== undefined) {
+        const n = revisionNumber(revision);
+        if (n !== run.row.revision) {
+          const older =
+            n === undefined ? undefined : await readRevision(db, principalOf(request).orgId, run.row, run.body, n);
+          if (!older) throw revisionNotFound(runId, revision);
+          const { headers, columns } = runOf(older.content.tracks);
+          return sendJson(reply, 200, {
+            data: { ...summaryForApi(older.row), tracks: tracksForApi(headers, columns) },
+          });
+        }
+      }
       const { row, body } = run;
       if (row.boxes_stored < STREAM_FROM_BOXES) return sendJson(reply, 200, { data: fullRunForApi(row, body) });
       const stream = runJsonStream(summaryForApi(row), body);
@@ -220,4 +239,6 @@ export async function detectionRoutes(app: FastifyInstance, { uploads }: { uploa
       return sendJson(reply, 200, { data: { runId, mediaKey: row.media_key, deleted: true } });
     },
   );
+
+  await revisionRoutes(app, uploads);
 }

@@ -7,6 +7,7 @@ import { orderByRow, type RowStarts } from '../search/point-rows.js';
 import { newId } from '../util/ids.js';
 import { computeCentroids, encodePoints } from './centroids.js';
 import { encodeBoxes, type BoxFormat } from './run-codec.js';
+import type { RunBoxes } from './run-types.js';
 import type { ValidatedRun } from './validate-run.js';
 
 /** Every column of a runs row, in the order both writers insert them. */
@@ -27,6 +28,9 @@ export const RUN_COLUMNS = [
   'created_at',
   'updated_at',
   'version',
+  'revision',
+  'edited_by',
+  'edited_at',
   'tracks_stored',
   'boxes_stored',
   'tracks',
@@ -45,11 +49,27 @@ export const REPLACED_RUN_COLUMNS = [
   'categories',
   'recording_timestamp',
   'updated_at',
+  'edited_by',
+  'edited_at',
   'tracks_stored',
   'boxes_stored',
   'tracks',
   'boxes',
 ] as const satisfies ReadonlyArray<keyof RunsTable>;
+
+/**
+ * Keeps the run's current content as its revision before a replace overwrites it: whole, as a replace may change
+ * everything (a patch or a restore keeps a reverse delta instead, revision-writer.ts). The column lists of both
+ * writers' INSERT … SELECT, the runs row's columns in the order of run_revisions'.
+ */
+export const REVISION_COPY_COLUMNS =
+  'run_pk, org_id, revision, created_at, edited_by, edited_at, name, task, schema_version, source, ' +
+  'original_coordinate_space, original_box_form, media, categories, tracks_stored, boxes_stored, whole, positions, ' +
+  'added, tracks, boxes';
+export const REVISION_COPY_SELECT =
+  'r.id, r.org_id, r.revision, r.updated_at, r.edited_by, r.edited_at, r.name, r.task, r.schema_version, r.source, ' +
+  'r.original_coordinate_space, r.original_box_form, r.media, r.categories, r.tracks_stored, r.boxes_stored, 1, ' +
+  'null, null, r.tracks, r.boxes';
 
 /** `version` counts writes: 1 after the insert, so concurrent posts still learn which one created the run. */
 export function runRowOf(
@@ -58,6 +78,7 @@ export function runRowOf(
   run: ValidatedRun,
   now: number,
   format: BoxFormat,
+  editedBy: string | null = null,
 ): RunsTable {
   const { meta, boxes } = run;
   return {
@@ -77,6 +98,9 @@ export function runRowOf(
     created_at: now,
     updated_at: now,
     version: 1,
+    revision: 1,
+    edited_by: editedBy,
+    edited_at: editedBy === null ? null : now,
     tracks_stored: boxes.headers.length,
     boxes_stored: boxes.count,
     tracks: JSON.stringify(boxes.headers),
@@ -88,7 +112,7 @@ export type CentroidRow = Omit<RunCentroidsTable, 'run_pk' | 'cells_lo' | 'cells
   RowStarts & { cells_lo: number; cells_hi: number };
 
 /** One row per label (without its run's key, known only once the run row is written). */
-export function centroidRowsOf(recording: Recording, run: ValidatedRun): CentroidRow[] {
+export function centroidRowsOf(recording: Pick<Recording, 'id' | 'orgId'>, run: { boxes: RunBoxes }): CentroidRow[] {
   return computeCentroids(run.boxes).map((c) => {
     const cells = cellMasksOfPoints(c.points);
     // Points ordered by grid row, with each row's start, so a search reads only the rows it covers.
@@ -112,6 +136,10 @@ export interface RunWrite {
   orgId: string;
   recording: Recording;
   run: ValidatedRun;
+  /** The person's username when a session user writes (spec §9 editedBy), else null. */
+  editedBy: string | null;
+  /** RUN_REVISIONS_KEPT: revisions a run keeps, the current one included. */
+  revisionsKept: number;
 }
 
 export function runKey(recordingId: string, runId: string): string {

@@ -6,7 +6,13 @@ import { labelCellRows, labelCellsOf, cellChange, type LabelCells, type LabelCel
 import { ROW_START_COLUMNS } from '../search/point-rows.js';
 import type { RunsTable } from '../db/schema.js';
 import type { Recording } from '../recordings/queries.js';
-import { REPLACED_RUN_COLUMNS, RUN_COLUMNS, type CentroidRow } from './run-rows.js';
+import {
+  REPLACED_RUN_COLUMNS,
+  REVISION_COPY_COLUMNS,
+  REVISION_COPY_SELECT,
+  RUN_COLUMNS,
+  type CentroidRow,
+} from './run-rows.js';
 import type { StoredRun } from './run-write-batch.js';
 
 const CENTROID_COLUMNS = [
@@ -34,8 +40,11 @@ const named = (columns: readonly string[]) => columns.map((c) => `@${c}`).join('
 const SQL = {
   upsertRun: `insert into runs (${RUN_COLUMNS.join(', ')}) values (${named(RUN_COLUMNS)})
     on conflict (recording_id, run_id) do update set ${REPLACED_RUN_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')},
-    version = runs.version + 1
-    returning id, version`,
+    version = runs.version + 1, revision = runs.revision + 1
+    returning id, version, revision`,
+  keepRevision: `insert into run_revisions (${REVISION_COPY_COLUMNS}) select ${REVISION_COPY_SELECT} from runs r
+    where r.recording_id = @recording_id and r.run_id = @run_id`,
+  pruneRevisions: 'delete from run_revisions where run_pk = ? and revision <= ?',
   deleteCentroids: 'delete from run_centroids where run_pk = ? returning label, cells_lo, cells_hi, count',
   insertCentroid: `insert into run_centroids (${CENTROID_COLUMNS.join(', ')}) values (${named(CENTROID_COLUMNS)})`,
   mergeCells: `insert into recording_label_cells (${CELL_COLUMNS.join(', ')}) values (${named(CELL_COLUMNS)})
@@ -52,6 +61,8 @@ type StoredCentroid = { label: string; cells_lo: number; cells_hi: number; count
 
 export interface SqliteRun {
   row: RunsTable;
+  /** RUN_REVISIONS_KEPT: the revisions the run keeps, the current one included. */
+  revisionsKept: number;
   recording: Recording;
   centroids: CentroidRow[];
 }
@@ -64,9 +75,12 @@ export function sqliteRunWriter(sqlite: SqliteDatabase.Database): SqliteRunWrite
   let write = writers.get(sqlite);
   if (!write) {
     const s = Object.fromEntries(Object.entries(SQL).map(([k, text]) => [k, sqlite.prepare(text)])) as Statements;
-    const writeOne = ({ row, recording, centroids }: SqliteRun): StoredRun => {
-      const stored = s.upsertRun.get(row) as { id: string; version: number };
+    const writeOne = ({ row, revisionsKept, recording, centroids }: SqliteRun): StoredRun => {
+      // The content being replaced becomes a revision (none when the run is new).
+      s.keepRevision.run({ recording_id: row.recording_id, run_id: row.run_id });
+      const stored = s.upsertRun.get(row) as { id: string; version: number; revision: number };
       const created = stored.version === 1;
+      if (!created) s.pruneRevisions.run(stored.id, stored.revision - revisionsKept);
       // A run just created has no centroid rows yet.
       const removed: LabelCells[] = created
         ? []

@@ -6,6 +6,7 @@ import { isForeignKeyViolation } from '../db/foreign-key-violation.js';
 import { ApiError } from '../http/problem.js';
 import { resolveTarget, type Recording } from '../recordings/queries.js';
 import { upsertRun } from './queries.js';
+import { editorOf } from './editor-of.js';
 import type { ValidatedRun } from './validate-run.js';
 
 /**
@@ -33,7 +34,12 @@ export async function storeValidatedRun(
     const named = meta.mediaKey !== undefined ? `mediaKey "${meta.mediaKey}"` : `analysisId "${meta.analysisId}"`;
     throw new ApiError(404, 'recording_not_found', `No recording with ${named}`);
   }
-  const stored = await upsertRun(request.server.store, principal.orgId, target, result).catch((err: unknown) => {
+  const store = request.server.store;
+  const options = {
+    editedBy: await editorOf(store.db, principal),
+    revisionsKept: request.server.config.runRevisionsKept,
+  };
+  const stored = await upsertRun(store, principal.orgId, target, result, options).catch((err: unknown) => {
     // The recording was deleted (by a user or the retention sweep) between its lookup and the write.
     if (isForeignKeyViolation(err))
       throw new ApiError(404, 'recording_not_found', `No recording with mediaKey "${target.mediaKey}"`);

@@ -150,6 +150,7 @@ describe.each(DIALECTS)('reading and deleting runs on %s', (dialect) => {
       'updatedAt',
       'tracksStored',
       'boxesStored',
+      'revision',
       'tracks',
     ]);
     expect(run).toMatchObject({
