@@ -45,6 +45,14 @@ export interface Config {
   sweepIntervalSeconds: number;
   /** Revisions a run keeps, the current one included; older ones go first (RUN_REVISIONS_KEPT). */
   runRevisionsKept: number;
+  evaluation: {
+    /** POST /evaluations answers 201 when done within this, else 202 and the work goes on in the background. */
+    syncMs: number;
+    /** A job's lease: the computing instance renews it; once it lapses (the instance died) any instance resumes it. */
+    leaseMs: number;
+    /** Test only: evaluations this instance starts stay running, never computed, until it dies. */
+    holdForTests: boolean;
+  };
   shutdownGraceMs: number;
   /** A POST /detections body over 8 MiB (or chunked past it) holds a scarce turn: it must arrive at least this fast. */
   largeUploadMinimumRate: MinimumRate;
@@ -309,6 +317,19 @@ export function loadConfig(
       0,
       Math.floor(MAX_TIMER_MS / 1000),
     ),
+    evaluation: {
+      // 0: every POST answers 202 at once.
+      syncMs: int(env.EVALUATION_SYNC_MS, 'EVALUATION_SYNC_MS', 5000, 0, MAX_TIMER_MS),
+      leaseMs: int(
+        env.EVALUATION_LEASE_MS,
+        'EVALUATION_LEASE_MS',
+        30_000,
+        100,
+        MAX_TIMER_MS,
+        'a shorter lease would lapse between two renewals',
+      ),
+      holdForTests: bool(env.SIGHTLINE_TEST_HOLD_EVALUATIONS, 'SIGHTLINE_TEST_HOLD_EVALUATIONS', false),
+    },
     shutdownGraceMs: int(
       env.SHUTDOWN_GRACE_MS,
       'SHUTDOWN_GRACE_MS',

@@ -172,6 +172,29 @@ export interface StorageAccountsTable {
   created_at: number;
   updated_at: number;
 }
+/** An evaluation and its background job (evaluation/jobs.ts); JSON columns are text. */
+export interface EvaluationsTable {
+  id: string;
+  org_id: string;
+  status: 'running' | 'complete' | 'failed';
+  plan: string;
+  used_runs: string;
+  results: string | null;
+  frames: string | null;
+  error: string | null;
+  created_at: number;
+  completed_at: number | null;
+  /** The instance computing it; null once it is done. */
+  lease_owner: string | null;
+  lease_expires_at: number;
+  attempts: number;
+}
+export interface EvaluationRecordingsTable {
+  evaluation_id: string;
+  org_id: string;
+  media_key: string;
+  created_at: number;
+}
 
 export interface Database {
   organisations: OrganisationsTable;
@@ -186,4 +209,6 @@ export interface Database {
   recording_label_cells: RecordingLabelCellsTable;
   storage_providers: StorageProvidersTable;
   storage_accounts: StorageAccountsTable;
+  evaluations: EvaluationsTable;
+  evaluation_recordings: EvaluationRecordingsTable;
 }

@@ -19,6 +19,8 @@ import { API_VERSIONS, negotiateVersion, LATEST_API_VERSION } from './versioning
 import { authPlugin } from '../auth/plugin.js';
 import { refuseTextBodies, useJsonBodyParser } from './json-body.js';
 import { detectionsPlugin } from '../detections/plugin.js';
+import { evaluationPlugin } from '../evaluation/plugin.js';
+import { evaluationRunnerPlugin } from '../evaluation/runner-plugin.js';
 import { MAX_BODY_BYTES } from '../detections/limits.js';
 import { recordingsPlugin } from '../recordings/plugin.js';
 import { retentionPlugin } from '../retention/plugin.js';
@@ -230,6 +232,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           description:
             "Signed URLs for recording files (the storage account's credentials), and the service-signed download",
         },
+        {
+          name: 'evaluation',
+          description: 'Scores of prediction runs against ground truth (HOTA, CLEAR MOT, Identity, COCO)',
+        },
         { name: 'storage admin', description: 'Providers and storage accounts of the organisation (owner or admin)' },
         { name: 'health', description: 'For load balancers' },
       ],
@@ -279,8 +285,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(detectionsPlugin);
   await app.register(searchPlugin);
   await app.register(storagePlugin);
+  await app.register(evaluationPlugin);
   if (options.backgroundJobs) {
     await app.register(retentionPlugin);
+    await app.register(evaluationRunnerPlugin);
     await app.register(walCheckpointerPlugin);
   }
   // The editor last, so that API routes always win.

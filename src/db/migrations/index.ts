@@ -8,6 +8,7 @@ import * as m004 from './004_recording_duration.js';
 import * as m005 from './005_login_sliding_window.js';
 import * as m006 from './006_recordings_device_order.js';
 import * as m007 from './007_runs_inline_small_rows.js';
+import * as m008 from './008_evaluations.js';
 import * as m009 from './009_run_revisions.js';
 import * as m011 from './011_login_throttle_by_address.js';
 
@@ -23,6 +24,7 @@ export const migrations: Record<string, MigrationModule> = {
   '005_login_sliding_window': m005,
   '006_recordings_device_order': m006,
   '007_runs_inline_small_rows': m007,
+  '008_evaluations': m008,
   '009_run_revisions': m009,
   '011_login_throttle_by_address': m011,
 };
