@@ -8,6 +8,7 @@ import * as m004 from './004_recording_duration.js';
 import * as m005 from './005_login_sliding_window.js';
 import * as m006 from './006_recordings_device_order.js';
 import * as m007 from './007_runs_inline_small_rows.js';
+import * as m010 from './010_administration.js';
 
 export interface MigrationModule {
   up(db: Kysely<any>, t: ColumnTypes): Promise<void>;
@@ -21,4 +22,5 @@ export const migrations: Record<string, MigrationModule> = {
   '005_login_sliding_window': m005,
   '006_recordings_device_order': m006,
   '007_runs_inline_small_rows': m007,
+  '010_administration': m010,
 };
