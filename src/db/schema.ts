@@ -6,6 +6,8 @@ export interface OrganisationsTable {
   name: string;
   retention_days: number;
   keep_recordings: number;
+  /** The storage account that signs the editor's asset URLs; null: EDITOR_STORAGE_ACCOUNT decides. */
+  editor_storage_account: Generated<string | null>;
   created_at: number;
 }
 export interface UsersTable {
@@ -196,6 +198,31 @@ export interface EvaluationRecordingsTable {
   created_at: number;
 }
 
+export interface AuditLogTable {
+  id: string;
+  org_id: string | null;
+  at: number;
+  actor_kind: string;
+  actor_id: string | null;
+  actor_name: string | null;
+  address: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  target_name: string | null;
+  /** JSON object of what changed; never a secret. */
+  details: string;
+}
+export interface InvitationsTable {
+  id: string;
+  org_id: string;
+  user_id: string;
+  token_hash: string;
+  expires_at: number;
+  redeemed_at: number | null;
+  created_at: number;
+}
+
 export interface Database {
   organisations: OrganisationsTable;
   users: UsersTable;
@@ -211,4 +238,6 @@ export interface Database {
   storage_accounts: StorageAccountsTable;
   evaluations: EvaluationsTable;
   evaluation_recordings: EvaluationRecordingsTable;
+  audit_log: AuditLogTable;
+  invitations: InvitationsTable;
 }

@@ -16,6 +16,7 @@ import { ApiError, PROBLEM_CONTENT_TYPE, problem } from './problem.js';
 import { requestIdFrom } from './request-id.js';
 import { drainOnClose, refuseWhileClosing } from './draining.js';
 import { API_VERSIONS, negotiateVersion, LATEST_API_VERSION } from './versioning.js';
+import { adminPlugin } from '../admin/plugin.js';
 import { authPlugin } from '../auth/plugin.js';
 import { refuseTextBodies, useJsonBodyParser } from './json-body.js';
 import { detectionsPlugin } from '../detections/plugin.js';
@@ -286,6 +287,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(searchPlugin);
   await app.register(storagePlugin);
   await app.register(evaluationPlugin);
+  await app.register(adminPlugin);
   if (options.backgroundJobs) {
     await app.register(retentionPlugin);
     await app.register(evaluationRunnerPlugin);

@@ -14,8 +14,12 @@ function redactParam(match: string, separator: string, name: string): string {
   return SECRET_NAME.test(key.toLowerCase().replace(/[-_.\s]/g, '')) ? `${separator}${name}=[redacted]` : match;
 }
 
+/** An invitation's secret is a path segment (POST /invitations/{token}): the log keeps its route only. */
+const INVITATION_PATH = /^\/invitations\/[^/?#]+/;
+
 export function redactUrl(url: string): string {
-  return url.includes('?') ? url.replace(QUERY_PARAM, redactParam) : url;
+  const path = url.startsWith('/invitations/') ? url.replace(INVITATION_PATH, '/invitations/[redacted]') : url;
+  return path.includes('?') ? path.replace(QUERY_PARAM, redactParam) : path;
 }
 
 export const REDACTED_PATHS = [

@@ -78,6 +78,20 @@ const OPERATION_IDS: Record<string, string> = {
   'POST /api/storage/admin/accounts': 'createStorageAccount',
   'PATCH /api/storage/admin/accounts/{name}': 'updateStorageAccount',
   'POST /api/storage/admin/accounts/{name}/rotate': 'rotateStorageAccountSecret',
+  'GET /admin/users': 'listUsers',
+  'POST /admin/users': 'createUser',
+  'GET /admin/users/{id}': 'getUser',
+  'PATCH /admin/users/{id}': 'updateUser',
+  'DELETE /admin/users/{id}': 'deleteUser',
+  'POST /admin/users/{id}/password': 'resetUserPassword',
+  'GET /admin/tokens': 'listAccessTokens',
+  'POST /admin/tokens': 'createAccessToken',
+  'DELETE /admin/tokens/{id}': 'revokeAccessToken',
+  'GET /admin/organisation': 'getOrganisation',
+  'PATCH /admin/organisation': 'updateOrganisation',
+  'GET /admin/audit': 'listAuditEntries',
+  'GET /invitations/{token}': 'getInvitation',
+  'POST /invitations/{token}': 'redeemInvitation',
 };
 
 /**

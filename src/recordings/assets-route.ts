@@ -1,13 +1,15 @@
 // GET /recordings/{id}/assets: signed URLs of a recording's video, thumbnail, sprite and redacted copy, for
-// the editor. The storage account is the server's (EDITOR_STORAGE_ACCOUNT): its credentials never reach the
-// browser. When no account is configured, or signing fails, the recording's info comes back with
-// `assets: null` and the editor falls back to a blank canvas of the recording's size.
+// the editor. The storage account is the one the organisation chose (PATCH /admin/organisation
+// editorStorageAccount), else the server's (EDITOR_STORAGE_ACCOUNT): its credentials never reach the browser.
+// When no account is configured, or signing fails, the recording's info comes back with `assets: null`,
+// `assetsUnavailable` (the code) and `assetsUnavailableReason` (which of the causes an admin can fix), and the
+// editor falls back to a blank canvas of the recording's size, saying why.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { principalOf, requireReader } from '../auth/authenticate.js';
 import { ApiError } from '../http/problem.js';
 import { DOCUMENTED_RESPONSES, jsonResponse } from '../http/openapi-docs.js';
-import { findRecording } from './queries.js';
+import { editorStorageAccountOf, findRecording } from './queries.js';
 
 export type AssetKind = 'video' | 'thumbnail' | 'sprite' | 'redacted';
 export type AssetNames = Record<AssetKind, string>;
@@ -65,6 +67,11 @@ const AssetsResponse = Type.Object({
     expiresAt: Nullable(Type.String({ format: 'date-time' })),
     /** Why `assets` is null: `storage_not_configured`, or the storage error code. */
     assetsUnavailable: Nullable(Type.String()),
+    /**
+     * The cause in finer terms, for the editor's message: `no_account`, `account_not_in_organisation`,
+     * `account_disabled`, `provider_not_allowed`, `directory_not_allowed`, or the code again.
+     */
+    assetsUnavailableReason: Nullable(Type.String()),
   }),
 });
 
@@ -77,7 +84,7 @@ export async function recordingAssetsRoute(app: FastifyInstance): Promise<void> 
         tags: ['recordings'],
         summary: "Signed URLs of a recording's video, thumbnail, sprite and redacted copy",
         description:
-          'Signed with the storage account named by EDITOR_STORAGE_ACCOUNT. Without one (or when signing fails) `assets` is null and `assetsUnavailable` says why.',
+          "Signed with the organisation's editor storage account (PATCH /admin/organisation), else the one named by EDITOR_STORAGE_ACCOUNT that belongs to the organisation. Without one (or when signing fails) `assets` is null, and `assetsUnavailable` and `assetsUnavailableReason` say why.",
         security: [{ bearer: [] }],
         params: AssetsParams,
         response: { 200: AssetsResponse },
@@ -90,7 +97,10 @@ export async function recordingAssetsRoute(app: FastifyInstance): Promise<void> 
       const { id } = request.params as { id: string };
       const recording = await findRecording(app.store.db, principalOf(request).orgId, id);
       if (!recording) throw new ApiError(404, 'recording_not_found', `No recording "${id}"`);
-      const { storageAccounts, assetUriExpirySeconds } = app.config.editor;
+      const { assetUriExpirySeconds } = app.config.editor;
+      // The organisation's own choice wins; the server's setting is the fallback.
+      const chosen = await editorStorageAccountOf(app.store.db, recording.orgId);
+      const storageAccounts = chosen === null ? app.config.editor.storageAccounts : [chosen];
       const info = {
         id: recording.id,
         mediaKey: recording.mediaKey,
@@ -109,7 +119,13 @@ export async function recordingAssetsRoute(app: FastifyInstance): Promise<void> 
       const signer = app.assetSigner;
       if (storageAccounts.length === 0 || !signer) {
         return {
-          data: { recording: info, assets: null, expiresAt: null, assetsUnavailable: 'storage_not_configured' },
+          data: {
+            recording: info,
+            assets: null,
+            expiresAt: null,
+            assetsUnavailable: 'storage_not_configured',
+            assetsUnavailableReason: 'no_account',
+          },
         };
       }
       const names = assetNames(recording.mediaKey);
@@ -132,7 +148,7 @@ export async function recordingAssetsRoute(app: FastifyInstance): Promise<void> 
         };
         if (Object.values(assets).some((url) => typeof url !== 'string'))
           throw new ApiError(502, 'provider_error', 'The signer left out a filename');
-        return { data: { recording: info, assets, expiresAt, assetsUnavailable: null } };
+        return { data: { recording: info, assets, expiresAt, assetsUnavailable: null, assetsUnavailableReason: null } };
       } catch (err) {
         // The editor still works without video; the reason is logged for the operator (no secret is in it).
         const code = err instanceof ApiError ? err.code : 'internal_error';
@@ -145,7 +161,17 @@ export async function recordingAssetsRoute(app: FastifyInstance): Promise<void> 
           },
           'editor assets not signed',
         );
-        return { data: { recording: info, assets: null, expiresAt: null, assetsUnavailable: code } };
+        const reason =
+          err instanceof ApiError && typeof err.extensions.reason === 'string' ? err.extensions.reason : code;
+        return {
+          data: {
+            recording: info,
+            assets: null,
+            expiresAt: null,
+            assetsUnavailable: code,
+            assetsUnavailableReason: reason,
+          },
+        };
       }
     },
   );

@@ -186,6 +186,16 @@ export function recordingForApi(r: Recording): RecordingView {
   };
 }
 
+/** The storage account the organisation chose for the editor's asset URLs (null: the server's setting decides). */
+export async function editorStorageAccountOf(db: Db, orgId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('organisations')
+    .select('editor_storage_account')
+    .where('id', '=', orgId)
+    .executeTakeFirst();
+  return row?.editor_storage_account ?? null;
+}
+
 /** By internal id first, then by mediaKey; only inside the organisation. */
 export async function findRecording(db: Db, orgId: string, idOrKey: string): Promise<Recording | undefined> {
   if (holdsNul(idOrKey)) return undefined;

@@ -17,7 +17,15 @@ export function retentionJob(app: FastifyInstance): (() => void) | undefined {
     try {
       const started = Date.now();
       const r = await sweepExpired(app.store, { log: (fields, message) => log.info(fields, message) });
-      if (r.runsRemoved + r.recordingsRemoved + r.recordingsEmptied + r.sessionsRemoved + r.loginCountersRemoved > 0) {
+      if (
+        r.runsRemoved +
+          r.recordingsRemoved +
+          r.recordingsEmptied +
+          r.sessionsRemoved +
+          r.loginCountersRemoved +
+          r.auditEntriesRemoved >
+        0
+      ) {
         log.info({ ...r, ms: Date.now() - started }, 'retention sweep done');
       }
     } catch (err) {

@@ -3,6 +3,7 @@
 // the recording rows go too unless the organisation keeps recordings. Several sweepers may run at once:
 // PostgreSQL hands each batch's recordings to one of them (FOR UPDATE SKIP LOCKED); SQLite has one writer.
 import { sql } from 'kysely';
+import { purgeAudit } from '../admin/audit.js';
 import { deleteExpiredSessions, deleteStaleLoginCounters } from '../auth/queries.js';
 import type { Store } from '../db/store.js';
 
@@ -21,6 +22,8 @@ export interface SweepResult {
   recordingsEmptied: number;
   sessionsRemoved: number;
   loginCountersRemoved: number;
+  /** Audit entries past their organisation's retention (at least 90 days). */
+  auditEntriesRemoved: number;
   batches: number;
   dryRun: boolean;
 }
@@ -40,6 +43,7 @@ export async function sweepExpired(store: Store, options: SweepOptions = {}): Pr
     recordingsEmptied: 0,
     sessionsRemoved: 0,
     loginCountersRemoved: 0,
+    auditEntriesRemoved: 0,
     batches: 0,
     dryRun: options.dryRun ?? false,
   };
@@ -144,6 +148,9 @@ export async function sweepExpired(store: Store, options: SweepOptions = {}): Pr
         ).n,
       )
     : await deleteExpiredSessions(db, now);
-  if (!options.dryRun) result.loginCountersRemoved = await deleteStaleLoginCounters(db, now);
+  if (!options.dryRun) {
+    result.loginCountersRemoved = await deleteStaleLoginCounters(db, now);
+    result.auditEntriesRemoved = await purgeAudit(db, now);
+  }
   return result;
 }

@@ -18,15 +18,15 @@ import {
   ProviderPatchBody,
   ProviderResult,
 } from './api-schemas.js';
+import { accountsOf, providersOf } from './admin.js';
 import {
-  accountsOf,
-  changeAccount,
-  createAccount,
-  createProvider,
-  enableProvider,
-  providersOf,
-  rotateAccount,
-} from './admin.js';
+  auditedChangeAccount,
+  auditedCreateAccount,
+  auditedCreateProvider,
+  auditedEnableProvider,
+  auditedRotateAccount,
+} from '../admin/storage.js';
+import { actorOf } from '../admin/request-actor.js';
 
 const secured = [{ bearer: [] }];
 
@@ -90,7 +90,14 @@ export async function storageAdminRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       reply.code(201);
       return {
-        data: await createProvider(app.store, app.config, org(request), objectBody(request.body), 'organisation'),
+        data: await auditedCreateProvider(
+          app.store,
+          app.config,
+          await actorOf(request),
+          org(request),
+          objectBody(request.body),
+          'organisation',
+        ),
       };
     },
   );
@@ -106,7 +113,17 @@ export async function storageAdminRoutes(app: FastifyInstance): Promise<void> {
       const body = objectBody(request.body);
       if (typeof body.enabled !== 'boolean' || Object.keys(body).length !== 1)
         throw new ApiError(400, 'invalid_provider', 'The body must be { "enabled": true|false }');
-      return { data: tenantView(await enableProvider(app.store, org(request), nameParam(request), body.enabled)) };
+      return {
+        data: tenantView(
+          await auditedEnableProvider(
+            app.store,
+            await actorOf(request),
+            org(request),
+            nameParam(request),
+            body.enabled,
+          ),
+        ),
+      };
     },
   );
 
@@ -125,7 +142,9 @@ export async function storageAdminRoutes(app: FastifyInstance): Promise<void> {
     ),
     async (request, reply) => {
       reply.code(201).header('Cache-Control', 'no-store');
-      return { data: await createAccount(app.store, org(request), objectBody(request.body)) };
+      return {
+        data: await auditedCreateAccount(app.store, await actorOf(request), org(request), objectBody(request.body)),
+      };
     },
   );
 
@@ -137,7 +156,13 @@ export async function storageAdminRoutes(app: FastifyInstance): Promise<void> {
       ok: { 200: AccountResult },
     }),
     async (request) => ({
-      data: await changeAccount(app.store, org(request), nameParam(request), objectBody(request.body)),
+      data: await auditedChangeAccount(
+        app.store,
+        await actorOf(request),
+        org(request),
+        nameParam(request),
+        objectBody(request.body),
+      ),
     }),
   );
 
@@ -149,7 +174,7 @@ export async function storageAdminRoutes(app: FastifyInstance): Promise<void> {
     }),
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
-      return { data: await rotateAccount(app.store, org(request), nameParam(request)) };
+      return { data: await auditedRotateAccount(app.store, await actorOf(request), org(request), nameParam(request)) };
     },
   );
 }

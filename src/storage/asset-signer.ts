@@ -10,12 +10,21 @@ export const signAssets: AssetSigner = async (app, input) => {
   // registered, so a service-wide account (or another organisation's) would sign any key on its providers, other
   // tenants' files included.
   const row = await findOrganisationAccount(app.store.db, input.accounts, input.orgId);
-  if (row?.enabled !== 1) {
+  // One code for both (as the storage API answers a bad account), a reason apiece for the editor's message.
+  if (!row) {
     throw new ApiError(
       401,
       'invalid_credentials',
-      `None of the editor's storage accounts (${input.accounts.join(', ')}) belongs to this organisation and is enabled`,
+      "None of the editor's storage accounts belongs to this organisation",
+      {
+        reason: 'account_not_in_organisation',
+      },
     );
+  }
+  if (row.enabled !== 1) {
+    throw new ApiError(401, 'invalid_credentials', `The editor's storage account "${row.name}" is disabled`, {
+      reason: 'account_disabled',
+    });
   }
   const account = toAccount(row);
   for (const item of input.items) {

@@ -419,6 +419,8 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
     expect(listed).toEqual({
       id: made.id,
       name: 'listed',
+      role: 'application',
+      status: 'revoked',
       createdAt: expect.any(String),
       expiresAt: made.expiresAt,
       revokedAt: expect.any(String),
@@ -482,6 +484,8 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
       id: expect.any(String),
       username: 'resetme',
       role: 'viewer',
+      status: 'active',
+      invitationExpiresAt: null,
       createdAt: expect.any(String),
     });
     expect(JSON.stringify(users)).not.toMatch(/scrypt|hash|first-password/);

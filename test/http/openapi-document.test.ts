@@ -100,7 +100,9 @@ describe('the OpenAPI document', () => {
       'GET /api/health',
       'GET /api/storage/signed',
       'GET /api/storage/signed/validate',
+      'GET /invitations/{token}',
       'HEAD /api/storage/signed',
+      'POST /invitations/{token}',
       'POST /login',
     ]);
     const undeclared = operationsOf(doc)

@@ -113,6 +113,7 @@ describe.each(DIALECTS)('GET /recordings/{id}/assets without a storage account (
         assets: null,
         expiresAt: null,
         assetsUnavailable: 'storage_not_configured',
+        assetsUnavailableReason: 'no_account',
       });
     }
   });

@@ -308,7 +308,17 @@ describe.each(DIALECTS)('storage CLI on %s', (dialect) => {
       'disk',
     );
     expect(acct.providers).toEqual(['disk']);
-    expect((await json('admin', 'account', 'list')).accounts.map((a: { name: string }) => a.name)).toEqual(['web']);
+    // Without --org: every owner's, each naming its organisation (null: service-wide).
+    expect(
+      (await json('admin', 'account', 'list')).accounts.map((a: { name: string; organisation: string | null }) => [
+        a.organisation,
+        a.name,
+      ]),
+    ).toEqual([
+      [null, 'web'],
+      ['media', 'media-web'],
+    ]);
+    expect((await runCli(['admin', 'account', 'list'], ts.location, env)).stdout).toMatch(/^media\tmedia-web\t/m);
     expect(
       (await json('admin', 'account', 'list', '--org', 'media')).accounts.map((a: { name: string }) => a.name),
     ).toEqual(['media-web']);

@@ -1,25 +1,28 @@
 // sightline admin org|user|token …
-import {
-  createAccessToken,
-  createOrganisation,
-  createUser,
-  deleteUser,
-  findOrganisationByName,
-  listAccessTokens,
-  listUsers,
-  revokeAccessToken,
-  setUserPassword,
-  setUserRole,
-} from '../../auth/queries.js';
+// The changes go through the admin domain's operations, the same as the admin HTTP API's, and are audited with
+// the operator (the CLI and its operating-system user) as their author.
+import { createOrganisation, findOrganisationByName } from '../../auth/queries.js';
 import { USER_ROLES, isUserRole, type UserRole } from '../../auth/roles.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { parseDuration } from '../../util/duration.js';
+import { recordAudit } from '../../admin/audit.js';
+import { listOrganisations } from '../../admin/organisation.js';
+import { createOrgToken, listOrgTokens, revokeOrgToken } from '../../admin/tokens.js';
+import {
+  changeUserRole,
+  createOrgUser,
+  deleteOrgUser,
+  listOrgUsers,
+  resetUserPassword,
+  type UserView,
+} from '../../admin/users.js';
+import { tokensEverywhere, usersEverywhere } from '../../admin/everywhere.js';
+import { MAX_TOKEN_SECONDS } from '../../admin/validate.js';
 import { UsageError, envSecret, nameFlag, numberFlag, stringFlag, type ParsedArgs } from '../args.js';
 import type { CommandTable } from '../command.js';
 import { printResult } from '../output.js';
-
-const MAX_TOKEN_SECONDS = 36_500 * 86_400;
+import { adminCli, cliActor } from './admin-cli.js';
 
 export async function requireOrganisation(db: Kysely<Database>, name: string) {
   const org = await findOrganisationByName(db, name);
@@ -33,12 +36,10 @@ async function changeUser<T>(
   db: Kysely<Database>,
   orgName: string,
   username: string,
-  change: (orgId: string) => Promise<T | undefined>,
+  change: (orgId: string) => Promise<T>,
 ): Promise<T> {
   const org = await requireOrganisation(db, orgName);
-  const changed = await change(org.id);
-  if (!changed) throw new Error(`no user named "${username}" in ${orgName}`);
-  return changed;
+  return adminCli(() => change(org.id), { user_not_found: `no user named "${username}" in ${orgName}` });
 }
 
 const PASSWORD_USAGE =
@@ -68,12 +69,36 @@ export const authCommands: CommandTable = {
       const retentionDays = numberFlag(flags, 'retention-days', { integer: true, min: 1, max: 1_000_000 }) ?? 30;
       const org = await withStore(async ({ db }) => {
         if (await findOrganisationByName(db, name)) throw new Error(`an organisation named "${name}" already exists`);
-        return createOrganisation(db, name, retentionDays, flags['keep-recordings'] === true);
+        const made = await createOrganisation(db, name, retentionDays, flags['keep-recordings'] === true);
+        await recordAudit(db, made.id, cliActor(), 'organisation.created', {
+          type: 'organisation',
+          id: made.id,
+          name,
+        });
+        return made;
       });
       printResult(
         json,
         { id: org.id, name: org.name, retentionDays: org.retentionDays },
         `organisation ${org.name} created (id ${org.id}, retention ${org.retentionDays} days)`,
+      );
+    },
+  },
+  'admin org list': {
+    usage: 'admin org list   (every organisation with its settings and how many users and recordings it has)',
+    async run({ json, withStore }) {
+      const orgs = await withStore(({ db }) => listOrganisations(db));
+      printResult(
+        json,
+        { organisations: orgs },
+        orgs.length === 0
+          ? 'no organisations (create one with: sightline admin org create --name <name>)'
+          : orgs
+              .map(
+                (o) =>
+                  `${o.name}  (id ${o.id}; retention ${o.retentionDays} days${o.keepRecordings ? ', recordings kept' : ''}; ${o.users} user${o.users === 1 ? '' : 's'}, ${o.recordings} recording${o.recordings === 1 ? '' : 's'}${o.editorStorageAccount ? `; editor account ${o.editorStorageAccount}` : ''})`,
+              )
+              .join('\n'),
       );
     },
   },
@@ -86,11 +111,37 @@ export const authCommands: CommandTable = {
       const role = roleFlag(flags);
       const user = await withStore(async ({ db }) => {
         const org = await requireOrganisation(db, orgName);
-        const taken = await db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
-        if (taken) throw new Error(`the username "${username}" is taken`);
-        return createUser(db, org.id, username, password, role);
+        return adminCli(() => createOrgUser(db, org.id, cliActor(), { username, password, role }), {
+          username_taken: `the username "${username}" is taken`,
+        });
       });
-      printResult(json, user, `user ${user.username} (${user.role}) created in ${orgName} (id ${user.id})`);
+      printResult(
+        json,
+        { id: user.id, username: user.username, role: user.role },
+        `user ${user.username} (${user.role}) created in ${orgName} (id ${user.id})`,
+      );
+    },
+  },
+  'admin user invite': {
+    usage: `admin user invite --org <name> --username <u> --role <${USER_ROLES.join('|')}> [--expires-in <duration, default 7d, at most 30d>]   (prints a one-time invitation: the user chooses a password with it)`,
+    async run({ flags, json, withStore }) {
+      const orgName = stringFlag(flags, 'org', true);
+      const username = nameFlag(flags, 'username');
+      const role = roleFlag(flags);
+      const expiresIn = stringFlag(flags, 'expires-in');
+      const user = await withStore(async ({ db }) => {
+        const org = await requireOrganisation(db, orgName);
+        return adminCli(() => createOrgUser(db, org.id, cliActor(), { username, role, invite: true, expiresIn }), {
+          username_taken: `the username "${username}" is taken`,
+        });
+      });
+      const invitation = user.invitation!;
+      printResult(
+        json,
+        { id: user.id, username: user.username, role: user.role, invitation },
+        `user ${user.username} (${user.role}) invited to ${orgName} (id ${user.id}); the invitation is shown only now and works once until ${invitation.expiresAt}:\n` +
+          `open /#/invite/${invitation.token} on the server, or POST /invitations/${invitation.token} with {"password": …}`,
+      );
     },
   },
   'admin token create': {
@@ -108,9 +159,11 @@ export const authCommands: CommandTable = {
         throw new UsageError('--expires-in must be at most 36500d (leave it out for a token that does not expire)');
       const token = await withStore(async ({ db }) => {
         const org = await requireOrganisation(db, orgName);
-        return createAccessToken(db, org.id, name, seconds === undefined ? null : Date.now() + seconds * 1000);
+        return adminCli(() =>
+          createOrgToken(db, org.id, cliActor(), { name, ...(seconds === undefined ? {} : { expiresIn: seconds }) }),
+        );
       });
-      const expiresAt = token.expiresAt === null ? null : new Date(token.expiresAt).toISOString();
+      const expiresAt = token.expiresAt;
       printResult(
         json,
         { id: token.id, name: token.name, token: token.token, expiresAt },
@@ -124,7 +177,7 @@ export const authCommands: CommandTable = {
       const orgName = stringFlag(flags, 'org', true);
       const username = stringFlag(flags, 'username', true);
       const user = await withStore(({ db }) =>
-        changeUser(db, orgName, username, (orgId) => deleteUser(db, orgId, username)),
+        changeUser(db, orgName, username, (orgId) => deleteOrgUser(db, orgId, cliActor(), { username })),
       );
       printResult(
         json,
@@ -134,16 +187,23 @@ export const authCommands: CommandTable = {
     },
   },
   'admin user list': {
-    usage: 'admin user list --org <name>   (usernames, roles and dates; never a password hash)',
+    usage:
+      "admin user list [--org <name>]   (usernames, roles and dates; never a password hash; without --org every organisation's, each with its organisation)",
     async run({ flags, json, withStore }) {
-      const orgName = stringFlag(flags, 'org', true);
-      const users = await withStore(async ({ db }) => listUsers(db, (await requireOrganisation(db, orgName)).id));
+      const orgName = stringFlag(flags, 'org');
+      const users: Array<UserView & { organisation?: string }> = await withStore(async ({ db }) =>
+        orgName === undefined ? usersEverywhere(db) : listOrgUsers(db, (await requireOrganisation(db, orgName)).id),
+      );
+      const line = (u: (typeof users)[number]) =>
+        `${u.organisation === undefined ? '' : `${u.organisation}  `}${u.id}  ${u.username}  ${u.role}${u.status === 'invited' ? ' (invited)' : ''}  (created ${u.createdAt})`;
       printResult(
         json,
         { users },
         users.length === 0
-          ? `no users in ${orgName}`
-          : users.map((u) => `${u.id}  ${u.username}  ${u.role}  (created ${u.createdAt})`).join('\n'),
+          ? orgName === undefined
+            ? 'no users in any organisation'
+            : `no users in ${orgName}`
+          : users.map(line).join('\n'),
       );
     },
   },
@@ -154,7 +214,7 @@ export const authCommands: CommandTable = {
       const username = stringFlag(flags, 'username', true);
       const password = passwordFlag(flags);
       const changed = await withStore(({ db }) =>
-        changeUser(db, orgName, username, (orgId) => setUserPassword(db, orgId, username, password)),
+        changeUser(db, orgName, username, (orgId) => resetUserPassword(db, orgId, cliActor(), { username }, password)),
       );
       printResult(
         json,
@@ -170,7 +230,7 @@ export const authCommands: CommandTable = {
       const username = stringFlag(flags, 'username', true);
       const role = roleFlag(flags);
       const changed = await withStore(({ db }) =>
-        changeUser(db, orgName, username, (orgId) => setUserRole(db, orgId, username, role)),
+        changeUser(db, orgName, username, (orgId) => changeUserRole(db, orgId, cliActor(), { username }, role)),
       );
       printResult(
         json,
@@ -180,12 +240,14 @@ export const authCommands: CommandTable = {
     },
   },
   'admin token list': {
-    usage: 'admin token list --org <name>   (ids, names and dates; never a secret)',
+    usage:
+      "admin token list [--org <name>]   (ids, names and dates; never a secret; without --org every organisation's, each with its organisation)",
     async run({ flags, json, withStore }) {
-      const orgName = stringFlag(flags, 'org', true);
-      const tokens = await withStore(async ({ db }) =>
-        listAccessTokens(db, (await requireOrganisation(db, orgName)).id),
-      );
+      const orgName = stringFlag(flags, 'org');
+      const tokens: Array<Awaited<ReturnType<typeof listOrgTokens>>[number] & { organisation?: string }> =
+        await withStore(async ({ db }) =>
+          orgName === undefined ? tokensEverywhere(db) : listOrgTokens(db, (await requireOrganisation(db, orgName)).id),
+        );
       const state = (t: (typeof tokens)[number]) =>
         t.revokedAt
           ? `revoked ${t.revokedAt}`
@@ -196,8 +258,14 @@ export const authCommands: CommandTable = {
         json,
         { tokens },
         tokens.length === 0
-          ? `no tokens in ${orgName}`
-          : tokens.map((t) => `${t.id}  ${t.name}  (${state(t)})`).join('\n'),
+          ? orgName === undefined
+            ? 'no tokens in any organisation'
+            : `no tokens in ${orgName}`
+          : tokens
+              .map(
+                (t) => `${t.organisation === undefined ? '' : `${t.organisation}  `}${t.id}  ${t.name}  (${state(t)})`,
+              )
+              .join('\n'),
       );
     },
   },
@@ -208,8 +276,11 @@ export const authCommands: CommandTable = {
       const id = stringFlag(flags, 'id', true);
       await withStore(async ({ db }) => {
         const org = await requireOrganisation(db, orgName);
-        if (!(await revokeAccessToken(db, org.id, id)))
-          throw new Error(`no active token with id "${id}" in ${orgName}`);
+        const gone = `no active token with id "${id}" in ${orgName}`;
+        await adminCli(() => revokeOrgToken(db, org.id, cliActor(), id), {
+          token_not_found: gone,
+          token_revoked: gone,
+        });
       });
       printResult(json, { id, revoked: true }, `token ${id} revoked`);
     },

@@ -1,18 +1,20 @@
 // sightline admin provider …, admin account … and storage put: the same functions as the admin HTTP API.
 // Without --org, providers and accounts are service-wide (the storage service authenticates by account alone);
-// with --org they belong to that organisation, as those made through the admin HTTP API do.
+// with --org they belong to that organisation, as those made through the admin HTTP API do. The list commands
+// without --org list every owner's, each row naming its organisation ("-" for service-wide).
 import fs from 'node:fs';
 import type { Store } from '../../db/store.js';
 import { ApiError } from '../../http/problem.js';
+import { accountsOf, providersOf } from '../../storage/admin.js';
 import {
-  accountsOf,
-  changeAccount,
-  createAccount,
-  createProvider,
-  enableProvider,
-  providersOf,
-  rotateAccount,
-} from '../../storage/admin.js';
+  auditedChangeAccount,
+  auditedCreateAccount,
+  auditedCreateProvider,
+  auditedEnableProvider,
+  auditedRotateAccount,
+} from '../../admin/storage.js';
+import { accountsEverywhere, providersEverywhere } from '../../admin/everywhere.js';
+import { cliActor } from './admin-cli.js';
 import { uploadFile } from '../../storage/upload.js';
 import type { Owner } from '../../storage/queries.js';
 import { UsageError, envSecret, listFlag, stringFlag, type FlagValue } from '../args.js';
@@ -130,7 +132,9 @@ function accountVerb(verb: 'enable' | 'disable') {
     async run({ flags, json, withStore }: Ctx) {
       const name = stringFlag(flags, 'name', true);
       const view = await withStore(async (store) =>
-        cli(async () => changeAccount(store, await ownerOf(store, flags), name, { enabled: verb === 'enable' })),
+        cli(async () =>
+          auditedChangeAccount(store, cliActor(), await ownerOf(store, flags), name, { enabled: verb === 'enable' }),
+        ),
       );
       printResult(json, { name: view.name, enabled: view.enabled }, `account ${view.name} ${verb}d`);
     },
@@ -143,7 +147,7 @@ function providerVerb(verb: 'enable' | 'disable') {
     async run({ flags, json, withStore }: Ctx) {
       const name = stringFlag(flags, 'name', true);
       const view = await withStore(async (store) =>
-        cli(async () => enableProvider(store, await ownerOf(store, flags), name, verb === 'enable')),
+        cli(async () => auditedEnableProvider(store, cliActor(), await ownerOf(store, flags), name, verb === 'enable')),
       );
       printResult(json, view, `provider ${view.name} ${verb}d`);
     },
@@ -165,7 +169,14 @@ export const storageCommands: CommandTable = {
       const providerConfigInput = providerConfig(type, flags);
       const view = await withStore(async (store) =>
         cli(async () =>
-          createProvider(store, config, await ownerOf(store, flags), { name, type, config: providerConfigInput }),
+          auditedCreateProvider(
+            store,
+            config,
+            cliActor(),
+            await ownerOf(store, flags),
+            { name, type, config: providerConfigInput },
+            'operator',
+          ),
         ),
       );
       printResult(
@@ -176,16 +187,25 @@ export const storageCommands: CommandTable = {
     },
   },
   'admin provider list': {
-    usage: `admin provider list ${ORG}   (never prints a credential)`,
+    usage: `admin provider list ${ORG}   (never prints a credential; without --org every organisation's and the service-wide ones, each with its organisation)`,
     async run({ flags, json, withStore }) {
-      const list = await withStore(async (store) => providersOf(store, await ownerOf(store, flags)));
+      const everywhere = flags.org === undefined;
+      const list: Array<Awaited<ReturnType<typeof providersOf>>[number] & { organisation?: string | null }> =
+        await withStore(async (store) =>
+          everywhere ? providersEverywhere(store.db) : providersOf(store, await ownerOf(store, flags)),
+        );
       printResult(
         json,
         { providers: list },
         list.length === 0
-          ? 'no providers'
+          ? everywhere
+            ? 'no providers in any organisation nor service-wide'
+            : 'no providers'
           : list
-              .map((p) => `${p.name}\t${p.type}\t${p.enabled ? 'enabled' : 'disabled'}\t${JSON.stringify(p.config)}`)
+              .map(
+                (p) =>
+                  `${everywhere ? `${p.organisation ?? '-'}\t` : ''}${p.name}\t${p.type}\t${p.enabled ? 'enabled' : 'disabled'}\t${JSON.stringify(p.config)}`,
+              )
               .join('\n'),
       );
     },
@@ -202,7 +222,7 @@ export const storageCommands: CommandTable = {
       const directories = listFlag(flags, 'directory');
       const created = await withStore(async (store) =>
         cli(async () =>
-          createAccount(store, await ownerOf(store, flags), {
+          auditedCreateAccount(store, cliActor(), await ownerOf(store, flags), {
             name,
             defaultProvider: providers[0],
             providers: providers.slice(1),
@@ -221,18 +241,24 @@ export const storageCommands: CommandTable = {
     },
   },
   'admin account list': {
-    usage: `admin account list ${ORG}   (never prints a secret)`,
+    usage: `admin account list ${ORG}   (never prints a secret; without --org every organisation's and the service-wide ones, each with its organisation)`,
     async run({ flags, json, withStore }) {
-      const list = await withStore(async (store) => accountsOf(store, await ownerOf(store, flags)));
+      const everywhere = flags.org === undefined;
+      const list: Array<Awaited<ReturnType<typeof accountsOf>>[number] & { organisation?: string | null }> =
+        await withStore(async (store) =>
+          everywhere ? accountsEverywhere(store.db) : accountsOf(store, await ownerOf(store, flags)),
+        );
       printResult(
         json,
         { accounts: list },
         list.length === 0
-          ? 'no accounts'
+          ? everywhere
+            ? 'no accounts in any organisation nor service-wide'
+            : 'no accounts'
           : list
               .map(
                 (a) =>
-                  `${a.name}\t${a.accessKey}\t${a.enabled ? 'enabled' : 'disabled'}\tdefault ${a.defaultProvider}\tproviders ${a.providers.join(',')}\tdirectories ${a.directories.join(',')}`,
+                  `${everywhere ? `${a.organisation ?? '-'}\t` : ''}${a.name}\t${a.accessKey}\t${a.enabled ? 'enabled' : 'disabled'}\tdefault ${a.defaultProvider}\tproviders ${a.providers.join(',')}\tdirectories ${a.directories.join(',')}`,
               )
               .join('\n'),
       );
@@ -245,7 +271,7 @@ export const storageCommands: CommandTable = {
     async run({ flags, json, withStore }) {
       const name = stringFlag(flags, 'name', true);
       const rotated = await withStore(async (store) =>
-        cli(async () => rotateAccount(store, await ownerOf(store, flags), name)),
+        cli(async () => auditedRotateAccount(store, cliActor(), await ownerOf(store, flags), name)),
       );
       printResult(
         json,

@@ -10,6 +10,7 @@ import * as m006 from './006_recordings_device_order.js';
 import * as m007 from './007_runs_inline_small_rows.js';
 import * as m008 from './008_evaluations.js';
 import * as m009 from './009_run_revisions.js';
+import * as m010 from './010_administration.js';
 import * as m011 from './011_login_throttle_by_address.js';
 
 export interface MigrationModule {
@@ -26,5 +27,6 @@ export const migrations: Record<string, MigrationModule> = {
   '007_runs_inline_small_rows': m007,
   '008_evaluations': m008,
   '009_run_revisions': m009,
+  '010_administration': m010,
   '011_login_throttle_by_address': m011,
 };
