@@ -1,11 +1,8 @@
 // The one `sightline` binary: serve, demo and the admin commands.
-import { loadConfig } from '../config.js';
-import { migrateToLatest, migrationStatus } from '../db/migrate.js';
-import { openStore } from '../db/store.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import { UsageError, parseArgs, stringFlag } from './args.js';
-import type { Command, CommandContext } from './command.js';
-import { commands } from './commands/index.js';
+import type { Command, CommandContext, CommandTable } from './command.js';
+import { offlineCommands } from './commands/offline.js';
 import { type CliIo, processIo, withIo } from './io.js';
 
 /** Flags every command takes: output and where the store is (an offline command has no store). */
@@ -50,21 +47,24 @@ const GLOBAL_USAGE =
   'every command also takes: [--data ./data] [--database-url postgres://…] [--log-level <level>] [--json]' +
   '   (or SIGHTLINE_DATA, DATABASE_URL, LOG_LEVEL)';
 
-function usage(): string {
+function usage(commands: CommandTable): string {
   return [
     'usage: sightline <command> [flags]   (add --json for machine-readable output)',
     '',
     ...Object.values(commands).map((c) => `  sightline ${c.usage}`),
     '',
     GLOBAL_USAGE,
-    `(${offlineNames().join(', ')} work offline on files: they take --json but no store flags)`,
+    `(${Object.keys(offlineCommands).join(', ')} work offline on files: they take --json but no store flags)`,
   ].join('\n');
 }
 
-function offlineNames(): string[] {
-  return Object.entries(commands)
-    .filter(([, c]) => c.offline)
-    .map(([name]) => name);
+/**
+ * The command table a command line needs. An offline command (one word) loads only its own modules: a whole-process
+ * `sightline eval` must not pay for loading the server, the store and their dependencies.
+ */
+async function commandTable(words: string[]): Promise<CommandTable> {
+  if (words.length > 0 && Object.hasOwn(offlineCommands, words[0]!)) return offlineCommands;
+  return (await import('./commands/index.js')).commands;
 }
 
 /** Runs one command line; its exit code. `io` defaults to the process's stdout, stderr and environment. */
@@ -81,16 +81,19 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     return 2;
   }
   const { words, flags } = parsed;
+  const commands = await commandTable(words);
   const name = [3, 2, 1].map((n) => words.slice(0, n).join(' ')).find((key) => key in commands);
   if (flags.help === true) {
     const command = name ? commands[name]! : undefined;
-    const text = command ? `usage: sightline ${command.usage}${command.offline ? '' : `\n${GLOBAL_USAGE}`}` : usage();
+    const text = command
+      ? `usage: sightline ${command.usage}${command.offline ? '' : `\n${GLOBAL_USAGE}`}`
+      : usage(commands);
     io.stdout.write(`${text}\n`);
     return 0;
   }
   if (!name) {
     if (words.length > 0) io.stderr.write(`sightline: unknown command "${words.join(' ')}"\n\n`);
-    io.stderr.write(`${usage()}\n`);
+    io.stderr.write(`${usage(commands)}\n`);
     return words.length === 0 ? 0 : 2;
   }
   const command = commands[name]!;
@@ -107,6 +110,9 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     const given = Object.fromEntries(
       ['port', 'host', 'data', 'database-url', 'log-level'].map((f) => [f, stringFlag(flags, f)]),
     );
+    const { loadConfig } = await import('../config.js');
+    const { migrateToLatest, migrationStatus } = await import('../db/migrate.js');
+    const { openStore } = await import('../db/store.js');
     try {
       loadConfig(given, {});
     } catch (err) {

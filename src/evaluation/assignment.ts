@@ -202,6 +202,10 @@ export function negativePairs(
       break;
     }
   }
+  if (!simple) {
+    const split = componentPairs(cost, nr, nc, cells, from, to);
+    if (split) return split;
+  }
   if (simple) {
     const rows = new Int32Array(count);
     const cols = new Int32Array(count);
@@ -226,4 +230,145 @@ export function negativePairs(
     }
   }
   return { rows: all.rows.subarray(0, n), cols: all.cols.subarray(0, n) };
+}
+
+// Scratch for componentPairs: union-find over rows (0 … nr − 1) and columns (nr …), edges grouped by component.
+let parent = new Int32Array(0);
+let edgeCell = new Int32Array(0);
+let edgeRoot = new Int32Array(0);
+let colOfRow = new Int32Array(0);
+let usedCol = new Uint8Array(0);
+
+function root(x: number): number {
+  while (parent[x] !== x) {
+    parent[x] = parent[parent[x]!]!;
+    x = parent[x]!;
+  }
+  return x;
+}
+
+/** Brute-force search budget per component; a component needing more goes to the full solver. */
+const SEARCH_BUDGET = 4096;
+const MAX_COMPONENT_EDGES = 24;
+
+/**
+ * The negative pairs of the minimum-cost assignment found component by component of the graph of negative cells.
+ * They are the edges of a maximum-weight matching (weight −cost); when every component's best matching beats its
+ * second best by more than rounding could blur, the maximum is unique, so SciPy's solver returns exactly these
+ * pairs whatever its tie rules. Undefined when a component is too large or has a (near) tie: then only the full
+ * solver reproduces SciPy's choice.
+ */
+function componentPairs(
+  cost: Float64Array,
+  nr: number,
+  nc: number,
+  cells: Int32Array,
+  from: number,
+  to: number,
+): Assignment | undefined {
+  const nodes = nr + nc;
+  if (parent.length < nodes) {
+    parent = new Int32Array(nodes);
+    usedCol = new Uint8Array(nodes);
+  }
+  if (colOfRow.length < nr) colOfRow = new Int32Array(nr);
+  if (edgeCell.length < to - from) {
+    edgeCell = new Int32Array(to - from);
+    edgeRoot = new Int32Array(to - from);
+  }
+  for (let x = 0; x < nodes; x++) parent[x] = x;
+  let m = 0;
+  for (let k = from; k < to; k++) {
+    const cell = cells[k]!;
+    if (!(cost[cell]! < 0)) continue;
+    const i = (cell / nc) | 0;
+    const a = root(i);
+    const b = root(nr + cell - i * nc);
+    if (a !== b) parent[a] = b;
+    edgeCell[m++] = cell;
+  }
+  for (let e = 0; e < m; e++) edgeRoot[e] = root((edgeCell[e]! / nc) | 0);
+  colOfRow.fill(-1, 0, nr);
+  // Each component: its edges (row-major, so grouped by row in ascending order), searched exhaustively.
+  const seen = new Set<number>();
+  const compEdges: number[] = [];
+  for (let e = 0; e < m; e++) {
+    const r = edgeRoot[e]!;
+    if (seen.has(r)) continue;
+    seen.add(r);
+    compEdges.length = 0;
+    for (let f = e; f < m; f++) if (edgeRoot[f] === r) compEdges.push(edgeCell[f]!);
+    if (compEdges.length === 1) {
+      const cell = compEdges[0]!;
+      const i = (cell / nc) | 0;
+      colOfRow[i] = cell - i * nc;
+      continue;
+    }
+    if (compEdges.length > MAX_COMPONENT_EDGES) return undefined;
+    const best = bestMatching(cost, nc, compEdges);
+    if (!best) return undefined;
+    for (const cell of best) {
+      const i = (cell / nc) | 0;
+      colOfRow[i] = cell - i * nc;
+    }
+  }
+  let count = 0;
+  for (let i = 0; i < nr; i++) if (colOfRow[i] !== -1) count++;
+  const rows = new Int32Array(count);
+  const cols = new Int32Array(count);
+  let n = 0;
+  for (let i = 0; i < nr; i++) {
+    if (colOfRow[i] === -1) continue;
+    rows[n] = i;
+    cols[n] = colOfRow[i]!;
+    n++;
+  }
+  return { rows, cols };
+}
+
+/**
+ * The maximum-weight matching of a small component (its edges as row-major cells, grouped by row), when it is
+ * unique beyond rounding; undefined on a near tie or when the search passes its budget.
+ */
+function bestMatching(cost: Float64Array, nc: number, edges: number[]): number[] | undefined {
+  // Row groups: edges[groupStart[g]] … edges[groupStart[g + 1] − 1] share a row.
+  const groupStart: number[] = [0];
+  for (let e = 1; e < edges.length; e++) {
+    if (((edges[e]! / nc) | 0) !== ((edges[e - 1]! / nc) | 0)) groupStart.push(e);
+  }
+  groupStart.push(edges.length);
+  const groups = groupStart.length - 1;
+  let best = Number.NEGATIVE_INFINITY;
+  let second = Number.NEGATIVE_INFINITY;
+  let bestPick: number[] = [];
+  const pick: number[] = [];
+  let visits = 0;
+  const search = (g: number, total: number): boolean => {
+    if (++visits > SEARCH_BUDGET) return false;
+    if (g === groups) {
+      if (total > best) {
+        second = best;
+        best = total;
+        bestPick = pick.slice();
+      } else if (total > second) second = total;
+      return true;
+    }
+    for (let e = groupStart[g]!; e < groupStart[g + 1]!; e++) {
+      const cell = edges[e]!;
+      const j = cell % nc;
+      if (usedCol[j]) continue;
+      usedCol[j] = 1;
+      pick.push(cell);
+      const ok = search(g + 1, total - cost[cell]!);
+      pick.pop();
+      usedCol[j] = 0;
+      if (!ok) return false;
+    }
+    return search(g + 1, total);
+  };
+  const done = search(0, 0);
+  for (const cell of edges) usedCol[cell % nc] = 0;
+  if (!done) return undefined;
+  if (!(best - second > 1e-9 * Math.max(1, Math.abs(best)))) return undefined;
+  return bestPick;
 }

@@ -65,12 +65,16 @@ export function preprocessMotChallenge(seq: SequenceInput, benchmark: MotBenchma
     const np = pred.frameStart[t + 1]! - p0;
     if (ng === 0 || np === 0) continue;
     // TrackEval checks the classes only where it matches, in timesteps with boxes on both sides.
+    let distractorHere = false;
     for (let k = g0; k < g0 + ng; k++) {
       const c = gt.classes[k]!;
+      if (distractorClasses.has(c)) distractorHere = true;
       if (!(c >= 1 && c <= 13)) {
         throw new Error(`${seq.name}: ground-truth class ${c} in timestep ${t} is not a MOTChallenge class`);
       }
     }
+    // Only matches to a distractor drop a prediction: a timestep without one keeps them all, unmatched.
+    if (!distractorHere) continue;
     if (sim.length < ng * np) {
       sim = new Float64Array(ng * np);
       cost = new Float64Array(ng * np);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { linearSumAssignment } from '../../src/evaluation/assignment.js';
+import { linearSumAssignment, negativePairs } from '../../src/evaluation/assignment.js';
 import { maxWeightMatching } from '../../src/evaluation/matching.js';
 import { readJson } from './fixtures.js';
 
@@ -91,6 +91,43 @@ describe('linearSumAssignment', () => {
     expect(linearSumAssignment(new Float64Array(0), 0, 3).rows.length).toBe(0);
     expect(() => solve([[Number.NaN]])).toThrow(/invalid/);
     expect(() => solve([[Number.POSITIVE_INFINITY]])).toThrow(/infeasible/);
+  });
+});
+
+describe('negativePairs', () => {
+  // Sparse score matrices as the metrics make them: most cells 0, some negative, values from a small set so that
+  // exact ties (which only the full solver breaks as SciPy does) are common, and from a wide one so they are not.
+  const sparse = fc
+    .record({
+      n: fc.integer({ min: 1, max: 9 }),
+      m: fc.integer({ min: 1, max: 9 }),
+      tied: fc.boolean(),
+      seed: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 162, maxLength: 162 }),
+    })
+    .map(({ n, m, tied, seed }) => {
+      const cost = new Float64Array(n * m);
+      for (let c = 0; c < n * m; c++) {
+        if (seed[2 * c]! < 0.7) continue;
+        const v = seed[2 * c + 1]!;
+        cost[c] = -(tied ? Math.ceil(v * 3) / 4 : v + 1e-6);
+      }
+      return { n, m, cost };
+    });
+
+  it('property: the same negative pairs, in the same order, as the full SciPy-order solver', () => {
+    fc.assert(
+      fc.property(sparse, ({ n, m, cost }) => {
+        const cells = Int32Array.from(Array.from({ length: n * m }, (_, c) => c));
+        const got = negativePairs(cost, n, m, cells, 0, n * m);
+        const all = linearSumAssignment(cost, n, m);
+        const want: [number, number][] = [];
+        all.rows.forEach((r, k) => {
+          if (cost[r * m + all.cols[k]!]! < 0) want.push([r, all.cols[k]!]);
+        });
+        expect(Array.from(got.rows, (r, k) => [r, got.cols[k]!])).toEqual(want);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 

@@ -1,4 +1,5 @@
 // The evaluator's pure file parsers: what they read, and the `file:line: reason` they refuse bad input with.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cocoEvaluationInput, parseJsonText } from '../../src/evaluation/inputs/coco-files.js';
 import { motEvaluationInput } from '../../src/evaluation/inputs/mot-sequences.js';
@@ -26,6 +27,77 @@ describe('parseMotText', () => {
     ['1,4,1,1,1,1\n\n1,4,2,2,2,2', 'gt.txt:3: id 4 appears twice in frame 1 (also line 1)'],
   ])('%j → %s', (text, message) => {
     expect(() => parseMotText(text, 'gt.txt')).toThrow(message);
+  });
+});
+
+/** The plain reading of the format, line by line with split and trim, as the parser's oracle. */
+function plainParse(text: string, file: string) {
+  const rows = { file, lines: [] as number[], frames: [] as number[], ids: [] as number[], boxes: [] as number[] };
+  const seen = new Map<string, number>();
+  const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+  const lines = text.split('\n');
+  for (let n = 0; n < lines.length; n++) {
+    const line = lines[n]!.trim();
+    if (line === '') continue;
+    const at = n + 1;
+    const cells = line.split(',').map((c) => c.trim());
+    if (cells.length < 6) throw new Error(`${file}:${at}: expected at least 6 comma-separated numbers`);
+    const values = cells.slice(0, 9).map((c, i) => {
+      if (!NUMBER.test(c)) throw new Error(`${file}:${at}: column ${i + 1} is not a number: "${c}"`);
+      return Number(c);
+    });
+    const [frame, id] = values as [number, number];
+    if (!Number.isInteger(frame) || frame < 1)
+      throw new Error(`${file}:${at}: frame must be an integer from 1, got ${cells[0]}`);
+    if (!Number.isSafeInteger(id)) throw new Error(`${file}:${at}: id must be an integer, got ${cells[1]}`);
+    const first = seen.get(`${frame},${id}`);
+    if (first !== undefined)
+      throw new Error(`${file}:${at}: id ${id} appears twice in frame ${frame} (also line ${first})`);
+    seen.set(`${frame},${id}`, at);
+    rows.lines.push(at);
+    rows.frames.push(frame);
+    rows.ids.push(id);
+    rows.boxes.push(...values.slice(2, 6));
+  }
+  return rows;
+}
+
+describe('parseMotText against the plain reading', () => {
+  const cell = fc.oneof(
+    fc.constantFrom('1', '2', '3', '-1', ' 2 ', '1.5', '1e1', '+3', '.5', '', 'x', '\t4', '1\r', '0', '\u00a01'),
+    fc.integer({ min: -3, max: 5 }).map(String),
+  );
+  const anyLine = fc.array(cell, { minLength: 0, maxLength: 11 }).map((cells) => cells.join(','));
+  // Mostly well-formed rows on few frames and ids, so that repeated (frame, id) pairs are common.
+  const row = fc
+    .tuple(
+      fc.integer({ min: 1, max: 3 }),
+      fc.integer({ min: 1, max: 3 }),
+      fc.array(cell, { minLength: 4, maxLength: 7 }),
+    )
+    .map(([f, id, rest]) => [f, id, ...rest.map((c) => (c === 'x' ? '1' : c))].join(','));
+  const line = fc.oneof({ arbitrary: row, weight: 4 }, { arbitrary: anyLine, weight: 1 });
+  it('property: the same rows, or the same first error', () => {
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 16 }), (lines) => {
+        const text = lines.join('\n');
+        let want: unknown;
+        try {
+          want = plainParse(text, 'gt.txt');
+        } catch (err) {
+          want = (err as Error).message;
+        }
+        let got: unknown;
+        try {
+          const r = parseMotText(text, 'gt.txt');
+          got = { file: r.file, lines: r.lines, frames: r.frames, ids: r.ids, boxes: r.boxes };
+        } catch (err) {
+          got = (err as Error).message;
+        }
+        expect(got).toEqual(want);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 

@@ -12,7 +12,6 @@ import { resultTable } from '../../evaluation/table.js';
 import { type FlagValue, UsageError, stringFlag } from '../args.js';
 import type { CommandTable } from '../command.js';
 import { motFiles, readText } from './eval-files.js';
-import { runFiles } from './eval-runs.js';
 
 const FORMATS = ['mot', 'coco', 'cvat-video', 'sightline'] as const;
 type EvalFormat = (typeof FORMATS)[number];
@@ -91,7 +90,7 @@ function cocoResult(o: Options): EvaluationResult {
   };
 }
 
-function trackingResult(o: Options, format: Exclude<EvalFormat, 'coco'>): EvaluationResult {
+async function trackingResult(o: Options, format: Exclude<EvalFormat, 'coco'>): Promise<EvaluationResult> {
   let sequences: SequenceInput[];
   let classNames: string[];
   let agnostic = o.classAgnostic;
@@ -101,6 +100,8 @@ function trackingResult(o: Options, format: Exclude<EvalFormat, 'coco'>): Evalua
     classNames = input.classNames;
     agnostic ||= input.classAgnostic;
   } else {
+    // Loaded only here: the format readers and the run validator are not needed for MOTChallenge files.
+    const { runFiles } = await import('./eval-runs.js');
     const input = runFiles(format, o.gt, o.pred);
     sequences = [input.sequence];
     classNames = input.classNames;
@@ -119,7 +120,7 @@ export const evalCommands: CommandTable = {
       const o = options(flags);
       let result: EvaluationResult;
       try {
-        result = o.format === 'coco' ? cocoResult(o) : trackingResult(o, o.format);
+        result = o.format === 'coco' ? cocoResult(o) : await trackingResult(o, o.format);
       } catch (err) {
         if (!(err instanceof InputError)) throw err;
         io.stderr.write(`sightline eval: ${err.message}\n`);

@@ -36,15 +36,24 @@ function checkFrames(rows: MotRows, frames: number): void {
 }
 
 function keptRows(rows: MotRows, keep: (k: number) => boolean, classOf: (k: number) => number, frames: number) {
-  const picked = rows.frames.map((_, k) => k).filter(keep);
-  return boxSetFromRows(
-    frames,
-    picked.map((k) => rows.frames[k]! - 1),
-    picked.map((k) => rows.ids[k]!),
-    picked.flatMap((k) => rows.boxes.slice(k * 4, k * 4 + 4)),
-    picked.map(classOf),
-    picked.map((k) => (Number.isNaN(rows.conf[k]!) ? 1 : rows.conf[k]!)),
-  );
+  const n = rows.frames.length;
+  const picked: number[] = [];
+  for (let k = 0; k < n; k++) if (keep(k)) picked.push(k);
+  const m = picked.length;
+  const frameOf = new Int32Array(m);
+  const ids = new Float64Array(m);
+  const boxes = new Float64Array(m * 4);
+  const classes = new Float64Array(m);
+  const conf = new Float64Array(m);
+  for (let q = 0; q < m; q++) {
+    const k = picked[q]!;
+    frameOf[q] = rows.frames[k]! - 1;
+    ids[q] = rows.ids[k]!;
+    for (let c = 0; c < 4; c++) boxes[q * 4 + c] = rows.boxes[k * 4 + c]!;
+    classes[q] = classOf(k);
+    conf[q] = Number.isNaN(rows.conf[k]!) ? 1 : rows.conf[k]!;
+  }
+  return boxSetFromRows(frames, frameOf, ids, boxes, classes, conf);
 }
 
 const none: MotRows = { file: '', lines: [], frames: [], ids: [], boxes: [], conf: [], classes: [], visibility: [] };

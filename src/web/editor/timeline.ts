@@ -9,6 +9,8 @@ export const COUNTS_HEIGHT = 28;
 export class Timeline {
   private background: HTMLCanvasElement = document.createElement('canvas');
   counts = new Uint32Array(0);
+  /** Painted over the static part after each rebuild (the comparison's per-frame strip and switches). */
+  decorate?: ((ctx: CanvasRenderingContext2D, width: number, height: number) => void) | undefined;
 
   constructor(
     private readonly canvas: HTMLCanvasElement,
@@ -37,6 +39,12 @@ export class Timeline {
       const h = Math.max(1, (c / max) * (COUNTS_HEIGHT - 4));
       ctx.fillRect(f * fw, COUNTS_HEIGHT - h, Math.max(1, fw), h);
     }
+    this.paintRows(ctx, visible, H, fw);
+    ctx.globalAlpha = 1;
+    this.decorate?.(ctx, W, H);
+  }
+
+  private paintRows(ctx: CanvasRenderingContext2D, visible: readonly Layer[], H: number, fw: number): void {
     const rows = visible.reduce((n, l) => n + l.tracks.length, 0);
     const area = H - COUNTS_HEIGHT - 2;
     if (rows === 0 || area <= 0) return;
@@ -53,7 +61,6 @@ export class Timeline {
         row++;
       });
     }
-    ctx.globalAlpha = 1;
   }
 
   draw(frame: number): void {

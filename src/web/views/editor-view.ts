@@ -23,6 +23,8 @@ import { Timeline } from '../editor/timeline.js';
 import { LayersPanel } from './layers-panel.js';
 import { RunExport } from './run-export.js';
 import { RunImport } from './run-import.js';
+import { ComparePanel } from './compare-panel.js';
+import { type ActiveComparison, drawComparison, paintTimeline, snapToSwitch } from '../compare/draw.js';
 import { userText, userTextPlain } from '../user-text.js';
 
 interface Drag {
@@ -46,6 +48,8 @@ interface Engine {
   drag?: Drag | undefined;
   drawTimes: number[];
   drawn: number;
+  /** Comparison mode: the ground-truth and prediction layers are drawn by their part in the matching. */
+  compare?: ActiveComparison | undefined;
 }
 
 /** Read by the browser tests and the frame-time bench. */
@@ -57,6 +61,7 @@ declare global {
       drawn: number;
       drawTimes: number[];
       playing: boolean;
+      comparing: boolean;
       seek(frame: number): void;
     };
   }
@@ -135,13 +140,16 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
     if (!canvas) return;
     const t0 = performance.now();
     const scale = canvas.width / (canvas.clientWidth || canvas.width);
-    engine.drawn = drawOverlay(canvas.getContext('2d')!, engine.layers, {
+    const cmp = engine.compare;
+    const ctx = canvas.getContext('2d')!;
+    engine.drawn = drawOverlay(ctx, cmp ? engine.layers.filter((l) => l !== cmp.gt && l !== cmp.pred) : engine.layers, {
       frame: engine.frame,
       trail: engine.trail,
       hover: engine.hover,
       selected: engine.selected,
       scale,
     });
+    if (cmp) drawComparison(ctx, cmp, engine.frame, scale);
     const dt = performance.now() - t0;
     engine.drawTimes.push(dt);
     if (engine.drawTimes.length > 2000) engine.drawTimes.splice(0, 1000);
@@ -156,11 +164,24 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
       drawn: engine.drawn,
       drawTimes: engine.drawTimes,
       playing: engine.player?.playing ?? false,
+      comparing: engine.compare !== undefined,
       seek: (f: number) => engine.player?.seek(f),
     };
   }
 
+  /** Enters, changes or (undefined) leaves comparison mode. */
+  function setCompare(active: ActiveComparison | undefined) {
+    engine.compare = active;
+    if (engine.timeline)
+      engine.timeline.decorate = active ? (ctx, w, h) => paintTimeline(ctx, active.output, w, h) : undefined;
+    engine.timeline?.rebuild(engine.layers);
+    redraw();
+    bump();
+  }
+
   function layersChanged(structural: boolean) {
+    // Boxes added, removed or layers replaced: the comparison's box-by-box results no longer line up; score again.
+    if (structural && engine.compare) setCompare(undefined);
     if (structural) engine.timeline?.rebuild(engine.layers);
     // A box hidden by visibility, opacity or threshold can no longer be hovered, selected or dragged.
     const dropSelected = engine.selected !== undefined && !isDrawn(engine.selected);
@@ -603,7 +624,10 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
           if (!tl) return;
           const r = (e.currentTarget as HTMLCanvasElement).getBoundingClientRect();
           engine.player?.pause();
-          engine.player?.seek(tl.frameAt(e.clientX - r.left));
+          const f = tl.frameAt(e.clientX - r.left);
+          // In comparison mode a click near an identity-switch mark lands on the switch's frame.
+          const cmp = engine.compare;
+          engine.player?.seek(cmp ? snapToSwitch(cmp.output, f, tl.frames / Math.max(1, r.width)) : f);
         },
       }),
       h(
@@ -648,6 +672,16 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
             )
           : null,
       ),
+      h(ComparePanel, {
+        layers: engine.layers,
+        recording: rec,
+        active: engine.compare,
+        onActive: setCompare,
+        onSeek: (f: number) => {
+          engine.player?.pause();
+          engine.player?.seek(f);
+        },
+      }),
       h(LayersPanel, {
         layers: engine.layers,
         canWrite: writer,
