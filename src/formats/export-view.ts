@@ -60,6 +60,23 @@ export function frameOrder(v: ExportView): Uint32Array {
   const c = v.boxes.columns;
   const tracks = Array.from({ length: headers.length }, (_, t) => t).filter((t) => headers[t]!.n > 0);
   tracks.sort((a, b) => c[v.startOf[a]! * BOX_STRIDE]! - c[v.startOf[b]! * BOX_STRIDE]! || a - b);
+  const n = v.boxes.count;
+  let largest = 0;
+  for (let i = 0; i < n; i++) largest = Math.max(largest, c[i * BOX_STRIDE]!);
+  // Frames are integers ≥ 0 and a track's boxes are sorted with one box a frame: a counting sort by frame that
+  // places the tracks' boxes in rank order gives the same order as the comparison sort below, in linear time
+  // (250 000 boxes: a few ms instead of half a second). Frames far apart would make the count table too large.
+  if (largest <= 4 * n + 1_000_000) {
+    const next = new Uint32Array(largest + 2);
+    for (let i = 0; i < n; i++) next[c[i * BOX_STRIDE]! + 1]!++;
+    for (let f = 1; f < next.length; f++) next[f]! += next[f - 1]!;
+    const order = new Uint32Array(n);
+    for (const t of tracks) {
+      const start = v.startOf[t]!;
+      for (let i = start; i < start + headers[t]!.n; i++) order[next[c[i * BOX_STRIDE]!]!++] = i;
+    }
+    return order;
+  }
   const rank = new Uint32Array(headers.length);
   tracks.forEach((t, r) => {
     rank[t] = r;

@@ -23,12 +23,29 @@ export const isIntegerId = (id: string): boolean => INTEGER_ID.test(id) && Numbe
  * the last-bit noise of x·width, so that writing what was read gives the same bytes again.
  */
 export function pixelText(v: number): string {
-  return decimalText(Math.round(v * 1e9) / 1e9 || 0);
+  return roundedText(v, 1e9, 9);
 }
 
 /** Normalised values are written rounded to 12 decimals, for the same reason as pixelText. */
 export function unitText(v: number): string {
-  return decimalText(Math.round(v * 1e12) / 1e12 || 0);
+  return roundedText(v, 1e12, 12);
+}
+
+/**
+ * decimalText(Math.round(v · scale) / scale || 0), written from the integer's digits when it has at most 15: such a
+ * decimal is the shortest text of the double nearest to it (doubles tell every 15-digit decimal apart), so the
+ * text is the same, without the shortest-digits search of String(double), which was most of an export's time.
+ */
+function roundedText(v: number, scale: number, digits: number): string {
+  const r = Math.round(v * scale);
+  if (!(Math.abs(r) < 1e15)) return decimalText(r / scale || 0);
+  if (r === 0) return '0';
+  const a = r < 0 ? -r : r;
+  const whole = Math.floor(a / scale);
+  const fraction = a - whole * scale;
+  const sign = r < 0 ? '-' : '';
+  if (fraction === 0) return `${sign}${whole}`;
+  return `${sign}${whole}.${String(fraction).padStart(digits, '0').replace(/0+$/, '')}`;
 }
 
 /** A number as text for a confidence or other value passed through unchanged. */

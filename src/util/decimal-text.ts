@@ -4,6 +4,8 @@
  */
 export function decimalText(n: number): string {
   const text = String(n);
+  // Most numbers have no exponent: one scan instead of a regular expression (writers call this per value).
+  if (!text.includes('e')) return text;
   const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
   if (!m) return text;
   const [, sign, lead, rest = '', exponent] = m;

@@ -10,6 +10,8 @@ export interface Box {
   timestampMs?: number;
   label?: string;
   classId?: string | number;
+  /** Filled between keyframes (by an import or an editor), not placed by a model or a person. */
+  interpolated?: true;
 }
 
 export interface Track {

@@ -152,4 +152,21 @@ describe('corrections', () => {
     expect(parsed.ok).toBe(true);
     expect((created.tracks as Array<{ boxes: Array<{ x: number }> }>)[0]!.boxes[0]!.x).toBe(0.3);
   });
+
+  it('keeps the interpolated mark on save, and drops it from a box a person moved', () => {
+    const layer = makeLayer(
+      run('r1', 'yolo', [
+        {
+          id: 'p',
+          boxes: [
+            { ...box(0), interpolated: true },
+            { ...box(1), interpolated: true },
+          ],
+        },
+      ]),
+    );
+    moveBox(layer, findInIndex(layer.index, 1, 0, 1), 0.3, 0.3);
+    const tracks = correctedRunBody(layer, 'replace').tracks as Array<{ boxes: Array<{ interpolated?: true }> }>;
+    expect(tracks[0]!.boxes.map((b) => b.interpolated)).toEqual([true, undefined]);
+  });
 });

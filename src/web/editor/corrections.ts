@@ -16,6 +16,7 @@ function write(layer: Layer, i: number, x: number, y: number, w: number, h: numb
   box.y = y;
   box.w = w;
   box.h = h;
+  delete box.interpolated; // placed by a person now: a keyframe
   layer.index.x[i] = x;
   layer.index.y[i] = y;
   layer.index.w[i] = w;
@@ -68,7 +69,8 @@ function trackBody(t: Track) {
   for (const k of ['label', 'classId', 'confidence', 'color'] as const) if (t[k] !== undefined) out[k] = t[k];
   out.boxes = t.boxes.map((b) => {
     const box: Record<string, unknown> = { frame: b.frame, x: b.x, y: b.y, w: b.w, h: b.h };
-    for (const k of ['confidence', 'timestampMs', 'label', 'classId'] as const) if (b[k] !== undefined) box[k] = b[k];
+    for (const k of ['confidence', 'timestampMs', 'label', 'classId', 'interpolated'] as const)
+      if (b[k] !== undefined) box[k] = b[k];
     return box;
   });
   return out;
