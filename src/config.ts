@@ -54,6 +54,8 @@ export interface Config {
     holdForTests: boolean;
   };
   shutdownGraceMs: number;
+  /** The Prometheus listener: port undefined (the default) turns it off; 0 takes any free port. */
+  metrics: { port: number | undefined; host: string };
   /** A POST /detections body over 8 MiB (or chunked past it) holds a scarce turn: it must arrive at least this fast. */
   largeUploadMinimumRate: MinimumRate;
   editor: {
@@ -228,7 +230,7 @@ export function loadConfig(
     throw new Error(`SESSION_TTL must be a positive duration such as 12h, got "${env.SESSION_TTL}"`);
   // Past a year a session is no session; far beyond, its expiry is no date at all (every login answered 500).
   if (sessionTtl > YEAR_SECONDS) throw new Error(`SESSION_TTL must be at most 365d, got "${env.SESSION_TTL}"`);
-  return {
+  const config: Config = {
     // 0: any free port (the printed URL shows which).
     port: int(flags.port ?? env.PORT, 'the port (--port / PORT)', 8080, 0, 65_535),
     host: str(flags.host) ?? str(env.HOST) ?? '127.0.0.1',
@@ -338,6 +340,10 @@ export function loadConfig(
       MAX_TIMER_MS,
       '0 would exit at once with an error, draining nothing',
     ),
+    metrics: {
+      port: str(env.METRICS_PORT) === undefined ? undefined : int(env.METRICS_PORT, 'METRICS_PORT', 0, 0, 65_535),
+      host: str(env.METRICS_HOST?.trim()) ?? '127.0.0.1',
+    },
     largeUploadMinimumRate: {
       // 100 KiB/s: a 32 MiB run then takes at most about 5 minutes, the request timeout, anyway.
       bytesPerSecond: int(
@@ -362,4 +368,9 @@ export function loadConfig(
       webDir: str(env.SIGHTLINE_WEB_DIR) === undefined ? undefined : path.resolve(env.SIGHTLINE_WEB_DIR!),
     },
   };
+  // Operators' numbers (routes, pool use) on the port every client reaches would be a map for an attacker.
+  if (config.metrics.port !== undefined && config.metrics.port !== 0 && config.metrics.port === config.port) {
+    throw new Error(`METRICS_PORT must differ from the public port (${config.port}): metrics are never served there`);
+  }
+  return config;
 }

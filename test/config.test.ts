@@ -106,6 +106,16 @@ describe('TRUST_PROXY', () => {
       expect(() => loadConfig({}, { TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
   });
 
+  it('METRICS_PORT is off by default, a port otherwise, and never the public port', () => {
+    expect(loadConfig({}, {}).metrics).toEqual({ port: undefined, host: '127.0.0.1' });
+    expect(loadConfig({}, { METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' }).metrics).toEqual({
+      port: 9464,
+      host: '0.0.0.0',
+    });
+    expect(() => loadConfig({}, { METRICS_PORT: '8080' })).toThrow(/METRICS_PORT must differ from the public port/);
+    expect(() => loadConfig({}, { METRICS_PORT: 'x' })).toThrow(/METRICS_PORT must be an integer/);
+  });
+
   it('TRUST_PROXY=1 makes a real server take the client address from X-Forwarded-For', async () => {
     const ts = await createTestStore('sqlite');
     const server = await serveLocation(ts.location, {

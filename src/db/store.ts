@@ -1,4 +1,5 @@
 // The two dialects behind one Kysely handle: embedded SQLite (default) or PostgreSQL.
+import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
@@ -99,7 +100,9 @@ export function openStore(options: StoreOptions): Store {
   }
   const dataDir = options.dataDir ?? './data';
   ensureDirectory(dataDir);
-  const sqlite = new SqliteDatabase(path.join(dataDir, 'sightline.db'));
+  const file = path.join(dataDir, 'sightline.db');
+  createOwnerOnly(file);
+  const sqlite = new SqliteDatabase(file);
   sqlite.pragma('journal_mode = WAL');
   // NORMAL in WAL mode survives process crashes; only an OS crash may lose the last commits.
   sqlite.pragma('synchronous = NORMAL');
@@ -111,6 +114,18 @@ export function openStore(options: StoreOptions): Store {
   sqlite.pragma('journal_size_limit = 67108864');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', sqlite, close: () => db.destroy(), withoutQueryDeadline: noDeadline };
+}
+
+/**
+ * A new store file is readable by its owner only (0600): it holds password hashes and encrypted provider credentials.
+ * SQLite gives the -wal and -shm files it makes beside it the same mode. An existing file keeps the mode it has.
+ */
+function createOwnerOnly(file: string): void {
+  try {
+    fs.closeSync(fs.openSync(file, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY, 0o600));
+  } catch {
+    // It exists (its mode stays), or it cannot be made: then SQLite's open fails too, and says why as it always has.
+  }
 }
 
 /** The first schema of `?options=-c search_path=…` in a connection URL, if any. */

@@ -4,7 +4,6 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sql } from 'kysely';
 import type { Config } from '../config.js';
 import type { Store } from '../db/store.js';
 import './context.js';
@@ -31,13 +30,13 @@ import { STORAGE_SECURITY_SCHEMES } from '../storage/api-schemas.js';
 import { walCheckpointerPlugin } from '../db/wal-checkpointer-plugin.js';
 import { webRoutes } from './web.js';
 import { asyncStdout } from './log-destination.js';
-import { DOCUMENTED_RESPONSES, documentRoute, jsonResponse } from './openapi-docs.js';
-import { Type } from 'typebox';
+import { documentRoute } from './openapi-docs.js';
 import { trackAllowedMethods } from './allowed-methods.js';
-import { withinMs } from '../util/within.js';
 import { headerCount } from './raw-headers.js';
 import { DECODED_CODINGS, bodyCoding } from './content-coding.js';
 import { trustProxyOption } from './client-address.js';
+import { healthRoutes } from './health.js';
+import { metricsPlugin } from './metrics-plugin.js';
 
 export interface AppOptions {
   config: Config;
@@ -54,7 +53,19 @@ export interface AppOptions {
 // fields (a recording, a provider's settings, an upload event). A larger body is 413 before a byte is parsed (from
 // Content-Length, else once the bytes pass it).
 const DEFAULT_BODY_LIMIT = 64 * 1024;
-const HEALTH_DEADLINE_MS = 3000;
+const DOCS_CSP = [
+  "default-src 'none'",
+  "base-uri 'none'",
+  "connect-src 'self'",
+  "font-src 'self' data:",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+  "img-src 'self' data:",
+  "object-src 'none'",
+  "script-src 'self'",
+  "script-src-attr 'none'",
+  "style-src 'self' 'unsafe-inline'",
+].join('; ');
 type AwaitingContinue = IncomingMessage & { awaitsContinue?: boolean };
 // RFC 3986's uri-host (an IP literal, or a reg-name of unreserved, sub-delims and %-escapes, maybe empty) and port.
 const HOST_HEADER = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::\d*)?$/;
@@ -129,6 +140,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       'Content-Length': Buffer.byteLength(body),
       'API-Version': LATEST_API_VERSION,
       'X-Request-Id': reqId,
+      'X-Content-Type-Options': 'nosniff',
       'Cache-Control': 'no-store',
       Connection: 'close',
     });
@@ -161,9 +173,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', (request, reply, done) => {
     // First, so that every answer carries them, the refusals just below included (spec §1).
     reply.header('X-Request-Id', request.id);
+    // A browser must take every answer as the type it says: a signed download of an HTML-looking .txt, or a problem,
+    // is never run as a page or a script.
+    reply.header('X-Content-Type-Options', 'nosniff');
     // Set before negotiating, so that a 406 for an unknown version still names the latest one.
     reply.header('API-Version', LATEST_API_VERSION);
-    if (draining.closing) {
+    if (draining.closing && request.routeOptions.config.answersWhileDraining !== true) {
       refuseWhileClosing(request, reply);
       return;
     }
@@ -243,41 +258,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, ...STORAGE_SECURITY_SCHEMES } },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // Swagger UI loads only its own scripts and styles (no inline script; inline styles it sets itself) and calls only
+  // this server: everything else is refused, and no other site may frame it.
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CSP });
 
-  app.get(
-    '/api/health',
-    {
-      schema: {
-        tags: ['health'],
-        summary: 'Answers 200 when the database is reachable',
-        security: [],
-        [DOCUMENTED_RESPONSES]: {
-          200: jsonResponse(
-            'The database answered',
-            Type.Object({
-              data: Type.Object({
-                status: Type.Literal('ok'),
-                database: Type.Union([Type.Literal('sqlite'), Type.Literal('pg')], {
-                  description: 'The dialect in use',
-                }),
-              }),
-            }),
-          ),
-        },
-      },
-    },
-    async (_request, reply) => {
-      try {
-        // A load balancer's probe needs an answer, not a wait: a database that does not answer soon is unreachable.
-        await withinMs(sql`select 1`.execute(store.db), HEALTH_DEADLINE_MS);
-        return { data: { status: 'ok', database: store.dialect } };
-      } catch {
-        reply.code(503);
-        throw new ApiError(503, 'service_unavailable', 'The database is not reachable');
-      }
-    },
-  );
+  await app.register(healthRoutes, { draining });
+  await app.register(metricsPlugin);
 
   // The domains. Plugin dependencies point one way: detections and search need recordings, every domain with
   // routes needs auth; storage decorates the app with `assetSigner`, which the recordings' asset route reads.

@@ -156,7 +156,7 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   request.log.info(accessFields(request, body.status), 'request');
   reply
     .code(body.status)
-    .headers({ 'X-Request-Id': request.id, 'API-Version': LATEST_API_VERSION })
+    .headers({ 'X-Request-Id': request.id, 'API-Version': LATEST_API_VERSION, 'X-Content-Type-Options': 'nosniff' })
     .type(PROBLEM_CONTENT_TYPE)
     .send(JSON.stringify(body));
 }
@@ -226,7 +226,7 @@ export function clientErrorHandler(
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${statusTitle(status)}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `API-Version: ${LATEST_API_VERSION}\r\nX-Request-Id: ${reqId}\r\nConnection: close\r\n\r\n${body}`,
+        `API-Version: ${LATEST_API_VERSION}\r\nX-Request-Id: ${reqId}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy(error);

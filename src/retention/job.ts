@@ -4,6 +4,7 @@
 // A sweep still running when the next is due is not doubled; errors are logged and retried next time.
 import type { FastifyInstance } from 'fastify';
 import { sweepExpired } from './sweeper.js';
+import { sweeperRemovals, sweeperRuns } from '../http/metrics.js';
 
 export function retentionJob(app: FastifyInstance): (() => void) | undefined {
   const seconds = app.config.sweepIntervalSeconds;
@@ -17,6 +18,13 @@ export function retentionJob(app: FastifyInstance): (() => void) | undefined {
     try {
       const started = Date.now();
       const r = await sweepExpired(app.store, { log: (fields, message) => log.info(fields, message) });
+      sweeperRuns.inc({ outcome: 'ok' });
+      sweeperRemovals.inc({ kind: 'runs' }, r.runsRemoved);
+      sweeperRemovals.inc({ kind: 'recordings' }, r.recordingsRemoved);
+      sweeperRemovals.inc({ kind: 'recordings_emptied' }, r.recordingsEmptied);
+      sweeperRemovals.inc({ kind: 'sessions' }, r.sessionsRemoved);
+      sweeperRemovals.inc({ kind: 'login_counters' }, r.loginCountersRemoved);
+      sweeperRemovals.inc({ kind: 'audit_entries' }, r.auditEntriesRemoved);
       if (
         r.runsRemoved +
           r.recordingsRemoved +
@@ -29,7 +37,10 @@ export function retentionJob(app: FastifyInstance): (() => void) | undefined {
         log.info({ ...r, ms: Date.now() - started }, 'retention sweep done');
       }
     } catch (err) {
-      if (!stopped) log.error({ err }, 'retention sweep failed; retrying at the next interval');
+      if (!stopped) {
+        sweeperRuns.inc({ outcome: 'failed' });
+        log.error({ err }, 'retention sweep failed; retrying at the next interval');
+      }
     } finally {
       running = false;
     }
