@@ -186,9 +186,8 @@ export async function changeRunContent(store: Store, orgId: string, change: NewC
   const { run, delta } = change;
   const content = runOf(change.tracks);
   const now = Date.now();
-  // Doubles on both dialects: the next patch reads them without decoding, and writing them costs one copy. Encoding
-  // a 250 000-box run as columns took longer than PostgreSQL's write of the larger value.
-  const boxes = encodeBoxes(content, 'doubles');
+  // Each dialect's own format, as a posted run (run-codec.ts says why).
+  const boxes = encodeBoxes(content, store.sqlite ? 'doubles' : 'columns');
   const recording = { id: run.recording_id, orgId, startTimestamp: Number(run.recording_timestamp) };
   // Only the labels of the tracks that change have other centroids now: the rest of the index stays as it is.
   const labels = changedLabels(change.tracks, delta);
