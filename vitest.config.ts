@@ -12,6 +12,7 @@ const UNIT = [
   'test/evaluation/**/*.test.ts',
   'test/formats/**/*.test.ts',
   'test/detections/run-codec.test.ts',
+  'test/detections/run-delta.test.ts',
   'test/detections/run-json-parser.test.ts',
   'test/detections/run-json-writer.test.ts',
   'test/detections/run-write-batch.test.ts',

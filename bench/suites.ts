@@ -8,4 +8,5 @@ export const suites: Array<() => Promise<Suite>> = [
   async () => (await import('./recordings.bench.js')).suite,
   async () => (await import('./formats.bench.js')).suite,
   async () => (await import('./evaluation.bench.js')).suite,
+  async () => (await import('./revisions.bench.js')).suite,
 ];

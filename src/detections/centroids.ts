@@ -1,6 +1,6 @@
 // Spec §6: up to 10 box centres per track, evenly over its frame-sorted boxes, in a 100×100 space.
 import { MAX_CENTROIDS_PER_TRACK } from './limits.js';
-import { BOX_STRIDE, type RunBoxes } from './run-types.js';
+import { BOX_STRIDE, type RunBoxes, type TrackHeader } from './run-types.js';
 
 export const DEFAULT_CENTROID_LABEL = 'object';
 
@@ -15,11 +15,15 @@ export function evenPicks(n: number, max = MAX_CENTROIDS_PER_TRACK): number[] {
   return Array.from({ length: max }, (_, i) => Math.round((i * (n - 1)) / (max - 1)));
 }
 
+/** The label a track's centroids are keyed by. */
+export const centroidLabel = (header: Pick<TrackHeader, 'label'>): string =>
+  header.label && header.label !== '' ? header.label : DEFAULT_CENTROID_LABEL;
+
 export function computeCentroids(run: RunBoxes): LabelCentroids[] {
   const byLabel = new Map<string, number[]>();
   let start = 0;
   for (const header of run.headers) {
-    const label = header.label && header.label !== '' ? header.label : DEFAULT_CENTROID_LABEL;
+    const label = centroidLabel(header);
     let points = byLabel.get(label);
     if (!points) {
       points = [];

@@ -10,6 +10,7 @@ import { lockRecordingCells, mergeLabelCellRows, refreshRecordingCells } from '.
 import type { SummaryRow } from './queries.js';
 import { decodeBoxes, encodeBoxes } from './run-codec.js';
 import { applyReverseDelta, runOf, tracksOf, type ReverseDelta, type TrackSlice } from './run-delta.js';
+import { centroidLabel } from './centroids.js';
 import { centroidRowsOf } from './run-rows.js';
 import type { TrackHeader } from './run-types.js';
 
@@ -151,6 +152,14 @@ export async function readRevision(
   return { row: revisionSummary(run, rev), content: { header: headerOf(rev), tracks } };
 }
 
+/** The centroid labels of the tracks a change touches: their old versions (in the delta) and their new ones. */
+function changedLabels(tracks: TrackSlice[], delta: ReverseDelta): Set<string> {
+  const labels = new Set(delta.tracks.map((t) => centroidLabel(t.header)));
+  const ids = new Set([...delta.added, ...delta.tracks.map((t) => t.header.id)]);
+  for (const t of tracks) if (ids.has(t.header.id)) labels.add(centroidLabel(t.header));
+  return labels;
+}
+
 export type ContentChange =
   | { ok: true; revision: number; tracksStored: number; boxesStored: number }
   | { ok: false; currentRevision: number | undefined };
@@ -177,9 +186,14 @@ export async function changeRunContent(store: Store, orgId: string, change: NewC
   const { run, delta } = change;
   const content = runOf(change.tracks);
   const now = Date.now();
+  // Each dialect's own format, as a posted run (run-codec.ts says why).
   const boxes = encodeBoxes(content, store.sqlite ? 'doubles' : 'columns');
   const recording = { id: run.recording_id, orgId, startTimestamp: Number(run.recording_timestamp) };
-  const centroids = centroidRowsOf(recording, { boxes: content });
+  // Only the labels of the tracks that change have other centroids now: the rest of the index stays as it is.
+  const labels = changedLabels(change.tracks, delta);
+  const centroids = centroidRowsOf(recording, {
+    boxes: runOf(change.tracks.filter((t) => labels.has(centroidLabel(t.header)))),
+  });
   const deltaBoxes = encodeBoxes(runOf(delta.tracks), 'columns');
   return store.db.transaction().execute(async (trx): Promise<ContentChange> => {
     if (isPostgres(trx)) await lockRecordingsForWrite([run.recording_id]).execute(trx);
@@ -237,11 +251,15 @@ export async function changeRunContent(store: Store, orgId: string, change: NewC
       .execute();
 
     // The search index follows the current content only.
-    const previous = await trx
-      .deleteFrom('run_centroids')
-      .where('run_pk', '=', run.id)
-      .returning(['label', 'cells_lo', 'cells_hi', 'count'])
-      .execute();
+    const previous =
+      labels.size === 0
+        ? []
+        : await trx
+            .deleteFrom('run_centroids')
+            .where('run_pk', '=', run.id)
+            .where('label', 'in', [...labels])
+            .returning(['label', 'cells_lo', 'cells_hi', 'count'])
+            .execute();
     if (centroids.length > 0)
       await trx
         .insertInto('run_centroids')

@@ -35,10 +35,14 @@ const tests = extendEach(serverTests(), (test) =>
         postJson(`${server.url}/detections/${q(runId)}${query}`, body, bearer(token), 'PATCH'),
       read: async (runId: string, token = org.token) =>
         (await getJson(`${server.url}/detections/${q(runId)}`, bearer(token))).body,
-      search: async (region: { x: number; y: number; w: number; h: number }) =>
-        (await postJson(`${server.url}/recordings/search`, { region }, bearer(org.token))).body.data.recordings.map(
-          (r: { mediaKey: string }) => r.mediaKey,
-        ),
+      search: async (region: { x: number; y: number; w: number; h: number }, labels?: string[]) =>
+        (
+          await postJson(
+            `${server.url}/recordings/search`,
+            { region, ...(labels ? { labels } : {}) },
+            bearer(org.token),
+          )
+        ).body.data.recordings.map((r: { mediaKey: string }) => r.mediaKey),
     };
   }),
 );
@@ -208,7 +212,13 @@ describe.each(DIALECTS)('PATCH /detections/{runId} on %s', (dialect) => {
     // And a delete by patch takes a track's centroids out.
     expect((await api.patch('p-index', { baseRevision: 3, tracks: { upsert: [into] } })).status).toBe(200);
     expect(await api.search(region)).toContain(org.recording.mediaKey);
-    expect((await api.patch('p-index', { baseRevision: 4, tracks: { delete: ['b'] } })).status).toBe(200);
+    // A relabel moves the track's centroids to its new label.
+    expect(await api.search(region, ['truck'])).not.toContain(org.recording.mediaKey);
+    const relabel = { ...into, label: 'truck' };
+    expect((await api.patch('p-index', { baseRevision: 4, tracks: { upsert: [relabel] } })).status).toBe(200);
+    expect(await api.search(region, ['truck'])).toContain(org.recording.mediaKey);
+    expect(await api.search(region, ['car'])).not.toContain(org.recording.mediaKey);
+    expect((await api.patch('p-index', { baseRevision: 5, tracks: { delete: ['b'] } })).status).toBe(200);
     expect(await api.search(region)).not.toContain(org.recording.mediaKey);
   });
 

@@ -1,0 +1,118 @@
+// Revisions: PATCH of one track in a 5000-track and a 500-track run, and the bytes each kind of revision costs.
+import type { Kysely } from 'kysely';
+import type { Database } from '../src/db/schema.js';
+import type { DialectName } from '../src/db/store.js';
+import { spawnServer } from '../test/support/cli.js';
+import { seedOrg } from '../test/support/server.js';
+import { createTestStore } from '../test/support/store.js';
+import { largeRun } from './detection-workloads.js';
+import { fmt, median, percentile, type Row, type Suite } from './harness.js';
+import { request } from './http-client.js';
+import { stop } from './processes.js';
+
+const PATCHES = Number(process.env.BENCH_RUNS ?? 30);
+
+/** Bytes a stored revision row holds in its content columns (its header fields are a few hundred more). */
+async function revisionBytes(db: Kysely<Database>, runId: string, whole: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('run_revisions')
+    .innerJoin('runs', 'runs.id', 'run_revisions.run_pk')
+    .select(['run_revisions.tracks', 'run_revisions.boxes', 'run_revisions.positions', 'run_revisions.added'])
+    .where('runs.run_id', '=', runId)
+    .where('run_revisions.whole', '=', whole)
+    .execute();
+  return rows.map(
+    (r) =>
+      Buffer.byteLength(r.tracks) +
+      r.boxes.length +
+      Buffer.byteLength(r.positions ?? '') +
+      Buffer.byteLength(r.added ?? ''),
+  );
+}
+
+async function benchDialect(dialect: DialectName): Promise<Row[]> {
+  const ts = await createTestStore(dialect);
+  const now = Math.floor(Date.now() / 1000);
+  const org = await seedOrg(ts.store, { mediaKey: `bench/${now}_cam.mp4`, startTimestamp: now });
+  const server = await spawnServer(ts.location, {
+    LOG_LEVEL: 'error',
+    SWEEP_INTERVAL_SECONDS: '0',
+    RUN_REVISIONS_KEPT: String(PATCHES + 5),
+  });
+  const auth = { authorization: `Bearer ${org.token}`, 'content-type': 'application/json' };
+  const rows: Row[] = [];
+  try {
+    for (const tracks of [5000, 500]) {
+      const runId = `patched-${tracks}`;
+      const run = largeRun(org.recording.mediaKey, runId, 'normalized', tracks);
+      const posted = await request(`${server.url}/detections`, 'POST', auth, Buffer.from(JSON.stringify(run)));
+      if (posted.status !== 201) throw new Error(`POST answered ${posted.status}`);
+      // One track in the middle of the run, moved a little each time: 50 boxes, as every track of the run.
+      const edited = run.tracks[Math.floor(tracks / 2)]!;
+      const times: number[] = [];
+      for (let i = 0; i < PATCHES; i++) {
+        const boxes = edited.boxes.map((b) => ({ ...b, x: Math.round(((b.x ?? 0) + 0.001 * (i + 1)) * 1e6) / 1e6 }));
+        const body = Buffer.from(JSON.stringify({ baseRevision: i + 1, tracks: { upsert: [{ ...edited, boxes }] } }));
+        const start = process.hrtime.bigint();
+        const res = await request(`${server.url}/detections/${runId}`, 'PATCH', auth, body);
+        times.push(Number(process.hrtime.bigint() - start) / 1e6);
+        if (res.status !== 200) throw new Error(`PATCH answered ${res.status}`);
+      }
+      const deltas = await revisionBytes(ts.store.db, runId, 0);
+      const current = await ts.store.db
+        .selectFrom('runs')
+        .select(['tracks', 'boxes'])
+        .where('run_id', '=', runId)
+        .executeTakeFirstOrThrow();
+      rows.push({
+        dialect,
+        run: `${tracks} tracks × 50 boxes`,
+        measure: 'PATCH of one track (50 boxes)',
+        median: `${fmt(median(times))} ms`,
+        p90: `${fmt(percentile(times, 90))} ms`,
+        target: '≤ 50 ms, independent of the run size',
+      });
+      rows.push({
+        dialect,
+        run: `${tracks} tracks × 50 boxes`,
+        measure: 'bytes one revision costs (one-track edit, median)',
+        median: `${median(deltas)} B`,
+        p90: `${percentile(deltas, 90)} B`,
+        target: `the whole run: ${Buffer.byteLength(current.tracks) + current.boxes.length} B`,
+      });
+    }
+    // A replace by POST keeps the content it replaces whole.
+    const run = largeRun(org.recording.mediaKey, 'patched-5000', 'normalized', 5000);
+    const again = await request(`${server.url}/detections`, 'POST', auth, Buffer.from(JSON.stringify(run)));
+    if (again.status !== 200) throw new Error(`POST answered ${again.status}`);
+    const whole = await revisionBytes(ts.store.db, 'patched-5000', 1);
+    rows.push({
+      dialect,
+      run: '5000 tracks × 50 boxes',
+      measure: 'bytes one revision costs (replace by POST)',
+      median: `${median(whole)} B`,
+      p90: '',
+      target: 'the whole run',
+    });
+  } finally {
+    await stop(server.child);
+    await ts.destroy();
+  }
+  return rows;
+}
+
+export const suite: Suite = {
+  name: 'revisions',
+  title: 'Run revisions and track-level patches',
+  baseline:
+    'Runs of `largeRun` (bench/detection-workloads.ts): 5000 and 500 tracks × 50 boxes with confidence and ' +
+    `timestampMs. ${PATCHES} PATCHes in a row, each moving the same track (its 50 boxes) against the current ` +
+    'revision, timed over HTTP from the client (keep-alive). The bytes are those of the stored revision rows’ content ' +
+    'columns (tracks, boxes, positions, added). No ratio: the targets are absolute. The pg rows need `TEST_DATABASE_URL`.',
+  async run() {
+    const rows: Row[] = [];
+    rows.push(...(await benchDialect('sqlite')));
+    if (process.env.TEST_DATABASE_URL) rows.push(...(await benchDialect('pg')));
+    return rows;
+  },
+};
