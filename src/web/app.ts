@@ -9,6 +9,8 @@ import { SignIn } from './views/sign-in.js';
 import { Recordings } from './views/recordings.js';
 import { RegionSearch } from './views/region-search.js';
 import { EditorView } from './views/editor-view.js';
+import { AdminView, isAdministrator } from './views/admin/admin-view.js';
+import { InviteView } from './views/invite.js';
 import type { Call } from './call.js';
 
 /** Puts the focus on a view's content (a `main` is no control, so it takes focus only when told it may). */
@@ -70,13 +72,17 @@ export function App() {
         ? where.arg
         : where.name === 'search'
           ? 'Region search'
-          : 'Recordings';
+          : where.name === 'admin'
+            ? 'Administration'
+            : 'Recordings';
   useEffect(() => {
     document.title = `${userTextPlain(page)} · Sightline`;
     const main = document.querySelector<HTMLElement>('.app main, main.signin');
     if (main && !main.contains(document.activeElement)) focusContent(main);
   }, [page]);
 
+  // An invitation is redeemed signed out: the link is for someone who has no password yet.
+  if (where.name === 'invite' && where.arg) return h(InviteView, { token: where.arg });
   if (!session) {
     return h(SignIn, {
       notice,
@@ -111,6 +117,7 @@ export function App() {
   } else if (where.name === 'recording' && where.arg)
     view = h(EditorView, { key: where.arg, call, session, mediaKey: where.arg });
   else if (where.name === 'search') view = h(RegionSearch, { call });
+  else if (where.name === 'admin') view = h(AdminView, { call, session, part: where.arg });
   else view = h(Recordings, { call });
 
   const signInAgain = ended
@@ -157,6 +164,9 @@ export function App() {
           null,
           h('a', { href: '#/recordings', class: where.name === 'recordings' ? 'active' : '' }, 'Recordings'),
           h('a', { href: '#/search', class: where.name === 'search' ? 'active' : '' }, 'Region search'),
+          isAdministrator(session)
+            ? h('a', { href: '#/admin/people', class: where.name === 'admin' ? 'active' : '' }, 'Administration')
+            : null,
         ),
         h(
           'span',

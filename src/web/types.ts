@@ -78,6 +78,8 @@ export interface RecordingAssets {
   assets: AssetUrls | null;
   expiresAt: string | null;
   assetsUnavailable: string | null;
+  /** The cause an admin can act on (no_account, account_not_in_organisation, account_disabled, …). */
+  assetsUnavailableReason?: string | null;
 }
 
 export interface SessionUser {

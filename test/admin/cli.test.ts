@@ -56,7 +56,13 @@ describe.each(DIALECTS)('admin CLI listings and shared operations on %s', (diale
 
   it('lists the organisations with their settings and counts', async () => {
     const { organisations } = await json('admin', 'org', 'list');
-    expect(organisations.map((o: { name: string; users: number }) => [o.name, o.users, o.retentionDays])).toEqual([
+    expect(
+      organisations.map((o: { name: string; users: number; retentionDays: number }) => [
+        o.name,
+        o.users,
+        o.retentionDays,
+      ]),
+    ).toEqual([
       ['alpha', 1, 30],
       ['beta', 1, 30],
     ]);

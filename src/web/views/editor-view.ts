@@ -6,6 +6,7 @@ import { ApiProblem, inWords } from '../api.js';
 import type { Call } from '../call.js';
 import { guardLeaving, when } from '../format.js';
 import { canWrite, type Session } from '../session.js';
+import { probeVideo, videoMissingInWords } from './video-missing.js';
 import type { RecordingAssets, Run } from '../types.js';
 import {
   correctedRunBody,
@@ -74,6 +75,7 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
   const [error, setError] = useState<string | undefined>();
   const [message, setMessage] = useState<string | undefined>();
   const [noVideo, setNoVideo] = useState(false);
+  const [videoProblem, setVideoProblem] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const [, setTick] = useState(0);
   const [inspect, setInspect] = useState<BoxRef | undefined>();
@@ -536,7 +538,10 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
               playsInline: true,
               preload: 'auto',
               onLoadedMetadata: () => engine.player?.seek(engine.frame),
-              onError: () => setNoVideo(true),
+              onError: (e: Event) => {
+                setNoVideo(true);
+                void probeVideo((e.currentTarget as HTMLVideoElement).src).then(setVideoProblem);
+              },
             })
           : h('div', { class: 'blank', title: "No video: a blank canvas of the recording's size" }),
         h('canvas', {
@@ -635,15 +640,7 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
         { class: 'keys muted small' },
         'Space play/pause · , . frame step · [ ] previous/next detection · click a box to select, drag to move, drag a corner to resize, Delete removes it · n / Shift+n select the next / previous box, arrows move it (Shift: 10 px), Alt+arrows resize it, Esc deselects',
       ),
-      noVideo
-        ? h(
-            'p',
-            { class: 'muted small no-video' },
-            info.assetsUnavailable === 'storage_not_configured'
-              ? 'No video: the server has no storage account for the editor (EDITOR_STORAGE_ACCOUNT). Boxes play over a blank frame.'
-              : 'The video could not be loaded. Boxes play over a blank frame.',
-          )
-        : null,
+      noVideo ? h('p', { class: 'muted small no-video' }, videoMissingInWords(info, videoProblem)) : null,
       message ? h('p', { class: 'message', role: 'status' }, message) : null,
     ),
     h(
