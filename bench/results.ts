@@ -10,7 +10,8 @@ export const RESULTS_FILE = path.resolve(import.meta.dirname, '..', 'docs', 'ben
 const INTRO = `# Benchmarks
 
 Written by \`npm run bench\` (\`bench/run.ts\`): each run rewrites the tables of the suites it ran and keeps the
-others. \`npm run bench <suite>\` runs one suite (\`detections\`, \`editor\`, \`storage\`, \`recordings\`). Each table
+others. \`npm run bench <suite>\` runs one suite (\`detections\`, \`editor\`, \`storage\`, \`recordings\`,
+\`evaluation\`). Each table
 says when and where it was measured and what its ratios are against; ratios compare with a baseline measured in
 the same run, because shared machines are noisy.
 `;
