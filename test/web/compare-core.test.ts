@@ -98,7 +98,7 @@ describe('compareRuns', () => {
         expect(out.result.combined).toEqual(want.combined);
         expect(out.result.classes).toEqual(want.classes);
       }),
-      { numRuns: 300 },
+      { numRuns: 100 },
     );
   });
 
