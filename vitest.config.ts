@@ -35,6 +35,7 @@ const UNIT = [
   'test/util/semaphore.test.ts',
   'test/web/editor-core.test.ts',
   'test/web/run-files.test.ts',
+  'test/web/compare-core.test.ts',
 ];
 
 // Files that spawn processes: the built binary (serve, demo, several CLIs at once), azurite, a V8 probe.

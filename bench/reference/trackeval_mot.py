@@ -39,7 +39,7 @@ def fields(r):
             if isinstance(value, np.ndarray):
                 if name in ALPHA[:9]:
                     out[name] = float(np.mean(value))
-            elif name != 'MOTP_sum':  # an intermediate sum, not a figure
+            elif name not in ('MOTP_sum', 'Frames'):  # an intermediate sum and Count's frame count: not figures
                 out[name] = float(value)
     out['alpha'] = {name: [float(v) for v in r['HOTA'][name]] for name in ALPHA}
     return out

@@ -63,7 +63,7 @@ function usage(commands: CommandTable): string {
  * `sightline eval` must not pay for loading the server, the store and their dependencies.
  */
 async function commandTable(words: string[]): Promise<CommandTable> {
-  if (words.length > 0 && Object.hasOwn(offlineCommands, words[0]!)) return offlineCommands;
+  if (words.length > 0 && Object.hasOwn(offlineCommands, words[0]!)) return offlineCommands[words[0]!]!();
   return (await import('./commands/index.js')).commands;
 }
 

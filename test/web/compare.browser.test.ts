@@ -98,6 +98,7 @@ if (!HAS_CHROMIUM) {
     let fx: EditorFixture;
     let browser: Browser;
     let page: Page;
+    const workers: string[] = [];
 
     beforeAll(async () => {
       [fx, browser] = await Promise.all([startEditorServer(dialect), launchChromium()]);
@@ -121,6 +122,7 @@ if (!HAS_CHROMIUM) {
         JSON.stringify(login.body.data),
       );
       page = await context.newPage();
+      page.on('worker', (worker) => workers.push(worker.url()));
       await page.goto(`${fx.server.url}/#/recording/${encodeURIComponent(fx.mediaKey)}`);
       await page.locator('.layer[data-run-id="pred-1"]').waitFor();
       await page.waitForFunction(() => window.__sightline?.drawn !== undefined);
@@ -227,6 +229,8 @@ if (!HAS_CHROMIUM) {
         );
         expect(await cell.textContent()).toBe((want[field] as number).toFixed(4));
       }
+      // Scored off the page's thread.
+      expect(workers.some((url) => /compare-worker/.test(url))).toBe(true);
       await page.locator('.compare-all summary').click();
       await expect.poll(() => page.locator('.compare-table td[data-field="IDSW"]').textContent()).toBe('1');
       expect(await page.locator('.compare-table td[data-field="CLR_FP"]').textContent()).toBe('1');

@@ -1,10 +1,11 @@
 // Every CLI command, by its words. Each domain adds its own table here.
 import type { CommandTable } from '../command.js';
 import { authCommands } from './admin-auth.js';
+import { convertCommands } from './convert.js';
 import { recordingCommands } from './admin-recordings.js';
 import { demoCommands } from './demo.js';
+import { evalCommands } from './eval.js';
 import { migrateCommands } from './migrate.js';
-import { offlineCommands } from './offline.js';
 import { serveCommands } from './serve.js';
 import { storageCommands } from './admin-storage.js';
 
@@ -15,5 +16,6 @@ export const commands: CommandTable = {
   ...authCommands,
   ...recordingCommands,
   ...storageCommands,
-  ...offlineCommands,
+  ...evalCommands,
+  ...convertCommands,
 };
