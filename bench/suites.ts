@@ -6,4 +6,5 @@ export const suites: Array<() => Promise<Suite>> = [
   async () => (await import('./editor.bench.js')).suite,
   async () => (await import('./storage.bench.js')).suite,
   async () => (await import('./recordings.bench.js')).suite,
+  async () => (await import('./evaluation-server.bench.js')).suite,
 ];
