@@ -45,6 +45,7 @@ const E2E = [
   'test/db/migrate.test.ts',
   'test/db/pg-resilience.test.ts',
   'test/detections/crash-safety.test.ts',
+  'test/evaluation-routes/resume.test.ts',
   'test/http/logging.test.ts',
   'test/http/shutdown.test.ts',
   'test/http/tick-shape.test.ts',

@@ -9,4 +9,5 @@ export const suites: Array<() => Promise<Suite>> = [
   async () => (await import('./formats.bench.js')).suite,
   async () => (await import('./evaluation.bench.js')).suite,
   async () => (await import('./revisions.bench.js')).suite,
+  async () => (await import('./evaluation-server.bench.js')).suite,
 ];

@@ -96,6 +96,7 @@ export function evaluate(input: readonly SequenceInput[], options: EvaluateOptio
   const C = names.length;
   const perSeq: PerClass[][] = [];
   const out: SequenceResult[] = [];
+  let lastCoco: ReturnType<typeof cocoStats> | undefined;
 
   for (const seq of sequences) {
     const frames: FrameCounts | undefined = options.frames
@@ -118,6 +119,7 @@ export function evaluate(input: readonly SequenceInput[], options: EvaluateOptio
     }
     perSeq.push(results);
     const coco = has.has('coco') ? cocoStats([seq], C) : undefined;
+    lastCoco = coco;
     const classes: Record<string, Fields> = {};
     for (let c = 0; c < C; c++) {
       const r = results[c]!;
@@ -145,7 +147,8 @@ export function evaluate(input: readonly SequenceInput[], options: EvaluateOptio
       count: has.has('count') ? countCombine(col.map((r) => r.count!)) : undefined,
     });
   }
-  const coco = has.has('coco') ? cocoStats(sequences, C) : undefined;
+  // One sequence: its own COCO figures are the whole input's (the same images and boxes), computed once.
+  const coco = has.has('coco') ? (sequences.length === 1 ? lastCoco : cocoStats(sequences, C)) : undefined;
   const classes: Record<string, Fields> = {};
   for (let c = 0; c < C; c++) classes[names[c]!] = toFields({ ...byClass[c]!, coco: coco?.per[c] });
   const detAveraged = toFields({ ...combineDet(byClass, has), coco: coco?.all });
