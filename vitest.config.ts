@@ -30,7 +30,8 @@ const UNIT = [
   'test/util/decimal-text.test.ts',
   'test/util/ids.test.ts',
   'test/util/json-shape.test.ts',
-  'test/util/semaphore.test.ts',
+  'test/util/fair-turns.test.ts',
+  'test/util/byte-budget.test.ts',
   'test/web/editor-core.test.ts',
 ];
 
@@ -40,6 +41,7 @@ const E2E = [
   'test/cli/help.test.ts',
   'test/db/migrate.test.ts',
   'test/db/pg-resilience.test.ts',
+  'test/detections/body-budget.test.ts',
   'test/detections/crash-safety.test.ts',
   'test/http/logging.test.ts',
   'test/http/shutdown.test.ts',
