@@ -12,6 +12,12 @@ export interface MinimumRate {
   windowMs: number;
 }
 
+/** Request bodies being read and parsed (run-upload.ts): at most `bytes` at once; a body waits `waitMs` for room. */
+export interface BodyBudgetConfig {
+  bytes: number;
+  waitMs: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -58,6 +64,7 @@ export interface Config {
   metrics: { port: number | undefined; host: string };
   /** A POST /detections body over 8 MiB (or chunked past it) holds a scarce turn: it must arrive at least this fast. */
   largeUploadMinimumRate: MinimumRate;
+  bodyBudget: BodyBudgetConfig;
   editor: {
     /** Accounts that sign the editor's asset URLs, each organisation's own (names are unique service-wide); none → blank canvas. */
     storageAccounts: string[];
@@ -354,6 +361,10 @@ export function loadConfig(
         1024 ** 3,
       ),
       windowMs: int(env.LARGE_UPLOAD_RATE_WINDOW_MS, 'LARGE_UPLOAD_RATE_WINDOW_MS', 10_000, 100, MAX_TIMER_MS),
+    },
+    bodyBudget: {
+      bytes: int(env.BODY_MEMORY_BUDGET_BYTES, 'BODY_MEMORY_BUDGET_BYTES', 24 * 1024 * 1024, 1024 * 1024, 1024 ** 4),
+      waitMs: int(env.BODY_BUDGET_WAIT_MS, 'BODY_BUDGET_WAIT_MS', 10_000, 0, MAX_TIMER_MS),
     },
     editor: {
       storageAccounts: [

@@ -72,7 +72,7 @@ export function namingPool(pool: pg.Pool, deadlineMs: () => number = () => 0) {
  * (or the network gone), and the connection cannot be handed to another request until it answers. A dropped client
  * fails its other queries at once and leaves the pool when released.
  */
-function withDeadline<T>(sent: Promise<T>, client: pg.PoolClient, ms: number): Promise<T> {
+export function withDeadline<T>(sent: Promise<T>, client: pg.PoolClient, ms: number): Promise<T> {
   return withinMs(sent, ms, 'The database').catch((err: unknown) => {
     if (err instanceof DeadlineError)
       (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();

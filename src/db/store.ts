@@ -19,6 +19,8 @@ export interface Store {
   sqlite?: SqliteDatabase.Database;
   /** The PostgreSQL pool, for the few paths a query builder cannot express (binary COPY). */
   pgPool?: pg.Pool;
+  /** PostgreSQL only: the statement deadline in ms now (0: none), for statements sent outside Kysely (COPY). */
+  pgQueryDeadlineMs?: () => number;
   close(): Promise<void>;
   /**
    * Runs fn with no deadline on PostgreSQL statements (migrations: an index build or another instance's migration lock
@@ -85,6 +87,7 @@ export function openStore(options: StoreOptions): Store {
       db,
       dialect: 'pg',
       pgPool: pool,
+      pgQueryDeadlineMs: () => deadline.ms,
       schema: options.pgSchema ?? searchPathOf(options.databaseUrl) ?? 'public',
       close: () => db.destroy(),
       async withoutQueryDeadline(fn) {

@@ -2,9 +2,8 @@
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../auth/authenticate.js';
 import { ApiError } from '../http/problem.js';
-import { readConsistentRun } from './consistent-run.js';
 import { findRunsByRunId, type SummaryRow } from './queries.js';
-import { readRunBody, type RunBody } from './run-body-reader.js';
+import { readRunSnapshot, type RunBody } from './run-body-reader.js';
 
 export async function findOneRun(
   request: FastifyRequest,
@@ -28,21 +27,14 @@ export async function findOneRun(
   return rows[0]!;
 }
 
-/** The run's summary and body of one version (see consistent-run.ts); 404 when it is gone meanwhile. */
+/** The run's summary and body of one version (see readRunSnapshot); 404 when it is gone meanwhile. */
 export async function readOneRun(
   request: FastifyRequest,
   runId: string,
   mediaKey: string | undefined,
 ): Promise<{ row: SummaryRow; body: RunBody }> {
-  const run = await readConsistentRun(
-    (id) => readRunBody(request.server.store, id),
-    await findOneRun(request, runId, mediaKey),
-    async () =>
-      findOneRun(request, runId, mediaKey).catch((err: unknown) => {
-        if (err instanceof ApiError && err.code === 'run_not_found') return undefined;
-        throw err;
-      }),
-  );
+  const found = await findOneRun(request, runId, mediaKey);
+  const run = await readRunSnapshot(request.server.store, principalOf(request).orgId, found.id);
   if (!run) throw new ApiError(404, 'run_not_found', `No run "${runId}"`);
   return run;
 }

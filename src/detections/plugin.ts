@@ -11,7 +11,7 @@ import { runUploadOptions } from './run-upload.js';
 export const detectionsPlugin = fp(
   async (app: FastifyInstance) => {
     // One for both upload routes: a run posted as JSON and one imported from a file wait for the same turns.
-    const uploads = runUploadOptions(app.config.largeUploadMinimumRate);
+    const uploads = runUploadOptions(app.config.largeUploadMinimumRate, app.config.bodyBudget);
     await app.register(
       compressed(async (scope) => {
         await scope.register(detectionRoutes, { uploads });

@@ -147,6 +147,16 @@ export async function listRunSummaries(db: Db, orgId: string, recordingId: strin
     .execute();
 }
 
+/** One run's summary with its stored body (tracks and boxes), by its key: one statement, so one version. */
+export function runWithBody(db: Db, orgId: string, runPk: string) {
+  return summaryQuery(db, orgId).select(['runs.tracks', 'runs.boxes']).where('runs.id', '=', runPk).executeTakeFirst();
+}
+
+/** One run's summary by its key. */
+export function runSummary(db: Db, orgId: string, runPk: string): Promise<SummaryRow | undefined> {
+  return summaryQuery(db, orgId).where('runs.id', '=', runPk).executeTakeFirst();
+}
+
 /** Every run of the organisation with that runId, optionally on one recording (by mediaKey). */
 export async function findRunsByRunId(db: Db, orgId: string, runId: string, mediaKey?: string): Promise<SummaryRow[]> {
   if (holdsNul(runId, mediaKey)) return [];

@@ -20,16 +20,8 @@ import {
   RunListResult,
   RunResult,
 } from './api-schemas.js';
-import {
-  deleteRun,
-  findRunsByRunId,
-  fullRunForApi,
-  listRunSummaries,
-  summaryForApi,
-  type SummaryRow,
-} from './queries.js';
-import { readRunBody } from './run-body-reader.js';
-import { readConsistentRun } from './consistent-run.js';
+import { deleteRun, fullRunForApi, listRunSummaries, summaryForApi, type SummaryRow } from './queries.js';
+import { readRunSnapshot } from './run-body-reader.js';
 import { readOneRun, findOneRun } from './find-run.js';
 import { storeValidatedRun } from './store-run.js';
 import type { RunUploadOptions } from './run-upload.js';
@@ -144,12 +136,7 @@ export async function detectionRoutes(app: FastifyInstance, { uploads }: { uploa
       if (!recording) throw new ApiError(404, 'recording_not_found', `No recording with mediaKey "${mediaKey}"`);
       const rows = await listRunSummaries(db, orgId, recording.id);
       const withTracks = included.length > 0;
-      const readRun = (row: SummaryRow) =>
-        readConsistentRun(
-          (id) => readRunBody(app.store, id),
-          row,
-          async () => (await findRunsByRunId(db, orgId, row.run_id, recording.mediaKey))[0],
-        );
+      const readRun = (row: SummaryRow) => readRunSnapshot(app.store, orgId, row.id);
       if (withTracks && rows.reduce((n, row) => n + row.boxes_stored, 0) >= STREAM_FROM_BOXES) {
         const stream = runListJsonStream(
           recording.mediaKey,

@@ -1,6 +1,8 @@
-// Reads a run's stored body: the track headers and the box blob.
+// Reads a run's stored body (the track headers and the box blob), and a run's summary with its body as one version.
 import { copyOutFirstRow } from '../db/pg-binary-copy.js';
+import { inPgSnapshot, type PgSnapshot } from '../db/pg-snapshot.js';
 import type { Store } from '../db/store.js';
+import { runSummary, runWithBody, type SummaryRow } from './queries.js';
 
 /** `version` counts the run's writes: a body belongs to the summary of the same version. */
 export interface RunBody {
@@ -9,14 +11,42 @@ export interface RunBody {
   version: number;
 }
 
+const bodySelect = (runPk: string) => (literal: (value: string) => string) =>
+  `SELECT tracks, boxes, version FROM runs WHERE id = ${literal(runPk)}`;
+
+function bodyOfCopiedRow(row: Array<Buffer | null> | undefined): RunBody | undefined {
+  // Binary COPY: an integer column is 4 bytes, big-endian.
+  return row && { tracks: row[0]!.toString('utf8'), boxes: row[1]!, version: row[2]!.readInt32BE(0) };
+}
+
+/** The body alone, under the store's statement deadline (binary COPY on PostgreSQL). */
 export async function readRunBody(store: Store, runPk: string): Promise<RunBody | undefined> {
   if (store.pgPool) {
-    const row = await copyOutFirstRow(
-      store.pgPool,
-      (literal) => `SELECT tracks, boxes, version FROM runs WHERE id = ${literal(runPk)}`,
-    );
-    // Binary COPY: an integer column is 4 bytes, big-endian.
-    return row && { tracks: row[0]!.toString('utf8'), boxes: row[1]!, version: row[2]!.readInt32BE(0) };
+    return bodyOfCopiedRow(await copyOutFirstRow(store.pgPool, bodySelect(runPk), store.pgQueryDeadlineMs?.() ?? 0));
   }
   return store.db.selectFrom('runs').select(['tracks', 'boxes', 'version']).where('id', '=', runPk).executeTakeFirst();
+}
+
+/**
+ * The run's summary and body as one version, or undefined when the run is gone. Read apart, a replacement between
+ * the two reads kept the run's id and paired one version's summary (counts, name, source) with another's tracks.
+ * SQLite: one statement. PostgreSQL: one REPEATABLE READ transaction (the body goes out as binary COPY, which no
+ * query can join), every statement under the deadline.
+ */
+export async function readRunSnapshot(
+  store: Store,
+  orgId: string,
+  runPk: string,
+): Promise<{ row: SummaryRow; body: RunBody } | undefined> {
+  if (store.pgPool) {
+    return inPgSnapshot(store.pgPool, store.pgQueryDeadlineMs?.() ?? 0, async ({ db, copyOutFirstRow }: PgSnapshot) => {
+      const row = await runSummary(db, orgId, runPk);
+      const body = row && bodyOfCopiedRow(await copyOutFirstRow(bodySelect(runPk)));
+      return row && body && { row, body };
+    });
+  }
+  const found = await runWithBody(store.db, orgId, runPk);
+  if (!found) return undefined;
+  const { tracks, boxes, ...row } = found;
+  return { row, body: { tracks, boxes, version: row.version } };
 }

@@ -1,11 +1,15 @@
-// How a route that takes a run's body reads it: the 32 MiB limit, the content codings, the large-body turns and the
-// minimum upload rate. POST /detections and the import route spread one shared set into their own options, so that
-// both wait for the same two large-body turns.
+// How a route that takes a run's body reads it: the 32 MiB limit, the content codings, the memory budget for bodies
+// in flight, the large-body turns and the minimum upload rate. POST /detections and the import route spread one
+// shared set into their own options, so that both draw on the same budget and wait for the same two turns.
 import { Transform, pipeline, type Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { bodyCoding, decodeBody } from '../http/content-coding.js';
 import { watchRate, type MinimumRate, type RateWatched } from '../http/minimum-rate.js';
-import { Semaphore } from '../util/semaphore.js';
+import { principalOf } from '../auth/authenticate.js';
+import type { BodyBudgetConfig } from '../config.js';
+import { ApiError } from '../http/problem.js';
+import { ByteBudget } from '../util/byte-budget.js';
+import { FairTurns } from '../util/fair-turns.js';
 import { MAX_BODY_BYTES } from './limits.js';
 
 /**
@@ -42,15 +46,51 @@ export interface RunUploadOptions {
   onRequestAbort: (request: FastifyRequest) => Promise<void>;
 }
 
-/** Made once per app (the detections plugin) and given to every route that takes a run's body. */
-export function runUploadOptions(minimumRate: MinimumRate): RunUploadOptions {
-  const largeBodies = new Semaphore(LARGE_BODY_SLOTS);
+/**
+ * Made once per app (the detections plugin) and given to every route that takes a run's body. Bodies up to 8 MiB
+ * reserve their length from one byte budget before they are read (a body parses into many times its size: sixteen
+ * 7.7 MiB bodies of `{}` at once took a server past 1 GiB); chunked and coded ones, of unknown decoded size, reserve
+ * the 8 MiB they may grow to before needing a turn. Past BODY_BUDGET_WAIT_MS without room: 503 with Retry-After.
+ * Larger bodies wait for a large-body turn instead, and no organisation holds every turn.
+ */
+export function runUploadOptions(minimumRate: MinimumRate, budgetConfig: BodyBudgetConfig): RunUploadOptions {
+  const largeBodies = new FairTurns(LARGE_BODY_SLOTS);
+  const budget = new ByteBudget(budgetConfig.bytes);
   // A body holding one of those turns must keep coming, or it gives the turn up with a 408.
-  const holding = new WeakSet<FastifyRequest>();
+  const holding = new WeakMap<FastifyRequest, string>();
+  const reserved = new WeakMap<FastifyRequest, number>();
   const watches = new WeakMap<FastifyRequest, RateWatched>();
   const releaseLargeBody = async (request: FastifyRequest) => {
     watches.get(request)?.stop();
-    if (holding.delete(request)) largeBodies.release();
+    const org = holding.get(request);
+    if (org !== undefined) {
+      holding.delete(request);
+      largeBodies.release(org);
+    }
+    const bytes = reserved.get(request);
+    if (bytes !== undefined) {
+      reserved.delete(request);
+      budget.release(bytes);
+    }
+  };
+  /** Waits for room in the budget; 503 when none comes in time. The reservation goes back with the answer. */
+  const reserve = async (request: FastifyRequest, reply: FastifyReply, bytes: number) => {
+    if (!(await budget.reserve(bytes, budgetConfig.waitMs))) {
+      throw new ApiError(
+        503,
+        'service_unavailable',
+        'Too many request bodies are being read at once; send this one again shortly',
+        {},
+        // The body was not read: closing spares the client sending it to no purpose.
+        { 'Retry-After': String(Math.max(1, Math.ceil(budgetConfig.waitMs / 1000))), Connection: 'close' },
+      );
+    }
+    if (request.raw.destroyed || reply.raw.destroyed || reply.raw.writableFinished) {
+      budget.release(bytes);
+      return;
+    }
+    reserved.set(request, bytes);
+    reply.raw.once('close', () => void releaseLargeBody(request));
   };
   return {
     bodyLimit: MAX_BODY_BYTES,
@@ -63,16 +103,21 @@ export function runUploadOptions(minimumRate: MinimumRate): RunUploadOptions {
       const coding = bodyCoding(request.headers['content-encoding']);
       // Over the limit: Fastify answers 413 from the header, at once, without a turn. A coded body's Content-Length
       // counts coded bytes: over the limit it is refused all the same, under it says nothing of the decoded size.
-      if (length > MAX_BODY_BYTES || (coding === 'identity' && length <= LARGE_BODY_BYTES)) return payload;
+      if (length > MAX_BODY_BYTES) return payload;
+      if (coding === 'identity' && length <= LARGE_BODY_BYTES) {
+        if (length > 0) await reserve(request, reply, length);
+        return payload;
+      }
+      const org = principalOf(request).orgId;
       /** False when the request was over (the client gone) by the time its turn came: the turn went back. */
       const takeSlot = async () => {
-        await largeBodies.acquire();
+        await largeBodies.acquire(org);
         // A client that gave up while waiting has already passed onRequestAbort: its slot goes back now.
         if (request.raw.destroyed || reply.raw.destroyed || reply.raw.writableFinished) {
-          largeBodies.release();
+          largeBodies.release(org);
           return false;
         }
-        holding.add(request);
+        holding.set(request, org);
         // The answer's end in every case: onResponse does not run for a streamed answer the client drops half-way.
         reply.raw.once('close', () => void releaseLargeBody(request));
         return true;
@@ -84,6 +129,7 @@ export function runUploadOptions(minimumRate: MinimumRate): RunUploadOptions {
         watched.start();
         return watched.stream;
       }
+      await reserve(request, reply, LARGE_BODY_BYTES);
       // A chunked or coded body, of unknown decoded length, is read freely until it turns out large: small chunked
       // runs never wait for the slots (two stalled chunked uploads held both, and every other chunked post waited
       // behind them). The turns and the rate count decoded bytes, which are what is held and parsed.

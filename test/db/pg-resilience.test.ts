@@ -26,17 +26,21 @@ async function eventually(check: () => Promise<boolean>, ms: number): Promise<bo
 /** A TCP proxy to PostgreSQL that can go silent: it keeps every socket open and stops passing bytes either way. */
 async function freezableProxy(target: URL) {
   let frozen = false;
+  // A statement text that silences, from then on, the connection that sends it (and only that one).
+  let freezeOn: Buffer | undefined;
   const pairs: Array<[net.Socket, net.Socket]> = [];
   const server = net.createServer((client) => {
     const upstream = net.connect(Number(target.port || 5432), target.hostname);
     pairs.push([client, upstream]);
+    let silenced = false;
     client.on('error', () => {});
     upstream.on('error', () => {});
-    client.on('data', (c) => {
-      if (!frozen) upstream.write(c);
+    client.on('data', (c: Buffer) => {
+      if (freezeOn && c.includes(freezeOn)) silenced = true;
+      if (!frozen && !silenced) upstream.write(c);
     });
     upstream.on('data', (c) => {
-      if (!frozen) client.write(c);
+      if (!frozen && !silenced) client.write(c);
     });
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
@@ -49,6 +53,10 @@ async function freezableProxy(target: URL) {
     },
     thaw() {
       frozen = false;
+    },
+    /** Connections that send `text` from now on go silent; undefined stops it (silenced ones stay silent). */
+    silenceOn(text: string | undefined) {
+      freezeOn = text === undefined ? undefined : Buffer.from(text);
     },
     async close() {
       for (const [a, b] of pairs) {
@@ -170,6 +178,49 @@ withPg('PostgreSQL: a database that goes silent', () => {
       expect((await fetch(`${base}/api/health`)).status).toBe(200);
     } finally {
       proxy.thaw();
+      await app.close();
+    }
+  });
+
+  it('answers GET /detections/{runId} 503 within the deadline when the run-body read (COPY) goes unanswered, and the pool recovers', async () => {
+    const org = await seedOrg(store);
+    const app = await buildApp({ config: loadConfig({ data: testStore.location.dataDir }, {}), store, logger: false });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(app.server.address() as net.AddressInfo).port}`;
+    const auth = { authorization: `Bearer ${org.token}` };
+    const read = () => fetch(`${base}/detections/silent-copy`, { headers: auth });
+    try {
+      const posted = await fetch(`${base}/detections`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          mediaKey: org.recording.mediaKey,
+          schemaVersion: '1.0',
+          source: { kind: 'model', name: 'yolo', runId: 'silent-copy' },
+          coordinateSpace: 'normalized',
+          tracks: [{ id: 'a', label: 'car', boxes: [{ frame: 0, x: 0.1, y: 0.2, w: 0.3, h: 0.4 }] }],
+        }),
+      });
+      expect(posted.status).toBe(201);
+      expect((await read()).status).toBe(200);
+      // Only the body's COPY goes unanswered: every other statement is answered as usual.
+      proxy.silenceOn('COPY (');
+      const started = Date.now();
+      // More requests than the pool has connections: each one's silent connection must be given up, not kept.
+      const answers = await Promise.all(Array.from({ length: 12 }, read));
+      for (const answer of answers) {
+        expect(answer.status).toBe(503);
+        expect((await answer.json()).code).toBe('service_unavailable');
+      }
+      // Each request waits the 1 s deadline once; two rounds of ten connections, with room for a loaded machine.
+      expect(Date.now() - started).toBeLessThan(8000);
+      proxy.silenceOn(undefined);
+      const again = await read();
+      expect(again.status).toBe(200);
+      expect((await again.json()).data.tracks).toHaveLength(1);
+      expect((await fetch(`${base}/api/health`)).status).toBe(200);
+    } finally {
+      proxy.silenceOn(undefined);
       await app.close();
     }
   });
