@@ -5,11 +5,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Store } from '../db/store.js';
-import { readConsistentRun } from '../detections/consistent-run.js';
-import { findRunsByRunId, type SummaryRow } from '../detections/queries.js';
-import { readRunBody } from '../detections/run-body-reader.js';
+import { readRunSnapshot } from '../detections/run-body-reader.js';
 import { newId } from '../util/ids.js';
-import { Semaphore } from '../util/semaphore.js';
+import { FairTurns } from '../util/fair-turns.js';
 import { type Computation, computeInWorker, EvaluationFailure } from './compute.js';
 import type { Plan, RunRef, UsedRun } from './plan.js';
 import { claimLapsedJob, finishEvaluation, releaseLease, renewLease } from './queries.js';
@@ -34,21 +32,16 @@ interface Running {
   stop(): void;
 }
 
-/** The runs of one sequence, read as one version each (consistent-run.ts); a run gone meanwhile fails the job. */
+/** The runs of one sequence, each summary and body read as one version; a run gone meanwhile fails the job. */
 async function readRun(
   store: Store,
   orgId: string,
   mediaKey: string,
   ref: RunRef,
 ): Promise<{ body: StoredRunBody; used: UsedRun }> {
-  const find = async (): Promise<SummaryRow | undefined> =>
-    (await findRunsByRunId(store.db, orgId, ref.runId, mediaKey)).find((r) => r.id === ref.pk);
-  const gone = () =>
-    new EvaluationFailure(`run "${ref.runId}" of recording "${mediaKey}" was deleted before it was scored`);
-  const row = await find();
-  if (!row) throw gone();
-  const run = await readConsistentRun((id) => readRunBody(store, id), row, find);
-  if (!run) throw gone();
+  const run = await readRunSnapshot(store, orgId, ref.pk);
+  if (!run)
+    throw new EvaluationFailure(`run "${ref.runId}" of recording "${mediaKey}" was deleted before it was scored`);
   return {
     body: {
       runId: run.row.run_id,
@@ -64,7 +57,7 @@ export function evaluationJobs(store: Store, config: Config, log: FastifyBaseLog
   const owner = newId();
   const { leaseMs, holdForTests } = config.evaluation;
   // One computation at a time per instance: each holds two large runs in memory and a core busy.
-  const turns = new Semaphore(1);
+  const turns = new FairTurns(1);
   const running = new Set<Running>();
   let closed = false;
 
@@ -138,11 +131,11 @@ export function evaluationJobs(store: Store, config: Config, log: FastifyBaseLog
     try {
       // Test only: the job stays running, its lease renewed, until this instance dies or closes.
       if (holdForTests) return await stopped;
-      const turn = turns.acquire();
+      const turn = turns.acquire(orgId);
       await Promise.race([turn, stopped]);
       if (lost) {
         // The turn still comes: handed on at once.
-        void turn.then(() => turns.release());
+        void turn.then(() => turns.release(orgId));
         return;
       }
       try {
@@ -183,7 +176,7 @@ export function evaluationJobs(store: Store, config: Config, log: FastifyBaseLog
           completed_at: Date.now(),
         });
       } finally {
-        turns.release();
+        turns.release(orgId);
       }
     } catch (err) {
       // A database that failed mid-way: the lease lapses and the job is tried again (here or elsewhere).
