@@ -54,8 +54,14 @@ function usage(commands: CommandTable): string {
     ...Object.values(commands).map((c) => `  sightline ${c.usage}`),
     '',
     GLOBAL_USAGE,
-    `(${Object.keys(offlineCommands).join(', ')} work offline on files: they take --json but no store flags)`,
+    `(${offlineNames(commands).join(', ')} work offline on files: they take --json but no store flags)`,
   ].join('\n');
+}
+
+function offlineNames(commands: CommandTable): string[] {
+  return Object.entries(commands)
+    .filter(([, c]) => c.offline)
+    .map(([name]) => name);
 }
 
 /**
