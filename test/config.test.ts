@@ -53,6 +53,7 @@ describe('integer settings', () => {
     'SHUTDOWN_GRACE_MS',
     'DATABASE_CONNECT_TIMEOUT_MS',
     'DATABASE_QUERY_TIMEOUT_MS',
+    'RUN_REVISIONS_KEPT',
   ];
 
   it.each(positive)('%s takes an integer of at least 1 and refuses 0 and what is not one', (name) => {
@@ -63,6 +64,14 @@ describe('integer settings', () => {
     }
     expect(() => loadConfig({}, { [name]: '1' })).not.toThrow();
     expect(() => loadConfig({}, { [name]: ' 30 ' })).not.toThrow();
+  });
+
+  it('RUN_REVISIONS_KEPT is 20 unless set, and at most 10000', () => {
+    expect(loadConfig({}, {}).runRevisionsKept).toBe(20);
+    expect(loadConfig({}, { RUN_REVISIONS_KEPT: '3' }).runRevisionsKept).toBe(3);
+    expect(() => loadConfig({}, { RUN_REVISIONS_KEPT: '10001' })).toThrow(
+      /RUN_REVISIONS_KEPT must be an integer from 1 to 10000/,
+    );
   });
 
   it('keeps 0 where it means something: any free port, no idle limit on a stream, no sweeper', () => {
