@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { newBoxView, PACKED_FIELDS, PackedBoxes } from '../../src/detections/packed-boxes.js';
 import { MAX_BODY_DEPTH, parseRunJson } from '../../src/detections/run-json-parser.js';
+import { RUN_MEMBERS } from '../../src/detections/run-members.js';
 import { validateRun } from '../../src/detections/validate-run.js';
 
 const parse = (text: string) => parseRunJson(Buffer.from(text, 'utf8'));
@@ -55,9 +56,17 @@ function keyOrder(value: unknown): string {
 }
 const isBoxList = (v: unknown) => v instanceof PackedBoxes;
 
+/** JSON.parse's value less the top-level members no run has: the parser checks those as JSON but does not build them. */
+function withoutIgnoredMembers(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value)) if (RUN_MEMBERS.has(key)) out[key] = member;
+  return out;
+}
+
 function expectSameAsJsonParse(text: string): unknown {
   const fast = parse(text);
-  const reference = JSON.parse(text) as unknown;
+  const reference = withoutIgnoredMembers(JSON.parse(text));
   if (fast !== undefined) {
     expect(canonical(unpacked(fast))).toBe(canonical(reference));
     expect(keyOrder(fast)).toBe(keyOrder(reference));
@@ -173,7 +182,9 @@ describe('parseRunJson gives what JSON.parse gives', () => {
           Buffer.from('"}'),
         ]);
         const fast = parseRunJson(bytes);
-        expect(fast).toEqual(JSON.parse(bytes.toString('utf8')));
+        expect(fast).toEqual(withoutIgnoredMembers(JSON.parse(bytes.toString('utf8'))));
+        const named = Buffer.concat([Buffer.from('{"name":"'), bytes.subarray(6)]);
+        expect(parseRunJson(named)).toEqual(JSON.parse(named.toString('utf8')));
       }),
       { numRuns: 2000 },
     );
@@ -211,6 +222,44 @@ describe('parseRunJson gives what JSON.parse gives', () => {
       const fast = parse(`{"tracks":[{"boxes":[{"frame":${text}}]}]}`) as { tracks: Array<{ boxes: PackedBoxes }> };
       expect(Object.is(boxObjects(fast.tracks[0]!.boxes)[0]!.frame, JSON.parse(text)), text).toBe(true);
     }
+  });
+});
+
+describe('parseRunJson passes over members no run has', () => {
+  it('checks them as JSON without building them: any JSON value there is accepted, and left out', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = `{"pad":${JSON.stringify(value, null, 1)},"name":"n","extra":${JSON.stringify(value)}}`;
+        expect(parse(text)).toEqual({ name: 'n' });
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('declines what JSON.parse refuses inside them, so that JSON.parse reports it', () => {
+    for (const bad of [
+      '[1,]',
+      '{"a" 1}',
+      '{"a":1,}',
+      '[01]',
+      '"\\x"',
+      '"\\u12G4"',
+      '"a\tb"',
+      '[1 2]',
+      '{1:2}',
+      'tru',
+      '[[]',
+      '{"a":[}]}',
+    ]) {
+      const text = `{"pad":${bad.replace('\\t', '\t')},"name":"n"}`;
+      expect(() => JSON.parse(text), text).toThrow();
+      expect(parse(text), text).toBeUndefined();
+    }
+  });
+
+  it('skips nesting of any depth in an ignored member without the stack', () => {
+    const depth = 50_000;
+    expect(parse(`{"pad":${'['.repeat(depth)}${']'.repeat(depth)},"name":"n"}`)).toEqual({ name: 'n' });
   });
 });
 
@@ -256,12 +305,14 @@ describe('parseRunJson declines, and JSON.parse decides', () => {
   });
 
   it('refuses nesting deeper than MAX_BODY_DEPTH instead of leaving it to JSON.parse, which took seconds', () => {
-    const deep = (n: number) => `{"x":${'['.repeat(n)}${']'.repeat(n)},"tracks":[]}`;
+    const deep = (n: number, member = 'categories') => `{"${member}":${'['.repeat(n)}${']'.repeat(n)},"tracks":[]}`;
     expect(() => parse(deep(MAX_BODY_DEPTH))).toThrow(/more than 100000 levels deep/);
     expect(parse(deep(MAX_BODY_DEPTH - 1))).toBeUndefined();
+    // In a member no run has, the nesting is only checked, never built: no limit is needed there.
+    expect(parse(deep(MAX_BODY_DEPTH + 5, 'x'))).toEqual({ tracks: [] });
     // Brackets inside strings are text, not nesting.
-    expect(parse(`{"x":"${'['.repeat(MAX_BODY_DEPTH + 5)}","tracks":[]}`)).toEqual({
-      x: '['.repeat(MAX_BODY_DEPTH + 5),
+    expect(parse(`{"name":"${'['.repeat(MAX_BODY_DEPTH + 5)}","tracks":[]}`)).toEqual({
+      name: '['.repeat(MAX_BODY_DEPTH + 5),
       tracks: [],
     });
   });
