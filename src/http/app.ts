@@ -49,10 +49,10 @@ export interface AppOptions {
   backgroundJobs?: boolean;
 }
 
-// What a route takes unless it says otherwise: every JSON body but a run, a search region and a bulk request is a few
-// fields (a recording, a provider's settings, an upload event). A larger body is 413 before a byte is parsed (from
-// Content-Length, else once the bytes pass it).
-const DEFAULT_BODY_LIMIT = 64 * 1024;
+// What a route takes unless it says otherwise: a storage account may list 1000 directories of up to 1 KiB each.
+// Routes that take less say so (POST /login 16 KiB, the recordings routes 64 KiB and 256 KiB); run bodies take
+// 32 MiB. A larger body is 413 before a byte is parsed (from Content-Length, else once the bytes pass the limit).
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const DOCS_CSP = [
   "default-src 'none'",
   "base-uri 'none'",

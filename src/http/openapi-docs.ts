@@ -44,6 +44,8 @@ interface RouteDoc {
  */
 const OPERATION_IDS: Record<string, string> = {
   'GET /api/health': 'getHealth',
+  'GET /api/health/live': 'getLiveness',
+  'GET /api/health/ready': 'getReadiness',
   'POST /login': 'login',
   'POST /logout': 'logout',
   'POST /detections': 'postDetectionRun',

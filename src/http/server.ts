@@ -36,6 +36,12 @@ export async function startServer(config: Config, logger?: AppOptions['logger'])
     throw err;
   }
   if (migrated.length > 0) app.log.info({ migrations: migrated }, 'the store was migrated');
+  if (config.trustProxy === true) {
+    // Every hop trusted: the left-most X-Forwarded-For entry, which any client writes, becomes its address.
+    app.log.warn(
+      'TRUST_PROXY=true takes the client address from the left-most X-Forwarded-For entry, which clients can forge: name the proxies (a hop count or their addresses) instead',
+    );
+  }
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {

@@ -85,12 +85,17 @@ const listParam = (value: unknown, field: string): string[] | undefined => {
   return parts;
 };
 
+// A recording is a key and a few short fields; an upload event is that and whatever metadata its pipeline adds.
+const RECORDING_BODY_LIMIT = 64 * 1024;
+const EVENT_BODY_LIMIT = 256 * 1024;
+
 export async function recordingRoutes(app: FastifyInstance): Promise<void> {
   const db = app.store.db;
 
   app.post(
     '/recordings',
     {
+      bodyLimit: RECORDING_BODY_LIMIT,
       onRequest: requireRecordingWriter,
       validatorCompiler: skipSchemaValidation,
       schema: {
@@ -122,6 +127,7 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
   app.post(
     '/recordings/events',
     {
+      bodyLimit: EVENT_BODY_LIMIT,
       onRequest: requireRecordingWriter,
       validatorCompiler: skipSchemaValidation,
       schema: {

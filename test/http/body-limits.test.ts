@@ -61,6 +61,12 @@ describe.each(DIALECTS)('request bodies on %s', (dialect) => {
 
   it('keeps the other JSON routes to what they take', async ({ server, org }) => {
     const big = JSON.stringify({ mediaKey: 'a'.repeat(70 * 1024) });
+    const other = await post(
+      `${server.url}/api/storage/admin/accounts`,
+      JSON.stringify({ name: 'x'.repeat(1100 * 1024) }),
+      bearer(org.sessions.owner),
+    );
+    expect([other.status, other.body.code]).toEqual([413, 'payload_too_large']);
     const res = await post(`${server.url}/recordings`, big, bearer(org.token));
     expect([res.status, res.body.code]).toEqual([413, 'payload_too_large']);
   });

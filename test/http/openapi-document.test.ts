@@ -98,6 +98,8 @@ describe('the OpenAPI document', () => {
       .sort();
     expect(open).toEqual([
       'GET /api/health',
+      'GET /api/health/live',
+      'GET /api/health/ready',
       'GET /api/storage/signed',
       'GET /api/storage/signed/validate',
       'GET /invitations/{token}',

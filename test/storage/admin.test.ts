@@ -288,15 +288,21 @@ describe.each(DIALECTS)('storage admin HTTP API on %s', (dialect) => {
       expect(res.status, JSON.stringify(directories)).toBe(400);
       expect(res.body.code).toBe('invalid_account');
     }
-    // Nested 10 000 deep: the message names the value without serialising it (JSON.stringify overflowed: a 500).
-    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
-    for (const field of ['directories', 'providers']) {
-      const res = await fetch(`${server.url}/api/storage/admin/accounts`, {
-        method: 'POST',
-        headers: { ...admin, 'content-type': 'application/json' },
-        body: `{"name":"u3","defaultProvider":"disk","${field}":[${deep}]}`,
-      });
-      expect([res.status, (await res.json()).code], field).toEqual([400, 'invalid_account']);
+    // Nested deep: the message names the value without serialising it (JSON.stringify of 10 000 levels overflowed: a
+    // 500). Past the 64 levels any JSON body may nest, the body is refused before it is parsed.
+    for (const [levels, code] of [
+      [60, 'invalid_account'],
+      [10_000, 'malformed_json'],
+    ] as const) {
+      const deep = `${'['.repeat(levels)}${']'.repeat(levels)}`;
+      for (const field of ['directories', 'providers']) {
+        const res = await fetch(`${server.url}/api/storage/admin/accounts`, {
+          method: 'POST',
+          headers: { ...admin, 'content-type': 'application/json' },
+          body: `{"name":"u3","defaultProvider":"disk","${field}":[${deep}]}`,
+        });
+        expect([res.status, (await res.json()).code], `${field} ${levels}`).toEqual([400, code]);
+      }
     }
     const many = await postJson(
       `${server.url}/api/storage/admin/accounts`,
