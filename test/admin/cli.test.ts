@@ -126,6 +126,43 @@ describe.each(DIALECTS)('admin CLI listings and shared operations on %s', (diale
     }
   });
 
+  it('changes the settings with admin org set, as PATCH /admin/organisation does', async () => {
+    const set = await json(
+      'admin',
+      'org',
+      'set',
+      '--org',
+      'alpha',
+      '--retention-days',
+      '60',
+      '--keep-recordings',
+      '--editor-storage-account',
+      'alpha-web',
+    );
+    expect(set).toMatchObject({
+      name: 'alpha',
+      retentionDays: 60,
+      keepRecordings: true,
+      editorStorageAccount: 'alpha-web',
+    });
+    const other = await cli('admin', 'org', 'set', '--org', 'alpha', '--editor-storage-account', 'beta-web');
+    expect([other.code, other.stderr]).toEqual([1, expect.stringMatching(/no storage account named "beta-web"/)]);
+    const zero = await cli('admin', 'org', 'set', '--org', 'alpha', '--retention-days', '0');
+    expect(zero.code).toBe(2);
+    const back = await json(
+      'admin',
+      'org',
+      'set',
+      '--org',
+      'alpha',
+      '--keep-recordings=false',
+      '--editor-storage-account',
+      '-',
+    );
+    expect(back).toMatchObject({ retentionDays: 60, keepRecordings: false, editorStorageAccount: null });
+    expect((await cli('admin', 'org', 'set', '--org', 'alpha')).code).toBe(2);
+  });
+
   it('keeps the last owner at the CLI too, and audits its changes as the operator', async () => {
     const refused = await cli(
       'admin',

@@ -2,6 +2,7 @@
 // test can show that no secret reaches the log; an organisation seeded on it as seedOrg makes them.
 import { Writable } from 'node:stream';
 import { test as base } from 'vitest';
+import type { AuditEntry } from '../../src/admin/audit.js';
 import { loadConfig } from '../../src/config.js';
 import type { DialectName } from '../../src/db/store.js';
 import { buildApp } from '../../src/http/app.js';
@@ -54,13 +55,7 @@ export function adminTests(env: Record<string, string> = {}) {
 }
 
 /** A JSON request with a Bearer token: status, headers and parsed body. */
-export async function call(
-  server: { url: string },
-  method: string,
-  path: string,
-  token?: string,
-  body?: unknown,
-): Promise<{ status: number; headers: Headers; body: any }> {
+export async function call(server: { url: string }, method: string, path: string, token?: string, body?: unknown) {
   const headers: Record<string, string> = token ? bearer(token) : {};
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(`${server.url}${path}`, {
@@ -78,13 +73,13 @@ export async function login(server: { url: string }, username: string, password:
 
 /** The audit entries of the organisation, newest first (every page). */
 export async function auditOf(server: { url: string }, token: string) {
-  const entries: any[] = [];
+  const entries: AuditEntry[] = [];
   let cursor: string | null = null;
   do {
-    const page: any = await call(server, 'GET', `/admin/audit?limit=200${cursor ? `&cursor=${cursor}` : ''}`, token);
+    const page = await call(server, 'GET', `/admin/audit?limit=200${cursor ? `&cursor=${cursor}` : ''}`, token);
     if (page.status !== 200) throw new Error(JSON.stringify(page.body));
-    entries.push(...page.body.data.entries);
-    cursor = page.body.data.nextCursor;
+    entries.push(...(page.body.data.entries as AuditEntry[]));
+    cursor = page.body.data.nextCursor as string | null;
   } while (cursor);
   return entries;
 }

@@ -129,7 +129,7 @@ describe.each(DIALECTS)('admin organisation and audit on %s', (dialect) => {
       'storage.account.created',
       'storage.provider.created',
     ]);
-    expect(audit[1].details).toEqual({ enabled: false });
+    expect(audit[1]?.details).toEqual({ enabled: false });
     expect(JSON.stringify(audit)).not.toContain(secret);
     expect(server.logs()).not.toContain(secret);
     // The other organisation's log has none of it.
@@ -142,21 +142,27 @@ describe.each(DIALECTS)('admin organisation and audit on %s', (dialect) => {
         (await call(server, 'PATCH', '/admin/organisation', org.sessions.owner, { retentionDays: i })).status,
       ).toBe(200);
     const first = await call(server, 'GET', '/admin/audit?limit=2', org.sessions.admin);
-    expect(first.body.data.entries.map((e: any) => e.details.retentionDays.to)).toEqual([5, 4]);
+    expect(
+      first.body.data.entries.map((e: { details: { retentionDays: { to: number } } }) => e.details.retentionDays.to),
+    ).toEqual([5, 4]);
     const second = await call(
       server,
       'GET',
       `/admin/audit?limit=2&cursor=${first.body.data.nextCursor}`,
       org.sessions.admin,
     );
-    expect(second.body.data.entries.map((e: any) => e.details.retentionDays.to)).toEqual([3, 2]);
+    expect(
+      second.body.data.entries.map((e: { details: { retentionDays: { to: number } } }) => e.details.retentionDays.to),
+    ).toEqual([3, 2]);
     const third = await call(
       server,
       'GET',
       `/admin/audit?limit=2&cursor=${second.body.data.nextCursor}`,
       org.sessions.admin,
     );
-    expect(third.body.data.entries.map((e: any) => e.details.retentionDays.to)).toEqual([1]);
+    expect(
+      third.body.data.entries.map((e: { details: { retentionDays: { to: number } } }) => e.details.retentionDays.to),
+    ).toEqual([1]);
     expect(third.body.data.nextCursor).toBeNull();
     for (const q of ['limit=0', 'limit=201', 'limit=x', 'cursor=nope']) {
       const r = await call(server, 'GET', `/admin/audit?${q}`, org.sessions.admin);

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { parseDuration } from '../../util/duration.js';
 import { recordAudit } from '../../admin/audit.js';
-import { listOrganisations } from '../../admin/organisation.js';
+import { listOrganisations, updateOrganisation } from '../../admin/organisation.js';
 import { createOrgToken, listOrgTokens, revokeOrgToken } from '../../admin/tokens.js';
 import {
   changeUserRole,
@@ -99,6 +99,31 @@ export const authCommands: CommandTable = {
                   `${o.name}  (id ${o.id}; retention ${o.retentionDays} days${o.keepRecordings ? ', recordings kept' : ''}; ${o.users} user${o.users === 1 ? '' : 's'}, ${o.recordings} recording${o.recordings === 1 ? '' : 's'}${o.editorStorageAccount ? `; editor account ${o.editorStorageAccount}` : ''})`,
               )
               .join('\n'),
+      );
+    },
+  },
+  'admin org set': {
+    usage:
+      'admin org set --org <name> [--retention-days N] [--keep-recordings=true|false] [--editor-storage-account <account>|-]   (- returns to EDITOR_STORAGE_ACCOUNT)',
+    flags: ['org', 'retention-days', 'keep-recordings', 'editor-storage-account'],
+    async run({ flags, json, withStore }) {
+      const orgName = stringFlag(flags, 'org', true);
+      const patch: Record<string, unknown> = {};
+      const days = numberFlag(flags, 'retention-days', { integer: true, min: 1, max: 1_000_000 });
+      if (days !== undefined) patch.retentionDays = days;
+      if (typeof flags['keep-recordings'] === 'boolean') patch.keepRecordings = flags['keep-recordings'];
+      const account = stringFlag(flags, 'editor-storage-account');
+      if (account !== undefined) patch.editorStorageAccount = account === '-' ? null : account;
+      if (Object.keys(patch).length === 0)
+        throw new UsageError('give at least one of --retention-days, --keep-recordings, --editor-storage-account');
+      const org = await withStore(async ({ db }) => {
+        const found = await requireOrganisation(db, orgName);
+        return adminCli(() => updateOrganisation(db, found.id, cliActor(), patch));
+      });
+      printResult(
+        json,
+        org,
+        `${org.name}: retention ${org.retentionDays} days${org.keepRecordings ? ', recordings kept' : ''}; editor account ${org.editorStorageAccount ?? "the server's (EDITOR_STORAGE_ACCOUNT)"}`,
       );
     },
   },

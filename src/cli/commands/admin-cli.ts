@@ -20,6 +20,8 @@ const FLAG_OF_FIELD: Record<string, string> = {
   expiresIn: 'expires-in',
   expiresAt: 'expires-in',
   retentionDays: 'retention-days',
+  keepRecordings: 'keep-recordings',
+  editorStorageAccount: 'editor-storage-account',
 };
 
 /** Runs an operation; its ApiError becomes the CLI's message (`messages` by code, else the detail). */
@@ -30,6 +32,8 @@ export async function adminCli<T>(fn: () => Promise<T>, messages: Record<string,
     if (!(err instanceof ApiError)) throw err;
     const own = messages[err.code];
     if (own) throw new Error(own);
+    // A well-formed flag naming what the store lacks is about the store (exit 1), not a wrong flag.
+    if (err.code === 'unknown_account') throw new Error(err.message);
     const field = typeof err.extensions.field === 'string' ? err.extensions.field : undefined;
     if (err.status === 400 && field) {
       const flag = `--${FLAG_OF_FIELD[field] ?? field}`;

@@ -42,7 +42,7 @@ export function Audit(props: { call: Call }) {
     h(ErrorLine, { error }),
     h(
       'table',
-      { class: 'admin-table', 'aria-label': 'Audit log' },
+      { class: 'list admin-table', 'aria-label': 'Audit log' },
       h(
         'thead',
         null,

@@ -112,7 +112,7 @@ export function People(props: { call: Call; session: Session }) {
     users
       ? h(
           'table',
-          { class: 'admin-table', 'aria-label': 'Users' },
+          { class: 'list admin-table', 'aria-label': 'Users' },
           h(
             'thead',
             null,

@@ -100,7 +100,7 @@ export function Storage(props: { call: Call }) {
         ? h('p', { class: 'muted' }, 'No providers yet.')
         : h(
             'table',
-            { class: 'admin-table', 'aria-label': 'Providers' },
+            { class: 'list admin-table', 'aria-label': 'Providers' },
             h(
               'thead',
               null,
@@ -174,7 +174,7 @@ export function Storage(props: { call: Call }) {
         ? h('p', { class: 'muted' }, 'No accounts yet.')
         : h(
             'table',
-            { class: 'admin-table', 'aria-label': 'Accounts' },
+            { class: 'list admin-table', 'aria-label': 'Accounts' },
             h(
               'thead',
               null,

@@ -79,7 +79,7 @@ export function Tokens(props: { call: Call }) {
         ? h('p', { class: 'muted' }, 'No tokens yet.')
         : h(
             'table',
-            { class: 'admin-table', 'aria-label': 'Tokens' },
+            { class: 'list admin-table', 'aria-label': 'Tokens' },
             h(
               'thead',
               null,
