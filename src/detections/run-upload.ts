@@ -8,6 +8,7 @@ import { watchRate, type MinimumRate, type RateWatched } from '../http/minimum-r
 import { principalOf } from '../auth/authenticate.js';
 import type { BodyBudgetConfig } from '../config.js';
 import { ApiError } from '../http/problem.js';
+import { bodyBytesInFlight, largeBodyTurnsInUse } from '../http/metrics.js';
 import { ByteBudget } from '../util/byte-budget.js';
 import { FairTurns } from '../util/fair-turns.js';
 import { MAX_BODY_BYTES } from './limits.js';
@@ -66,11 +67,13 @@ export function runUploadOptions(minimumRate: MinimumRate, budgetConfig: BodyBud
     if (org !== undefined) {
       holding.delete(request);
       largeBodies.release(org);
+      largeBodyTurnsInUse.dec();
     }
     const bytes = reserved.get(request);
     if (bytes !== undefined) {
       reserved.delete(request);
       budget.release(bytes);
+      bodyBytesInFlight.dec(bytes);
     }
   };
   /** Waits for room in the budget; 503 when none comes in time. The reservation goes back with the answer. */
@@ -90,6 +93,7 @@ export function runUploadOptions(minimumRate: MinimumRate, budgetConfig: BodyBud
       return;
     }
     reserved.set(request, bytes);
+    bodyBytesInFlight.inc(bytes);
     reply.raw.once('close', () => void releaseLargeBody(request));
   };
   return {
@@ -118,6 +122,7 @@ export function runUploadOptions(minimumRate: MinimumRate, budgetConfig: BodyBud
           return false;
         }
         holding.set(request, org);
+        largeBodyTurnsInUse.inc();
         // The answer's end in every case: onResponse does not run for a streamed answer the client drops half-way.
         reply.raw.once('close', () => void releaseLargeBody(request));
         return true;
