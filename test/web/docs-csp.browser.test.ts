@@ -33,7 +33,7 @@ describe.skipIf(!HAS_CHROMIUM)('/docs under its CSP in Chromium', () => {
     const answer = await page.goto(`${server.url}/docs`);
     expect(answer?.headers()['content-security-policy']).toContain("script-src 'self'");
     await page.locator('.swagger-ui .info .title').waitFor({ timeout: 15_000 });
-    expect(await page.locator('.swagger-ui .info .title').innerText()).toContain('Sightline API');
+    expect(await page.locator('.swagger-ui .info .title').textContent()).toContain('Sightline API');
     await page.locator('.opblock-summary-path', { hasText: '/login' }).first().waitFor();
     expect(violations).toEqual([]);
   });
