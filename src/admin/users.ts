@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import { hashPassword } from '../auth/password.js';
 import { hashSecret, newSecret } from '../auth/secrets.js';
-import { userFailureKey } from '../auth/throttle.js';
+import { forgetLoginFailures } from '../auth/queries.js';
 import type { UserRole } from '../auth/roles.js';
 import { byCodePoint } from '../db/code-point-order.js';
 import type { Database } from '../db/schema.js';
@@ -292,7 +292,7 @@ export async function resetUserPassword(
     await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', user.id).execute();
     const ended = await trx.deleteFrom('sessions').where('user_id', '=', user.id).executeTakeFirst();
     await trx.deleteFrom('invitations').where('user_id', '=', user.id).where('redeemed_at', 'is', null).execute();
-    await trx.deleteFrom('login_failures').where('key', '=', userFailureKey(user.username)).execute();
+    await forgetLoginFailures(trx, user.username);
     const sessionsEnded = Number(ended.numDeletedRows);
     await recordAudit(
       trx,

@@ -82,39 +82,20 @@ export async function listUsers(db: Db, orgId: string) {
 }
 
 /**
- * A new password for a user of the organisation: its sessions end (a reset usually follows a leak) and the username's
- * failed logins are forgotten, so the user can log in at once. Undefined when the organisation has no such user.
+ * Forgets a username's failed logins, from every address: after a new password the user can log in at once.
+ * Run inside the transaction that changes the password.
  */
-export async function setUserPassword(
-  db: Db,
-  orgId: string,
-  username: string,
-  password: string,
-): Promise<{ id: string; sessionsEnded: number } | undefined> {
-  // Hashed before the transaction: scrypt takes tens of milliseconds, and SQLite's one writer would wait that long.
-  const passwordHash = await hashPassword(password);
-  return db.transaction().execute(async (trx) => {
-    const user = await trx
-      .updateTable('users')
-      .set({ password_hash: passwordHash })
-      .where('org_id', '=', orgId)
-      .where('username', '=', username)
-      .returning('id')
-      .executeTakeFirst();
-    if (!user) return undefined;
-    const ended = await trx.deleteFrom('sessions').where('user_id', '=', user.id).executeTakeFirst();
-    await trx
-      .deleteFrom('login_failures')
-      .where((eb) =>
-        eb.or([
-          eb('key', '=', userFailureKey(username)),
-          // LIKE would read % and _ in the prefix as wildcards; the prefix is hex, but compare it exactly anyway.
-          eb(sql`substr(key, 1, ${userAddressPrefix(username).length})`, '=', userAddressPrefix(username)),
-        ]),
-      )
-      .execute();
-    return { id: user.id, sessionsEnded: Number(ended.numDeletedRows) };
-  });
+export async function forgetLoginFailures(trx: Db, username: string): Promise<void> {
+  await trx
+    .deleteFrom('login_failures')
+    .where((eb) =>
+      eb.or([
+        eb('key', '=', userFailureKey(username)),
+        // LIKE would read % and _ in the prefix as wildcards; the prefix is hex, but compare it exactly anyway.
+        eb(sql`substr(key, 1, ${userAddressPrefix(username).length})`, '=', userAddressPrefix(username)),
+      ]),
+    )
+    .execute();
 }
 
 /** Another role for a user of the organisation; its sessions carry it from their next request (roles are read per request). */

@@ -165,7 +165,7 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
       ['POST', '/api/storage/signed?a=x', 'GET, HEAD, OPTIONS'], // OPTIONS: CORS preflights
       ['DELETE', '/api/storage', 'GET, HEAD'],
       ['GET', '/login', 'POST'],
-      ['PUT', '/detections/run-1', 'GET, HEAD, DELETE'],
+      ['PUT', '/detections/run-1', 'GET, HEAD, PATCH, DELETE'],
       ['PATCH', '/recordings/alice/1700000000_cam1.mp4', 'GET, HEAD, DELETE'],
     ];
     for (const [method, path, allow] of cases) {
