@@ -2,7 +2,16 @@
 // labels), then `<track id label>` elements of `<box frame outside occluded keyframe xtl ytl xbr ybr z_order>`.
 // Frames are taken as written; boxes with outside="1" end a track (not objects); other shapes are counted, skipped.
 import { BOX_STRIDE } from '../detections/run-types.js';
-import { classesOf, exportView, frameCountOf, frameOf, isInterpolated, labelOf } from './export-view.js';
+import {
+  classesOf,
+  exportView,
+  frameCountOf,
+  frameOf,
+  isInterpolated,
+  labelOf,
+  FIRST_PIECE_CHARS,
+  PIECE_CHARS,
+} from './export-view.js';
 import { exportFrameSize, resolveFrameSize } from './frame-size.js';
 import { invalidFile } from './format-error.js';
 import { integerIds } from './id-numbering.js';
@@ -204,6 +213,7 @@ export const cvatVideoWriter: FormatWriter = function* (run, options = {}) {
   const ids = integerIds(v.boxes.headers.map((h) => h.id));
   const labels: string[] = [];
   for (const { label } of classesOf(v)) if (label !== undefined && !labels.includes(label)) labels.push(label);
+  let limit = FIRST_PIECE_CHARS;
   let piece = `<?xml version="1.0" encoding="utf-8"?>\n<annotations>\n  <version>1.1</version>\n  <meta>\n    <task>\n`;
   piece += `      <name>${xmlText(run.name ?? 'video')}</name>\n      <size>${frames}</size>\n      <mode>interpolation</mode>\n`;
   piece += `      <overlap>0</overlap>\n      <start_frame>0</start_frame>\n      <stop_frame>${Math.max(0, frames - 1)}</stop_frame>\n      <frame_filter></frame_filter>\n`;
@@ -229,9 +239,10 @@ export const cvatVideoWriter: FormatWriter = function* (run, options = {}) {
       if (next > frame + 1) piece += box(frame + 1, i * BOX_STRIDE, true, true);
     }
     piece += '  </track>\n';
-    if (piece.length >= 65_536) {
+    if (piece.length >= limit) {
       yield piece;
       piece = '';
+      limit = PIECE_CHARS;
     }
   }
   yield `${piece}</annotations>\n`;
