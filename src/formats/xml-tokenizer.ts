@@ -57,6 +57,9 @@ export function attributeOf(attributes: readonly string[], name: string): string
   return undefined;
 }
 
+/** The character after a name: white space, '=', '/' or '>'. */
+const isNameEnd = (c: number) => c === EQ || (c < 128 && NAME_CHAR[c] === STOP);
+
 const isSpace = (c: number) => c === 32 || c === 10 || c === 9 || c === 13;
 
 /** Tokens that the buffer ends inside of: wait for more input. */
@@ -71,6 +74,8 @@ export class XmlTokenizer {
   private state: 'prolog' | 'root' | 'epilog' = 'prolog';
   private readonly names = new Set<string>();
   private atStart = true;
+  /** The attribute names of the last start tag, by place (a name was checked once before it is kept here). */
+  private readonly lastAttributes: string[] = [];
   /** The next '\n' in buf at or after the last counted position (-1: none; -2: not looked for yet). */
   private nl = -2;
 
@@ -197,17 +202,33 @@ export class XmlTokenizer {
         return c === SLASH ? q + 2 : q + 1;
       }
       if (!spaced) this.fail(`Expected whitespace between the attributes of <${name}>`, s.slice(p, q));
-      const start = q;
-      ascii = NAME_CHAR[c] === START;
-      while (q < n) {
-        const d = s.charCodeAt(q);
-        const kind = d < 128 ? NAME_CHAR[d]! : 0;
-        if (kind === STOP || d === EQ) break;
-        if (kind === 0) ascii = false;
-        q++;
+      // Elements of one kind repeat their attributes in one order: the name at this place in the last tag is
+      // tried first, which saves scanning the name and allocating it again for every box of a file.
+      const slot = attributes.length >> 1;
+      const known = this.lastAttributes[slot];
+      let attribute: string;
+      if (
+        known !== undefined &&
+        s.startsWith(known, q) &&
+        q + known.length < n &&
+        isNameEnd(s.charCodeAt(q + known.length))
+      ) {
+        attribute = known;
+        q += known.length;
+      } else {
+        const start = q;
+        ascii = NAME_CHAR[c] === START;
+        while (q < n) {
+          const d = s.charCodeAt(q);
+          const kind = d < 128 ? NAME_CHAR[d]! : 0;
+          if (kind === STOP || d === EQ) break;
+          if (kind === 0) ascii = false;
+          q++;
+        }
+        if (q >= n) return MORE;
+        attribute = this.name(s.slice(start, q), ascii);
+        this.lastAttributes[slot] = attribute;
       }
-      if (q >= n) return MORE;
-      const attribute = this.name(s.slice(start, q), ascii);
       while (q < n && isSpace(s.charCodeAt(q))) q++;
       if (q >= n) return MORE;
       if (s.charCodeAt(q) !== EQ) this.fail(`The attribute ${attribute} of <${name}> has no value`, s.slice(p, q));
