@@ -79,10 +79,16 @@ function roundedText(v: number, scale: number, digits: number): string {
   if (r === 0) return '0';
   const a = r < 0 ? -r : r;
   const whole = Math.floor(a / scale);
-  const fraction = a - whole * scale;
+  let fraction = a - whole * scale;
   const sign = r < 0 ? '-' : '';
   if (fraction === 0) return `${sign}${whole}`;
-  return `${sign}${whole}.${String(fraction).padStart(digits, '0').replace(/0+$/, '')}`;
+  // Trailing zeros dropped on the integer (exact: it is below 2^53), not by a regular expression on its text.
+  let width = digits;
+  while (fraction % 10 === 0) {
+    fraction /= 10;
+    width--;
+  }
+  return `${sign}${whole}.${String(fraction).padStart(width, '0')}`;
 }
 
 /** A number as text for a confidence or other value passed through unchanged. */
