@@ -1,15 +1,24 @@
-// CVAT for video 1.1 XML, streamed with saxes: `<meta>` (original_size, start_frame, stop_frame, frame_filter,
+// CVAT for video 1.1 XML, streamed through XmlTokenizer: `<meta>` (original_size, start_frame, stop_frame, frame_filter,
 // labels), then `<track id label>` elements of `<box frame outside occluded keyframe xtl ytl xbr ybr z_order>`.
 // Frames are taken as written; boxes with outside="1" end a track (not objects); other shapes are counted, skipped.
-import { SaxesParser } from 'saxes';
 import { BOX_STRIDE } from '../detections/run-types.js';
-import { classesOf, exportView, frameCountOf, frameOf, isInterpolated, labelOf } from './export-view.js';
+import {
+  classesOf,
+  exportView,
+  frameCountOf,
+  frameOf,
+  isInterpolated,
+  labelOf,
+  FIRST_PIECE_CHARS,
+  PIECE_CHARS,
+} from './export-view.js';
 import { exportFrameSize, resolveFrameSize } from './frame-size.js';
-import { FormatError, invalidFile } from './format-error.js';
+import { invalidFile } from './format-error.js';
 import { integerIds } from './id-numbering.js';
 import { parseNumber, pixelText } from './numbers.js';
 import { RunBuilder } from './run-builder.js';
 import type { FormatReader, FormatWriter, ReadOptions } from './types.js';
+import { attributeOf, XmlError, XmlTokenizer } from './xml-tokenizer.js';
 
 const SHAPES = new Set(['polygon', 'polyline', 'points', 'skeleton', 'mask', 'cuboid', 'ellipse', 'tag']);
 const UNSIGNED = /^\d+$/;
@@ -27,7 +36,6 @@ export function cvatVideoReader(options: ReadOptions = {}): FormatReader & { met
   const b = new RunBuilder('element');
   const meta: CvatMeta = { labels: [] };
   const fileSize: { width?: number; height?: number } = {};
-  const parser = new SaxesParser({ position: true });
   const decoder = new TextDecoder('utf-8');
   const stack: string[] = [];
   let text = '';
@@ -38,10 +46,7 @@ export function cvatVideoReader(options: ReadOptions = {}): FormatReader & { met
   const fail = (message: string) => {
     throw invalidFile(message, { line: parser.line });
   };
-  parser.on('error', (err) => fail(`Not well-formed XML: ${err.message}`));
-  parser.on('opentag', (tag) => {
-    const name = tag.name;
-    const attributes = tag.attributes as Record<string, string | undefined>;
+  const open = (name: string, attributes: readonly string[]) => {
     const parent = stack[stack.length - 1];
     stack.push(name);
     text = '';
@@ -54,8 +59,8 @@ export function cvatVideoReader(options: ReadOptions = {}): FormatReader & { met
       if (name === 'image') fail('This is CVAT for images (an <image> element); export the task as CVAT for video 1.1');
       if (name === 'track') {
         trackOrdinal++;
-        const id = attributes.id;
-        const label = attributes.label;
+        const id = attributeOf(attributes, 'id');
+        const label = attributeOf(attributes, 'label');
         track = { id: id === undefined || id === '' ? String(trackOrdinal - 1) : id, boxes: 0 };
         if (label !== undefined) track.label = label;
       }
@@ -69,32 +74,59 @@ export function cvatVideoReader(options: ReadOptions = {}): FormatReader & { met
         b.skipped.nonBoxShapes++;
       }
     }
-  });
-  const readBox = (a: Record<string, string | undefined>, id: string, label: string | undefined, ordinal: number) => {
-    const position = { element: `track[${trackOrdinal}]/box[${ordinal}]` };
-    const frameText = a.frame ?? '';
+  };
+  const readBox = (attributes: readonly string[], id: string, label: string | undefined, ordinal: number) => {
+    // One pass over the attributes into locals: this runs for every box of the file.
+    let frameText = '';
+    let outside: string | undefined;
+    let xtl: string | undefined;
+    let ytl: string | undefined;
+    let xbr: string | undefined;
+    let ybr: string | undefined;
+    for (let k = 0; k < attributes.length; k += 2) {
+      const value = attributes[k + 1];
+      switch (attributes[k]) {
+        case 'frame':
+          frameText = value!;
+          break;
+        case 'outside':
+          outside = value;
+          break;
+        case 'xtl':
+          xtl = value;
+          break;
+        case 'ytl':
+          ytl = value;
+          break;
+        case 'xbr':
+          xbr = value;
+          break;
+        case 'ybr':
+          ybr = value;
+          break;
+      }
+    }
+    const position = () => ({ element: `track[${trackOrdinal}]/box[${ordinal}]` });
     if (!UNSIGNED.test(frameText)) {
-      b.reject(`frame "${frameText}" is not a non-negative integer`, position, id);
+      b.reject(`frame "${frameText}" is not a non-negative integer`, position(), id);
       return;
     }
     const frame = Number(frameText);
-    if (a.outside === '1') {
+    if (outside === '1') {
       b.skipped.notObjects++;
       return;
     }
-    const corners = [a.xtl, a.ytl, a.xbr, a.ybr].map((v) => parseNumber(v));
-    if (corners.some((v) => Number.isNaN(v))) {
-      b.reject('xtl, ytl, xbr and ybr must be numbers', position, id, frame);
+    const x1 = parseNumber(xtl);
+    const y1 = parseNumber(ytl);
+    const x2 = parseNumber(xbr);
+    const y2 = parseNumber(ybr);
+    if (Number.isNaN(x1) || Number.isNaN(y1) || Number.isNaN(x2) || Number.isNaN(y2)) {
+      b.reject('xtl, ytl, xbr and ybr must be numbers', position(), id, frame);
       return;
     }
-    const [x1, y1, x2, y2] = corners as [number, number, number, number];
     b.box(id, frame, 'xyxy', x1, y1, x2, y2, NaN, label, undefined, trackOrdinal, ordinal);
   };
-  parser.on('text', (t) => {
-    text += t;
-  });
-  parser.on('closetag', (tag) => {
-    const name = tag.name;
+  const close = (name: string) => {
     stack.pop();
     if (name === 'track') track = undefined;
     if (!stack.includes('meta') || !META_TEXT.has(name)) return;
@@ -111,9 +143,16 @@ export function cvatVideoReader(options: ReadOptions = {}): FormatReader & { met
     } else if (name === 'frame_filter' && meta.frameFilter === undefined) {
       meta.frameFilter = value;
     }
+  };
+  const parser = new XmlTokenizer({
+    open,
+    close,
+    text: (t) => {
+      text += t;
+    },
   });
 
-  // saxes notices text before the root only when the root never comes; a CSV or JSON file fails here at once.
+  // A CSV or JSON file fails here at once, before the tokenizer reads it all as text outside the root.
   let started = false;
   let leadingLines = 1;
   const feed = (text: string) => {
@@ -126,7 +165,11 @@ export function cvatVideoReader(options: ReadOptions = {}): FormatReader & { met
         started = true;
       }
     }
-    parser.write(text);
+    try {
+      parser.write(text);
+    } catch (err) {
+      throw notWellFormed(err);
+    }
   };
 
   return {
@@ -141,8 +184,7 @@ export function cvatVideoReader(options: ReadOptions = {}): FormatReader & { met
       try {
         parser.close();
       } catch (err) {
-        if (err instanceof FormatError) throw err;
-        fail(`Not well-formed XML: ${(err as Error).message}`);
+        throw notWellFormed(err);
       }
       if (trackOrdinal === 0) throw invalidFile('The file has no <track> elements', { line: parser.line });
       const size = resolveFrameSize(fileSize, options.frameSize, options.recordingSize);
@@ -152,6 +194,9 @@ export function cvatVideoReader(options: ReadOptions = {}): FormatReader & { met
     },
   };
 }
+
+const notWellFormed = (err: unknown) =>
+  err instanceof XmlError ? invalidFile(`Not well-formed XML: ${err.message}`, { line: err.line }) : err;
 
 const xmlText = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
@@ -168,6 +213,7 @@ export const cvatVideoWriter: FormatWriter = function* (run, options = {}) {
   const ids = integerIds(v.boxes.headers.map((h) => h.id));
   const labels: string[] = [];
   for (const { label } of classesOf(v)) if (label !== undefined && !labels.includes(label)) labels.push(label);
+  let limit = FIRST_PIECE_CHARS;
   let piece = `<?xml version="1.0" encoding="utf-8"?>\n<annotations>\n  <version>1.1</version>\n  <meta>\n    <task>\n`;
   piece += `      <name>${xmlText(run.name ?? 'video')}</name>\n      <size>${frames}</size>\n      <mode>interpolation</mode>\n`;
   piece += `      <overlap>0</overlap>\n      <start_frame>0</start_frame>\n      <stop_frame>${Math.max(0, frames - 1)}</stop_frame>\n      <frame_filter></frame_filter>\n`;
@@ -193,9 +239,10 @@ export const cvatVideoWriter: FormatWriter = function* (run, options = {}) {
       if (next > frame + 1) piece += box(frame + 1, i * BOX_STRIDE, true, true);
     }
     piece += '  </track>\n';
-    if (piece.length >= 65_536) {
+    if (piece.length >= limit) {
       yield piece;
       piece = '';
+      limit = PIECE_CHARS;
     }
   }
   yield `${piece}</annotations>\n`;

@@ -3,6 +3,13 @@
 import { BOX_STRIDE, type RunBoxes } from '../detections/run-types.js';
 import type { ExportRun } from './types.js';
 
+/**
+ * Text writers yield pieces of about 64 KiB, except the first: the answer starts as soon as a few rows are written,
+ * not after the first 64 KiB were formatted (tens of ms of a large export's time to first byte).
+ */
+export const PIECE_CHARS = 65_536;
+export const FIRST_PIECE_CHARS = 4_096;
+
 export interface ExportView {
   run: ExportRun;
   boxes: RunBoxes;

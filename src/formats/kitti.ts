@@ -1,7 +1,7 @@
 // KITTI tracking labels: `frame track_id type truncated occluded alpha left top right bottom h w l x y z rotation_y
 // [score]`, space-separated, 0-based frames, pixel corners. `DontCare` rows mark regions, not objects.
 import { BOX_STRIDE } from '../detections/run-types.js';
-import { exportView, frameOf, frameOrder, labelOf, columnOf } from './export-view.js';
+import { exportView, frameOf, frameOrder, labelOf, columnOf, FIRST_PIECE_CHARS, PIECE_CHARS } from './export-view.js';
 import { exportFrameSize } from './frame-size.js';
 import { invalidFile } from './format-error.js';
 import { integerIds } from './id-numbering.js';
@@ -60,6 +60,7 @@ export const kittiWriter: FormatWriter = function* (run, options = {}) {
   const { width, height } = exportFrameSize(run.media, options.frameSize);
   const ids = integerIds(v.boxes.headers.map((h) => h.id));
   const c = v.boxes.columns;
+  let limit = FIRST_PIECE_CHARS;
   let piece = '';
   for (const i of frameOrder(v)) {
     const o = i * BOX_STRIDE;
@@ -70,9 +71,10 @@ export const kittiWriter: FormatWriter = function* (run, options = {}) {
     const corners = `${pixelText(x1 * width)} ${pixelText(y1 * height)} ${pixelText((x1 + c[o + 3]!) * width)} ${pixelText((y1 + c[o + 4]!) * height)}`;
     const conf = columnOf(v, i, 5);
     piece += `${frameOf(v, i)} ${ids[v.trackOf[i]!]} ${type} -1 -1 -10 ${corners} -1 -1 -1 -1000 -1000 -1000 -10${!Number.isNaN(conf) ? ` ${plainText(conf)}` : ''}\n`;
-    if (piece.length >= 65_536) {
+    if (piece.length >= limit) {
       yield piece;
       piece = '';
+      limit = PIECE_CHARS;
     }
   }
   if (piece !== '') yield piece;

@@ -1,7 +1,16 @@
 // MOTChallenge text: `frame,id,left,top,width,height,conf,class,visibility` (gt) or
 // `frame,id,left,top,width,height,conf,x,y,z` (results). 1-based frames, pixels, no frame size in the file.
 import { BOX_STRIDE } from '../detections/run-types.js';
-import { exportView, frameOrder, labelOf, classIdOf, frameOf, columnOf } from './export-view.js';
+import {
+  exportView,
+  frameOrder,
+  labelOf,
+  classIdOf,
+  frameOf,
+  columnOf,
+  FIRST_PIECE_CHARS,
+  PIECE_CHARS,
+} from './export-view.js';
 import { exportFrameSize } from './frame-size.js';
 import { invalidFile } from './format-error.js';
 import { integerIds } from './id-numbering.js';
@@ -109,6 +118,7 @@ export const motWriter: FormatWriter = function* (run, options = {}) {
   const { width, height } = exportFrameSize(run.media, options.frameSize);
   const ids = integerIds(v.boxes.headers.map((h) => h.id));
   const c = v.boxes.columns;
+  let limit = FIRST_PIECE_CHARS;
   let piece = '';
   for (const i of frameOrder(v)) {
     const o = i * BOX_STRIDE;
@@ -124,9 +134,10 @@ export const motWriter: FormatWriter = function* (run, options = {}) {
       const conf = columnOf(v, i, 5);
       piece += `${head},${!Number.isNaN(conf) ? plainText(conf) : '-1'},-1,-1,-1\n`;
     }
-    if (piece.length >= 65_536) {
+    if (piece.length >= limit) {
       yield piece;
       piece = '';
+      limit = PIECE_CHARS;
     }
   }
   if (piece !== '') yield piece;

@@ -1,7 +1,16 @@
 // Roboflow supervision CSVSink output: `x_min,y_min,x_max,y_max,class_id,confidence,tracker_id` then the sink's
 // extra columns sorted by name (detections.data such as class_name, and custom_data such as frame_index).
 import { BOX_STRIDE } from '../detections/run-types.js';
-import { classIdOf, exportView, frameOf, frameOrder, labelOf, columnOf } from './export-view.js';
+import {
+  classIdOf,
+  exportView,
+  frameOf,
+  frameOrder,
+  labelOf,
+  columnOf,
+  FIRST_PIECE_CHARS,
+  PIECE_CHARS,
+} from './export-view.js';
 import { exportFrameSize } from './frame-size.js';
 import { invalidFile } from './format-error.js';
 import { csvField, csvFields, lineSplitter } from './lines.js';
@@ -106,6 +115,7 @@ export const supervisionCsvWriter: FormatWriter = function* (run, options = {}) 
   const v = exportView(run);
   const { width, height } = exportFrameSize(run.media, options.frameSize);
   const c = v.boxes.columns;
+  let limit = FIRST_PIECE_CHARS;
   let piece = 'x_min,y_min,x_max,y_max,class_id,confidence,tracker_id,class_name,frame_index\n';
   for (const i of frameOrder(v)) {
     const o = i * BOX_STRIDE;
@@ -115,9 +125,10 @@ export const supervisionCsvWriter: FormatWriter = function* (run, options = {}) 
     const conf = columnOf(v, i, 5);
     const label = labelOf(v, i);
     piece += `${pixelText(x1 * width)},${pixelText(y1 * height)},${pixelText((x1 + c[o + 3]!) * width)},${pixelText((y1 + c[o + 4]!) * height)},${typeof classId === 'number' && Number.isInteger(classId) ? classId : ''},${!Number.isNaN(conf) ? plainText(conf) : ''},${csvField(v.boxes.headers[v.trackOf[i]!]!.id)},${label === undefined ? '' : csvField(label)},${frameOf(v, i)}\n`;
-    if (piece.length >= 65_536) {
+    if (piece.length >= limit) {
       yield piece;
       piece = '';
+      limit = PIECE_CHARS;
     }
   }
   yield piece;
