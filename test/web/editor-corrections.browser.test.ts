@@ -326,6 +326,19 @@ if (!HAS_CHROMIUM) {
       await theirs.context().close();
     });
 
+    it('opens at the frame in the link, and the link follows the frame shown', async () => {
+      const page = await openDemo();
+      await goTo(page, 60);
+      expect(await page.evaluate(() => location.hash)).toBe(`#/recording/${encodeURIComponent(fx.mediaKey)}?frame=60`);
+      await page.evaluate(() => {
+        location.hash = location.hash.replace('frame=60', 'frame=42');
+      });
+      await page.waitForFunction(() => window.__sightline?.frame === 42);
+      await page.reload();
+      await page.waitForFunction(() => window.__sightline?.frame === 42 && window.__sightline.drawn > 0);
+      await page.context().close();
+    });
+
     it("lists a layer's revisions and restores one after confirmation", async () => {
       const before = await getRun(TRACKER);
       const page = await openDemo();

@@ -81,7 +81,7 @@ declare global {
   }
 }
 
-export function EditorView(props: { call: Call; session: Session; mediaKey: string }) {
+export function EditorView(props: { call: Call; session: Session; mediaKey: string; frame?: number }) {
   const { call, mediaKey } = props;
   const writer = canWrite(props.session);
   const [info, setInfo] = useState<RecordingAssets | undefined>();
@@ -260,6 +260,11 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
     player.onFrame((f) => {
       const moved = f !== engine.frame;
       engine.frame = f;
+      // The link names the frame shown once playing stops (replaceState: no history entry, no hashchange).
+      if (moved && !player.playing) {
+        const link = `#/recording/${encodeURIComponent(mediaKey)}${f > 0 ? `?frame=${f}` : ''}`;
+        if (location.hash !== link) history.replaceState(history.state, '', link);
+      }
       if (moved) {
         // The selected track stays selected: its box on the new frame, if it has one.
         engine.hover = undefined;
@@ -273,6 +278,7 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
       }
       redraw();
     });
+    if (props.frame !== undefined) player.seek(Math.min(engine.frames - 1, props.frame));
     // biome-ignore lint/suspicious/noFocusedTests: fit() sizes the canvas; it is not a test framework's focused `it`
     fit();
     addEventListener('resize', fit);
@@ -282,6 +288,14 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
       engine.player = undefined;
     };
   }, [info, noVideo]);
+
+  // ——— a link to another frame of this recording (typed, or a search hit) seeks there ———
+  useEffect(() => {
+    if (props.frame !== undefined && props.frame !== engine.frame) {
+      engine.player?.pause();
+      engine.player?.seek(Math.min(engine.frames - 1, props.frame));
+    }
+  }, [props.frame]);
 
   // ——— unsaved corrections: asked about before the view or the page goes ———
   useEffect(() => {
@@ -1007,7 +1021,7 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
       h(
         'p',
         { class: 'keys muted small' },
-        'Space play/pause · , . frame step · [ ] previous/next detection · click a box to select, drag to move, drag a corner to resize, Delete removes it · n / Shift+n select the next / previous box, arrows move it (Shift: 10 px), Alt+arrows resize it, Esc deselects',
+        'Space play/pause (held: drag to pan) · , . frame step · [ ] previous/next detection · g go to frame · click a box to select its track, drag to move, drag a corner to resize · b new box · k keyframe · s split · Delete box, Shift+Delete track · Ctrl+Z / Ctrl+Shift+Z undo/redo · wheel zoom, 0 reset · t labels · n / Shift+n next/previous box, arrows move it (Shift: 10 px), Alt+arrows resize it, Esc deselects',
       ),
       h(
         'div',
