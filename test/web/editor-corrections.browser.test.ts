@@ -76,13 +76,13 @@ if (!HAS_CHROMIUM) {
 
     /** Page coordinates of a point in the overlay canvas's own pixels (640×360), zoomed or not. */
     async function at(page: Page, x: number, y: number): Promise<[number, number]> {
+      // A control lower on the page (a Save button) may have scrolled the frame's top out of view.
+      await page.evaluate(() => scrollTo(0, 0));
       const box = (await page.locator('canvas.overlay').boundingBox())!;
       return [box.x + (x / 640) * box.width, box.y + (y / 360) * box.height];
     }
 
     async function drag(page: Page, from: [number, number], to: [number, number]) {
-      // A control lower on the page may have scrolled the frame's top out of view.
-      await page.evaluate(() => scrollTo(0, 0));
       await page.mouse.move(...(await at(page, ...from)));
       await page.mouse.down();
       await page.mouse.move(...(await at(page, ...to)), { steps: 5 });
@@ -134,6 +134,21 @@ if (!HAS_CHROMIUM) {
       await blur(page);
       await page.keyboard.press('t');
       expect(await whites(40)).toBeGreaterThan(20);
+      await page.context().close();
+    });
+
+    it('the track list selects a track and seeks to its first frame', async () => {
+      const car = trackOf(await getRun(TRACKER), 't-car')!;
+      const first = car.boxes[0]!.frame;
+      const page = await openDemo();
+      const item = page.locator(`.track-item[data-run-id="${TRACKER}"][data-track="t-car"]`);
+      expect(await item.textContent()).toBe(`car #t-car ${first}–${car.boxes.at(-1)!.frame}`);
+      await item.click();
+      await page.waitForFunction((f) => window.__sightline?.frame === f, first);
+      await expect.poll(() => page.locator('.inspect dd[data-field="track"]').textContent()).toBe('t-car');
+      expect(await item.getAttribute('class')).toContain('active');
+      await page.locator('input.track-filter').fill('dog');
+      expect(await page.locator('.track-item').count()).toBe(1);
       await page.context().close();
     });
 

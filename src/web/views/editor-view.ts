@@ -15,6 +15,7 @@ import { buildPatch, isEmptyPatch, remember } from '../editor/patch.js';
 import { addKeyframe, interpolateAround, toggleKeyframe } from '../editor/interpolate.js';
 import { addTrack, deleteFrames, freshTrackId, mergeTracks, relabel, splitTrack } from '../editor/track-edits.js';
 import { LayerRevisions } from './layer-revisions.js';
+import { TrackList } from './track-list.js';
 import { boxesOnFrame, corners, drawOverlay, hitTest, isDrawn, HANDLE, type BoxRef } from '../editor/overlay.js';
 import { ClockPlayer, VideoPlayer, type Player } from '../editor/player.js';
 import { Timeline } from '../editor/timeline.js';
@@ -711,6 +712,17 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
     });
   }
 
+  /** The track list's click: selects the track, and seeks to its first box unless it has one on this frame. */
+  function pickTrack(layer: Layer, id: string) {
+    engine.selTrack = { layer, id };
+    const track = layer.tracks.find((t) => t.id === id);
+    engine.player?.pause();
+    if (track && !track.boxes.some((b) => b.frame === engine.frame)) engine.player?.seek(track.boxes[0]?.frame ?? 0);
+    reselect();
+    redraw();
+    bump();
+  }
+
   /** A drawn rectangle (normalized) becomes a new track in the target layer. */
   function addDrawnBox(x: number, y: number, w: number, h: number) {
     const layer = targetLayer();
@@ -1143,6 +1155,7 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
             })
           : null,
       ),
+      h(TrackList, { layers: engine.layers, selected: engine.selTrack, onPick: pickTrack }),
       h(ComparePanel, {
         layers: engine.layers,
         recording: rec,
