@@ -24,6 +24,12 @@ export interface DrawOptions {
 export const LAYER_COLORS = ['#ffffff', '#ffd60a', '#64d2ff', '#ff9f0a', '#bf5af2', '#30d158'] as const;
 export const layerColor = (n: number) => LAYER_COLORS[n % LAYER_COLORS.length]!;
 
+/**
+ * At most this many label tags per frame: past it the tags cover each other and the frame (and drawing 400 texts
+ * costs a 60 fps frame's budget); the hovered and selected boxes' read-out is in the side panel.
+ */
+export const MAX_TAGS = 150;
+
 const shown = (layer: Layer, i: number) => !(layer.index.conf[i]! < layer.threshold);
 
 /** Whether a box is drawn at all: only a drawn box can be hovered, picked or stay selected. */
@@ -36,6 +42,7 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, layers: readonly Laye
   ctx.clearRect(0, 0, W, H);
   const f = opts.frame;
   let drawn = 0;
+  let tags = MAX_TAGS;
   const line = Math.max(1.5, W / 400);
   for (const [l, layer] of layers.entries()) {
     if (!layer.visible || layer.opacity <= 0) continue;
@@ -63,7 +70,7 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, layers: readonly Laye
       ctx.stroke();
       if (opts.trail > 0) drawTrails(ctx, layer, from, to, s, f - opts.trail, W, H);
     }
-    if (opts.labels) drawLabels(ctx, layer, from, to, layerColor(l), W, H, opts.scale ?? 1);
+    if (opts.labels && tags > 0) tags = drawLabels(ctx, layer, from, to, layerColor(l), W, H, opts.scale ?? 1, tags);
   }
   ctx.globalAlpha = 1;
   const scale = opts.scale ?? 1;
@@ -91,13 +98,15 @@ function drawLabels(
   W: number,
   H: number,
   scale: number,
-) {
+  budget: number,
+): number {
   const { index, tracks } = layer;
   const size = Math.round(11 * scale);
   ctx.font = `${size}px sans-serif`;
   ctx.textBaseline = 'bottom';
-  for (let i = from; i < to; i++) {
+  for (let i = from; i < to && budget > 0; i++) {
     if (!shown(layer, i)) continue;
+    budget--;
     const track = tracks[index.track[i]!]!;
     const box = track.boxes[index.slot[i]!];
     const conf = index.conf[i]!;
@@ -110,6 +119,7 @@ function drawLabels(
     ctx.fillStyle = '#000000';
     ctx.fillText(text, x + 2 * scale, y);
   }
+  return budget;
 }
 
 function drawTrails(
