@@ -132,6 +132,9 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
       ([assets, runs]) => {
         if (!live) return;
         engine.layers = runs.data.runs.map(makeLayer);
+        // Layers read again (after an import): the undo steps of the old ones no longer apply.
+        engine.history = new History<Layer>();
+        engine.selTrack = undefined;
         const rec = assets.data.recording;
         const media = runs.data.runs.find((r) => r.media)?.media ?? {};
         engine.fps = rec.fps ?? media.fps ?? 25;
