@@ -37,6 +37,7 @@ const UNIT = [
   'test/web/editor-core.test.ts',
   'test/web/run-files.test.ts',
   'test/web/compare-core.test.ts',
+  'test/web/editor-edits.test.ts',
 ];
 
 // Files that spawn processes: the built binary (serve, demo, several CLIs at once), azurite, a V8 probe.

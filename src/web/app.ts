@@ -115,7 +115,13 @@ export function App() {
       h('a', { href: '#/recordings' }, '← Recordings'),
     );
   } else if (where.name === 'recording' && where.arg)
-    view = h(EditorView, { key: where.arg, call, session, mediaKey: where.arg });
+    view = h(EditorView, {
+      key: where.arg,
+      call,
+      session,
+      mediaKey: where.arg,
+      ...(where.frame === undefined ? {} : { frame: where.frame }),
+    });
   else if (where.name === 'search') view = h(RegionSearch, { call });
   else if (where.name === 'admin') view = h(AdminView, { call, session, part: where.arg });
   else view = h(Recordings, { call });

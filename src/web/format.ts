@@ -15,12 +15,17 @@ export function pct(value: number): string {
 }
 
 /** `#/recording/<mediaKey>` and friends; a hash that does not decode (`%E0%A4%A`) is the route `malformed`. */
-export function route(hash = location.hash): { name: string; arg: string } {
-  const path = hash.replace(/^#\/?/, '');
+export function route(hash = location.hash): { name: string; arg: string; frame?: number } {
+  const full = hash.replace(/^#\/?/, '');
+  // `?frame=N` after the recording's key opens it at that frame (a key's own `?` is encoded as %3F).
+  const q = full.indexOf('?');
+  const path = q < 0 ? full : full.slice(0, q);
+  const frame = q < 0 ? Number.NaN : Number(new URLSearchParams(full.slice(q + 1)).get('frame') ?? Number.NaN);
+  const at = Number.isInteger(frame) && frame >= 0 ? { frame } : {};
   const slash = path.indexOf('/');
   if (slash < 0) return { name: path || 'recordings', arg: '' };
   try {
-    return { name: path.slice(0, slash), arg: decodeURIComponent(path.slice(slash + 1)) };
+    return { name: path.slice(0, slash), arg: decodeURIComponent(path.slice(slash + 1)), ...at };
   } catch {
     return { name: 'malformed', arg: '' };
   }

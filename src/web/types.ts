@@ -46,6 +46,19 @@ export interface RunSummary {
   updatedAt: string;
   tracksStored: number;
   boxesStored: number;
+  revision?: number;
+  editedBy?: string;
+  editedAt?: string;
+}
+
+export interface RevisionSummary {
+  revision: number;
+  createdAt: string;
+  source: RunSource;
+  tracksStored: number;
+  boxesStored: number;
+  editedBy?: string;
+  current?: boolean;
 }
 
 export interface Run extends RunSummary {

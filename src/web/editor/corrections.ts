@@ -1,7 +1,8 @@
 // Corrections to a layer (move, resize or delete a box, delete a track) and the POST /detections body that
 // saves them: the same runId replaces the run; a new layer is a run of its own with source.kind "human".
-import type { Box, Track } from '../types.js';
+import type { Box } from '../types.js';
 import { layerName, reindex, type Layer } from './layers.js';
+import { trackBody } from './patch.js';
 
 const MIN_SIZE = 0.002;
 const clamp01 = (v: number) => Math.min(1, Math.max(0, v));
@@ -62,18 +63,6 @@ export function deleteTrack(layer: Layer, trackIndex: number): void {
   layer.tracks.splice(trackIndex, 1);
   layer.edited = true;
   reindex(layer);
-}
-
-function trackBody(t: Track) {
-  const out: Record<string, unknown> = { id: t.id };
-  for (const k of ['label', 'classId', 'confidence', 'color'] as const) if (t[k] !== undefined) out[k] = t[k];
-  out.boxes = t.boxes.map((b) => {
-    const box: Record<string, unknown> = { frame: b.frame, x: b.x, y: b.y, w: b.w, h: b.h };
-    for (const k of ['confidence', 'timestampMs', 'label', 'classId', 'interpolated'] as const)
-      if (b[k] !== undefined) box[k] = b[k];
-    return box;
-  });
-  return out;
 }
 
 export type SaveMode = 'replace' | 'new';

@@ -2,6 +2,7 @@
 import type { Run, Track } from '../types.js';
 import { buildFrameIndex, type FrameIndex } from './frame-index.js';
 import { labelSlot, paletteSlot } from './palette.js';
+import type { Baseline } from './patch.js';
 
 export type ColorBy = 'label' | 'track';
 
@@ -16,6 +17,10 @@ export interface Layer {
   colorBy: ColorBy;
   threshold: number;
   edited: boolean;
+  /** The run's revision the layer was loaded from: Save patches against it. */
+  revision: number;
+  /** Tracks as loaded, kept at their first edit: Save sends only what differs. */
+  baseline: Baseline;
   /** Palette slot per track, by label and by track id. */
   slotByLabel: Uint8Array;
   slotByTrack: Uint8Array;
@@ -41,6 +46,8 @@ export function makeLayer(run: Run): Layer {
     colorBy: 'label',
     threshold: 0,
     edited: false,
+    revision: run.revision ?? 1,
+    baseline: new Map(),
     slotByLabel: new Uint8Array(0),
     slotByTrack: new Uint8Array(0),
   };

@@ -1,6 +1,6 @@
 // Draws one frame of every visible layer. Boxes of a colour go into one path (one fill and one stroke per
 // colour and layer), which keeps thousands of boxes per frame cheap.
-import type { Layer } from './layers.js';
+import { trackLabel, type Layer } from './layers.js';
 import { PALETTE } from './palette.js';
 
 export interface BoxRef {
@@ -16,7 +16,19 @@ export interface DrawOptions {
   selected?: BoxRef | undefined;
   /** Canvas pixels per screen (CSS) pixel: handles and outlines keep one size on screen at any resolution. */
   scale?: number;
+  /** Draw each box's label, track id and score above it, on its layer's colour. */
+  labels?: boolean;
 }
+
+/** One colour per layer (the label tags' background and the layer's swatch), apart from the label colours. */
+export const LAYER_COLORS = ['#ffffff', '#ffd60a', '#64d2ff', '#ff9f0a', '#bf5af2', '#30d158'] as const;
+export const layerColor = (n: number) => LAYER_COLORS[n % LAYER_COLORS.length]!;
+
+/**
+ * At most this many label tags per frame: past it the tags cover each other and the frame (and drawing 400 texts
+ * costs a 60 fps frame's budget); the hovered and selected boxes' read-out is in the side panel.
+ */
+export const MAX_TAGS = 150;
 
 const shown = (layer: Layer, i: number) => !(layer.index.conf[i]! < layer.threshold);
 
@@ -30,8 +42,9 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, layers: readonly Laye
   ctx.clearRect(0, 0, W, H);
   const f = opts.frame;
   let drawn = 0;
+  let tags = MAX_TAGS;
   const line = Math.max(1.5, W / 400);
-  for (const layer of layers) {
+  for (const [l, layer] of layers.entries()) {
     if (!layer.visible || layer.opacity <= 0) continue;
     const { index } = layer;
     if (f < 0 || f >= index.frames) continue;
@@ -57,6 +70,7 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, layers: readonly Laye
       ctx.stroke();
       if (opts.trail > 0) drawTrails(ctx, layer, from, to, s, f - opts.trail, W, H);
     }
+    if (opts.labels && tags > 0) tags = drawLabels(ctx, layer, from, to, layerColor(l), W, H, opts.scale ?? 1, tags);
   }
   ctx.globalAlpha = 1;
   const scale = opts.scale ?? 1;
@@ -72,6 +86,40 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, layers: readonly Laye
     if (ref === opts.selected) drawHandles(ctx, ref, W, H, HANDLE * scale);
   }
   return drawn;
+}
+
+/** The label, track id and score of each shown box, in a tag of the layer's colour just above the box. */
+function drawLabels(
+  ctx: CanvasRenderingContext2D,
+  layer: Layer,
+  from: number,
+  to: number,
+  color: string,
+  W: number,
+  H: number,
+  scale: number,
+  budget: number,
+): number {
+  const { index, tracks } = layer;
+  const size = Math.round(11 * scale);
+  ctx.font = `${size}px sans-serif`;
+  ctx.textBaseline = 'bottom';
+  for (let i = from; i < to && budget > 0; i++) {
+    if (!shown(layer, i)) continue;
+    budget--;
+    const track = tracks[index.track[i]!]!;
+    const box = track.boxes[index.slot[i]!];
+    const conf = index.conf[i]!;
+    const text = `${box?.label ?? trackLabel(track)} #${track.id}${Number.isNaN(conf) ? '' : ` ${conf.toFixed(2)}`}`;
+    const x = index.x[i]! * W;
+    const y = Math.max(size + 2 * scale, index.y[i]! * H);
+    const w = ctx.measureText(text).width + 4 * scale;
+    ctx.fillStyle = color;
+    ctx.fillRect(x, y - size - 2 * scale, w, size + 2 * scale);
+    ctx.fillStyle = '#000000';
+    ctx.fillText(text, x + 2 * scale, y);
+  }
+  return budget;
 }
 
 function drawTrails(

@@ -1,7 +1,7 @@
 // The timeline under the video: per-frame detection counts on top, each track's presence (Gantt) below,
 // and the playhead. The static part is drawn once into an offscreen canvas; a frame change only blits it.
 import { countsPerFrame, presence } from './frame-index.js';
-import type { Layer } from './layers.js';
+import { trackLabel, type Layer } from './layers.js';
 import { PALETTE } from './palette.js';
 
 export const COUNTS_HEIGHT = 28;
@@ -56,8 +56,18 @@ export class Timeline {
       layer.tracks.forEach((track, ti) => {
         ctx.fillStyle = PALETTE[slots[ti]!]!;
         const y = COUNTS_HEIGHT + 2 + row * rowH;
-        for (const [a, b] of presence(track))
+        const spans = presence(track);
+        for (const [a, b] of spans)
           ctx.fillRect(a * fw, y, Math.max(1, (b - a + 1) * fw), Math.max(1, rowH - (rowH > 3 ? 1 : 0)));
+        // Rows tall enough to read carry the track's name at its start.
+        if (rowH >= 9 && spans.length > 0) {
+          const fill = ctx.fillStyle;
+          ctx.font = `${Math.min(12, Math.floor(rowH - 2))}px sans-serif`;
+          ctx.textBaseline = 'bottom';
+          ctx.fillStyle = '#000000';
+          ctx.fillText(`${trackLabel(track)} #${track.id}`, spans[0]![0] * fw + 2, y + rowH - 1);
+          ctx.fillStyle = fill;
+        }
         row++;
       });
     }

@@ -80,6 +80,7 @@ export function LayersPanel(props: LayersPanelProps) {
               h('span', { class: 'layer-name' }, userText(group.name)),
               layer.run.source.version ? h('span', { class: 'muted' }, ` v${layer.run.source.version}`) : null,
               layer.run.source.kind === 'human' ? h('span', { class: 'tag' }, 'human') : null,
+              h('span', { class: 'muted layer-revision' }, ` r${layer.revision}`),
               layer.edited ? h('span', { class: 'tag warn' }, 'edited') : null,
             ),
             h(
@@ -156,7 +157,7 @@ export function LayersPanel(props: LayersPanelProps) {
                       class: 'save-replace',
                       disabled: !layer.edited || props.busy,
                       onClick: () => props.onSave(layer, 'replace'),
-                      title: 'Re-post the run with the same runId',
+                      title: 'Send the changed tracks (PATCH) against the revision the layer was loaded from',
                       'aria-label': `Save ${named(group, layer)}`,
                     },
                     'Save',
