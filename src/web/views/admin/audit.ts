@@ -3,7 +3,7 @@ import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { Call } from '../../call.js';
 import { userText } from '../../user-text.js';
-import { ErrorLine, Section, adminInWords, at } from './parts.js';
+import { ErrorLine, ListTable, Section, adminInWords, at } from './parts.js';
 
 interface Entry {
   id: string;
@@ -40,40 +40,22 @@ export function Audit(props: { call: Call }) {
       'Every administrative change: who, what, when and from where. Kept for the retention period, at least 90 days.',
     ),
     h(ErrorLine, { error }),
-    h(
-      'table',
-      { class: 'list admin-table', 'aria-label': 'Audit log' },
-      h(
-        'thead',
-        null,
+    h(ListTable, {
+      label: 'Audit log',
+      heads: ['When', 'Who', 'From', 'What', 'On', 'Details'],
+      rows: entries.map((e) =>
         h(
           'tr',
-          null,
-          h('th', null, 'When'),
-          h('th', null, 'Who'),
-          h('th', null, 'From'),
-          h('th', null, 'What'),
-          h('th', null, 'On'),
-          h('th', null, 'Details'),
+          { key: e.id, 'data-action': e.action },
+          h('td', null, at(e.at)),
+          h('td', null, userText(e.actor.name ?? e.actor.kind)),
+          h('td', null, e.address ?? '—'),
+          h('td', null, e.action),
+          h('td', null, `${e.target.type} `, userText(e.target.name ?? e.target.id ?? '')),
+          h('td', { class: 'small' }, userText(Object.keys(e.details).length ? JSON.stringify(e.details) : '')),
         ),
       ),
-      h(
-        'tbody',
-        null,
-        ...entries.map((e) =>
-          h(
-            'tr',
-            { key: e.id, 'data-action': e.action },
-            h('td', null, at(e.at)),
-            h('td', null, userText(e.actor.name ?? e.actor.kind)),
-            h('td', null, e.address ?? '—'),
-            h('td', null, e.action),
-            h('td', null, `${e.target.type} `, userText(e.target.name ?? e.target.id ?? '')),
-            h('td', { class: 'small' }, userText(Object.keys(e.details).length ? JSON.stringify(e.details) : '')),
-          ),
-        ),
-      ),
-    ),
+    }),
     next ? h('button', { type: 'button', onClick: () => void load(next) }, 'Older entries') : null,
   );
 }

@@ -77,5 +77,15 @@ export function Section(props: { title: string; children?: ComponentChild | Comp
   return h('section', { class: 'admin-section' }, h('h2', null, props.title), props.children);
 }
 
+/** The administration's lists: a table named for screen readers, its column heads, then one row per item. */
+export function ListTable(props: { label: string; heads: string[]; rows: ComponentChild[] }) {
+  return h(
+    'table',
+    { class: 'list admin-table', 'aria-label': props.label },
+    h('thead', null, h('tr', null, ...props.heads.map((head) => h('th', null, head)))),
+    h('tbody', null, ...props.rows),
+  );
+}
+
 /** When a time is, for people: the ISO time without its milliseconds. */
 export const at = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : '—');

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Call } from '../../call.js';
 import type { Session } from '../../session.js';
 import { userText } from '../../user-text.js';
-import { ErrorLine, SecretOnce, Section, adminInWords, at } from './parts.js';
+import { ErrorLine, ListTable, SecretOnce, Section, adminInWords, at } from './parts.js';
 
 interface User {
   id: string;
@@ -110,55 +110,38 @@ export function People(props: { call: Call; session: Session }) {
     h(ErrorLine, { error }),
     notice ? h('p', { class: 'notice', role: 'status' }, notice) : null,
     users
-      ? h(
-          'table',
-          { class: 'list admin-table', 'aria-label': 'Users' },
-          h(
-            'thead',
-            null,
+      ? h(ListTable, {
+          label: 'Users',
+          heads: ['Username', 'Role', 'Status', 'Created', ''],
+          rows: users.map((u) =>
             h(
               'tr',
-              null,
-              h('th', null, 'Username'),
-              h('th', null, 'Role'),
-              h('th', null, 'Status'),
-              h('th', null, 'Created'),
-              h('th', null, ''),
-            ),
-          ),
-          h(
-            'tbody',
-            null,
-            ...users.map((u) =>
+              { key: u.id, 'data-user': u.username },
+              h('td', null, userText(u.username), u.id === props.session.user.id ? ' (you)' : ''),
               h(
-                'tr',
-                { key: u.id, 'data-user': u.username },
-                h('td', null, userText(u.username), u.id === props.session.user.id ? ' (you)' : ''),
+                'td',
+                null,
                 h(
-                  'td',
-                  null,
-                  h(
-                    'select',
-                    {
-                      'aria-label': `Role of ${u.username}`,
-                      value: u.role,
-                      onChange: (e: Event) => void changeRole(u, (e.target as HTMLSelectElement).value),
-                    },
-                    ...ROLES.map((r) => h('option', { value: r }, r)),
-                  ),
+                  'select',
+                  {
+                    'aria-label': `Role of ${u.username}`,
+                    value: u.role,
+                    onChange: (e: Event) => void changeRole(u, (e.target as HTMLSelectElement).value),
+                  },
+                  ...ROLES.map((r) => h('option', { value: r }, r)),
                 ),
-                h('td', null, u.status === 'invited' ? `invited (until ${at(u.invitationExpiresAt)})` : 'active'),
-                h('td', null, at(u.createdAt)),
-                h(
-                  'td',
-                  { class: 'actions' },
-                  h('button', { type: 'button', onClick: () => void resetPassword(u) }, 'Reset password'),
-                  h('button', { type: 'button', class: 'danger', onClick: () => void remove(u) }, 'Delete'),
-                ),
+              ),
+              h('td', null, u.status === 'invited' ? `invited (until ${at(u.invitationExpiresAt)})` : 'active'),
+              h('td', null, at(u.createdAt)),
+              h(
+                'td',
+                { class: 'actions' },
+                h('button', { type: 'button', onClick: () => void resetPassword(u) }, 'Reset password'),
+                h('button', { type: 'button', class: 'danger', onClick: () => void remove(u) }, 'Delete'),
               ),
             ),
           ),
-        )
+        })
       : error
         ? null
         : h('p', { class: 'muted' }, 'Loading…'),

@@ -4,7 +4,7 @@ import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { Call } from '../../call.js';
 import { userText } from '../../user-text.js';
-import { ErrorLine, SecretOnce, Section, adminInWords } from './parts.js';
+import { ErrorLine, ListTable, SecretOnce, Section, adminInWords } from './parts.js';
 import type { OrganisationSettings } from './settings.js';
 
 interface Provider {
@@ -98,66 +98,49 @@ export function Storage(props: { call: Call }) {
       { title: 'Storage providers' },
       providers.length === 0
         ? h('p', { class: 'muted' }, 'No providers yet.')
-        : h(
-            'table',
-            { class: 'list admin-table', 'aria-label': 'Providers' },
-            h(
-              'thead',
-              null,
+        : h(ListTable, {
+            label: 'Providers',
+            heads: ['Name', 'Type', 'Settings', 'State', ''],
+            rows: providers.map((p) =>
               h(
                 'tr',
-                null,
-                h('th', null, 'Name'),
-                h('th', null, 'Type'),
-                h('th', null, 'Settings'),
-                h('th', null, 'State'),
-                h('th', null, ''),
-              ),
-            ),
-            h(
-              'tbody',
-              null,
-              ...providers.map((p) =>
+                { key: p.name, 'data-provider': p.name },
+                h('td', null, userText(p.name)),
+                h('td', null, p.type),
                 h(
-                  'tr',
-                  { key: p.name, 'data-provider': p.name },
-                  h('td', null, userText(p.name)),
-                  h('td', null, p.type),
+                  'td',
+                  { class: 'small' },
+                  userText(JSON.stringify(p.config)),
+                  p.hasCredentials ? ' · credentials stored (encrypted)' : '',
+                ),
+                h('td', null, p.enabled ? 'enabled' : 'disabled'),
+                h(
+                  'td',
+                  { class: 'actions' },
                   h(
-                    'td',
-                    { class: 'small' },
-                    userText(JSON.stringify(p.config)),
-                    p.hasCredentials ? ' · credentials stored (encrypted)' : '',
-                  ),
-                  h('td', null, p.enabled ? 'enabled' : 'disabled'),
-                  h(
-                    'td',
-                    { class: 'actions' },
-                    h(
-                      'button',
-                      {
-                        type: 'button',
-                        onClick: () => {
-                          if (
-                            p.enabled &&
-                            !confirm(`Disable the provider ${p.name}? Its signed URLs stop working at once.`)
-                          )
-                            return;
-                          void act(() =>
-                            call(`/api/storage/admin/providers/${encodeURIComponent(p.name)}`, {
-                              method: 'PATCH',
-                              body: { enabled: !p.enabled },
-                            }),
-                          );
-                        },
+                    'button',
+                    {
+                      type: 'button',
+                      onClick: () => {
+                        if (
+                          p.enabled &&
+                          !confirm(`Disable the provider ${p.name}? Its signed URLs stop working at once.`)
+                        )
+                          return;
+                        void act(() =>
+                          call(`/api/storage/admin/providers/${encodeURIComponent(p.name)}`, {
+                            method: 'PATCH',
+                            body: { enabled: !p.enabled },
+                          }),
+                        );
                       },
-                      p.enabled ? 'Disable' : 'Enable',
-                    ),
+                    },
+                    p.enabled ? 'Disable' : 'Enable',
                   ),
                 ),
               ),
             ),
-          ),
+          }),
       h(NewProvider, {
         call,
         onCreated: (name) =>
@@ -172,87 +155,67 @@ export function Storage(props: { call: Call }) {
       { title: 'Storage accounts' },
       accounts.length === 0
         ? h('p', { class: 'muted' }, 'No accounts yet.')
-        : h(
-            'table',
-            { class: 'list admin-table', 'aria-label': 'Accounts' },
-            h(
-              'thead',
-              null,
+        : h(ListTable, {
+            label: 'Accounts',
+            heads: ['Name', 'Access key', 'Providers', 'Directories', 'State', ''],
+            rows: accounts.map((a) =>
               h(
                 'tr',
-                null,
-                h('th', null, 'Name'),
-                h('th', null, 'Access key'),
-                h('th', null, 'Providers'),
-                h('th', null, 'Directories'),
-                h('th', null, 'State'),
-                h('th', null, ''),
-              ),
-            ),
-            h(
-              'tbody',
-              null,
-              ...accounts.map((a) =>
+                { key: a.name, 'data-account': a.name },
+                h('td', null, userText(a.name)),
+                h('td', null, h('code', null, a.accessKey)),
+                h('td', null, a.providers.join(', '), ` (default ${a.defaultProvider})`),
+                h('td', null, a.directories.join(', ')),
+                h('td', null, a.enabled ? 'enabled' : 'disabled'),
                 h(
-                  'tr',
-                  { key: a.name, 'data-account': a.name },
-                  h('td', null, userText(a.name)),
-                  h('td', null, h('code', null, a.accessKey)),
-                  h('td', null, a.providers.join(', '), ` (default ${a.defaultProvider})`),
-                  h('td', null, a.directories.join(', ')),
-                  h('td', null, a.enabled ? 'enabled' : 'disabled'),
+                  'td',
+                  { class: 'actions' },
                   h(
-                    'td',
-                    { class: 'actions' },
-                    h(
-                      'button',
-                      {
-                        type: 'button',
-                        onClick: () => {
-                          if (
-                            !confirm(`Give the account ${a.name} a new secret? The current one stops working at once.`)
-                          )
-                            return;
-                          void act(async () =>
-                            showSecret(
-                              `New secret of ${a.name}`,
-                              (
-                                await call<{ data: Account & { secretAccessKey: string } }>(
-                                  `/api/storage/admin/accounts/${encodeURIComponent(a.name)}/rotate`,
-                                  { method: 'POST', body: {} },
-                                )
-                              ).data,
-                            ),
-                          );
-                        },
+                    'button',
+                    {
+                      type: 'button',
+                      onClick: () => {
+                        if (!confirm(`Give the account ${a.name} a new secret? The current one stops working at once.`))
+                          return;
+                        void act(async () =>
+                          showSecret(
+                            `New secret of ${a.name}`,
+                            (
+                              await call<{ data: Account & { secretAccessKey: string } }>(
+                                `/api/storage/admin/accounts/${encodeURIComponent(a.name)}/rotate`,
+                                { method: 'POST', body: {} },
+                              )
+                            ).data,
+                          ),
+                        );
                       },
-                      'Rotate secret',
-                    ),
-                    h(
-                      'button',
-                      {
-                        type: 'button',
-                        onClick: () => {
-                          if (
-                            a.enabled &&
-                            !confirm(`Disable the account ${a.name}? Its URLs and requests are refused at once.`)
-                          )
-                            return;
-                          void act(() =>
-                            call(`/api/storage/admin/accounts/${encodeURIComponent(a.name)}`, {
-                              method: 'PATCH',
-                              body: { enabled: !a.enabled },
-                            }),
-                          );
-                        },
+                    },
+                    'Rotate secret',
+                  ),
+                  h(
+                    'button',
+                    {
+                      type: 'button',
+                      onClick: () => {
+                        if (
+                          a.enabled &&
+                          !confirm(`Disable the account ${a.name}? Its URLs and requests are refused at once.`)
+                        )
+                          return;
+                        void act(() =>
+                          call(`/api/storage/admin/accounts/${encodeURIComponent(a.name)}`, {
+                            method: 'PATCH',
+                            body: { enabled: !a.enabled },
+                          }),
+                        );
                       },
-                      a.enabled ? 'Disable' : 'Enable',
-                    ),
+                    },
+                    a.enabled ? 'Disable' : 'Enable',
                   ),
                 ),
               ),
             ),
-          ),
+          }),
       h(NewAccount, { call, providers, onCreated: (a) => void act(async () => showSecret(`Account ${a.name}`, a)) }),
     ),
     h(

@@ -4,7 +4,7 @@ import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { Call } from '../../call.js';
 import { userText } from '../../user-text.js';
-import { ErrorLine, SecretOnce, Section, adminInWords, at } from './parts.js';
+import { ErrorLine, ListTable, SecretOnce, Section, adminInWords, at } from './parts.js';
 
 interface Token {
   id: string;
@@ -77,44 +77,27 @@ export function Tokens(props: { call: Call }) {
     tokens
       ? tokens.length === 0
         ? h('p', { class: 'muted' }, 'No tokens yet.')
-        : h(
-            'table',
-            { class: 'list admin-table', 'aria-label': 'Tokens' },
-            h(
-              'thead',
-              null,
+        : h(ListTable, {
+            label: 'Tokens',
+            heads: ['Name', 'Created', 'Expires', 'Status', ''],
+            rows: tokens.map((t) =>
               h(
                 'tr',
-                null,
-                h('th', null, 'Name'),
-                h('th', null, 'Created'),
-                h('th', null, 'Expires'),
-                h('th', null, 'Status'),
-                h('th', null, ''),
-              ),
-            ),
-            h(
-              'tbody',
-              null,
-              ...tokens.map((t) =>
+                { key: t.id, 'data-token': t.name },
+                h('td', null, userText(t.name)),
+                h('td', null, at(t.createdAt)),
+                h('td', null, t.expiresAt ? at(t.expiresAt) : 'never'),
+                h('td', null, t.status),
                 h(
-                  'tr',
-                  { key: t.id, 'data-token': t.name },
-                  h('td', null, userText(t.name)),
-                  h('td', null, at(t.createdAt)),
-                  h('td', null, t.expiresAt ? at(t.expiresAt) : 'never'),
-                  h('td', null, t.status),
-                  h(
-                    'td',
-                    { class: 'actions' },
-                    t.status === 'revoked'
-                      ? null
-                      : h('button', { type: 'button', class: 'danger', onClick: () => void revoke(t) }, 'Revoke'),
-                  ),
+                  'td',
+                  { class: 'actions' },
+                  t.status === 'revoked'
+                    ? null
+                    : h('button', { type: 'button', class: 'danger', onClick: () => void revoke(t) }, 'Revoke'),
                 ),
               ),
             ),
-          )
+          })
       : null,
     h(
       'form',
