@@ -9,7 +9,6 @@ import { MAX_LOCK_MS, userAddressPrefix, userFailureKey, type FailureCounter } f
 import { batchedLookup } from '../db/lookup-batcher.js';
 import { byKey, firstRow, preparedQuery } from '../db/prepared-query.js';
 import { holdsNul } from '../db/unstorable-text.js';
-import { byCodePoint } from '../db/code-point-order.js';
 
 type Db = Kysely<Database>;
 
@@ -65,22 +64,6 @@ export async function createUser(db: Db, orgId: string, username: string, passwo
   return { id: user.id, username, role };
 }
 
-/** The organisation's users by username (code point order): never a password hash. */
-export async function listUsers(db: Db, orgId: string) {
-  const rows = await db
-    .selectFrom('users')
-    .select(['id', 'username', 'role', 'created_at'])
-    .where('org_id', '=', orgId)
-    .orderBy(byCodePoint(db, 'username'))
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    username: r.username,
-    role: r.role,
-    createdAt: new Date(Number(r.created_at)).toISOString(),
-  }));
-}
-
 /**
  * Forgets a username's failed logins, from every address: after a new password the user can log in at once.
  * Run inside the transaction that changes the password.
@@ -96,22 +79,6 @@ export async function forgetLoginFailures(trx: Db, username: string): Promise<vo
       ]),
     )
     .execute();
-}
-
-/** Another role for a user of the organisation; its sessions carry it from their next request (roles are read per request). */
-export async function setUserRole(
-  db: Db,
-  orgId: string,
-  username: string,
-  role: UserRole,
-): Promise<{ id: string } | undefined> {
-  return db
-    .updateTable('users')
-    .set({ role })
-    .where('org_id', '=', orgId)
-    .where('username', '=', username)
-    .returning('id')
-    .executeTakeFirst();
 }
 
 export async function findUserForLogin(db: Db, username: string) {
@@ -175,41 +142,6 @@ export async function revokeAccessToken(db: Db, orgId: string, id: string): Prom
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
-}
-
-/** Deletes a user of the organisation with its sessions (each at once refused on every instance); false when unknown. */
-export async function deleteUser(db: Db, orgId: string, username: string): Promise<{ id: string } | undefined> {
-  return db.transaction().execute(async (trx) => {
-    const user = await trx
-      .selectFrom('users')
-      .select('id')
-      .where('org_id', '=', orgId)
-      .where('username', '=', username)
-      .executeTakeFirst();
-    if (!user) return undefined;
-    await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
-    await trx.deleteFrom('users').where('id', '=', user.id).execute();
-    return user;
-  });
-}
-
-/** The organisation's access tokens, newest first: never a secret (only its hash is stored). */
-export async function listAccessTokens(db: Db, orgId: string) {
-  const rows = await db
-    .selectFrom('access_tokens')
-    .select(['id', 'name', 'expires_at', 'revoked_at', 'created_at'])
-    .where('org_id', '=', orgId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id')
-    .execute();
-  const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
-  return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    createdAt: iso(r.created_at)!,
-    expiresAt: iso(r.expires_at),
-    revokedAt: iso(r.revoked_at),
-  }));
 }
 
 /** The principal behind a Bearer token, or undefined when unknown, expired or revoked. */
