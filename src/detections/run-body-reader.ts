@@ -1,5 +1,4 @@
-// Reads a run's stored body (the track headers and the box blob), and a run's summary with its body as one version.
-import { copyOutFirstRow } from '../db/pg-binary-copy.js';
+// Reads a run's summary with its stored body (the track headers and the box blob) as one version.
 import { inPgSnapshot, type PgSnapshot } from '../db/pg-snapshot.js';
 import type { Store } from '../db/store.js';
 import { runSummary, runWithBody, type SummaryRow } from './queries.js';
@@ -17,14 +16,6 @@ const bodySelect = (runPk: string) => (literal: (value: string) => string) =>
 function bodyOfCopiedRow(row: Array<Buffer | null> | undefined): RunBody | undefined {
   // Binary COPY: an integer column is 4 bytes, big-endian.
   return row && { tracks: row[0]!.toString('utf8'), boxes: row[1]!, version: row[2]!.readInt32BE(0) };
-}
-
-/** The body alone, under the store's statement deadline (binary COPY on PostgreSQL). */
-export async function readRunBody(store: Store, runPk: string): Promise<RunBody | undefined> {
-  if (store.pgPool) {
-    return bodyOfCopiedRow(await copyOutFirstRow(store.pgPool, bodySelect(runPk), store.pgQueryDeadlineMs?.() ?? 0));
-  }
-  return store.db.selectFrom('runs').select(['tracks', 'boxes', 'version']).where('id', '=', runPk).executeTakeFirst();
 }
 
 /**
