@@ -138,6 +138,13 @@ class AgainstServer(unittest.TestCase):
         generated = self.client.post_run(unnamed, split=True)
         self.assertEqual([r.run_id for r in generated[1:]], [generated[0].run_id + "-part-2"])
         self.assertEqual(self.client.get_run(generated[1].run_id)["tracksStored"], 2)
+        # A part that fails names the parts stored before it.
+        broken = tracks[:5000] + [{"id": "out", "boxes": [box(0, x=5.0)]}]
+        with self.assertRaises(SightlineError) as caught:
+            self.client.post_run(run_of("broken", broken), split=True)
+        self.assertEqual((caught.exception.status, caught.exception.code), (400, "all_boxes_rejected"))
+        self.assertEqual([r.run_id for r in caught.exception.stored_parts], ["broken"])
+        self.assertEqual(caught.exception.problem["rejected"], [{"trackId": "out", "frame": 0, "reason": "box_out_of_frame"}])
         # A run that fits is one part.
         self.assertEqual([r.run_id for r in self.client.post_run(run_of("few", tracks[:3]), split=True)], ["few"])
 
