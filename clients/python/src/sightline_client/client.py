@@ -4,7 +4,7 @@ import json
 import os
 import re
 import time
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Union
+from typing import Any, Dict, Iterable, List, Literal, Mapping, Optional, Union, overload
 
 from .errors import SightlineError
 from .results import PostResult
@@ -83,7 +83,13 @@ class Client:
 
     # Runs
 
-    def post_run(self, run: Mapping[str, Any], split: bool = False) -> Any:
+    @overload
+    def post_run(self, run: Mapping[str, Any], split: Literal[False] = False) -> PostResult: ...
+
+    @overload
+    def post_run(self, run: Mapping[str, Any], split: Literal[True]) -> List[PostResult]: ...
+
+    def post_run(self, run: Mapping[str, Any], split: bool = False) -> Union[PostResult, List[PostResult]]:
         """Posts a run (a dict as POST /detections takes it, e.g. from `from_ultralytics`) and answers its
         PostResult. A body over 1 MiB is sent gzip-compressed.
 
@@ -108,7 +114,7 @@ class Client:
             try:
                 done.append(self._post_one(part))
             except SightlineError as err:
-                err.stored_parts = list(done)  # type: ignore[attr-defined]
+                err.stored_parts = list(done)
                 raise
         return done
 

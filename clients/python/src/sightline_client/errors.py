@@ -1,6 +1,9 @@
 """The one exception the client raises for an answer of the API that is not a success."""
 
-from typing import Any, Dict, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
+
+if TYPE_CHECKING:
+    from .results import PostResult
 
 
 class SightlineError(Exception):
@@ -8,7 +11,8 @@ class SightlineError(Exception):
 
     ``problem`` is the whole body (extensions such as ``rejected``, ``currentRevision`` or ``mediaKeys``
     included); an answer that was not problem+json (a proxy's HTML page) leaves ``code`` None and keeps its text
-    in ``detail``.
+    in ``detail``. ``stored_parts`` holds, for a split run (``post_run(run, split=True)``), the results of the
+    parts stored before the one that failed.
     """
 
     def __init__(self, status: int, problem: Optional[Dict[str, Any]], text: str = "") -> None:
@@ -18,4 +22,5 @@ class SightlineError(Exception):
         self.code: Optional[str] = code if isinstance(code, str) else None
         detail = self.problem.get("detail")
         self.detail: str = detail if isinstance(detail, str) else text
+        self.stored_parts: List["PostResult"] = []
         super().__init__(f"{status} {self.code or 'error'}: {self.detail}")
