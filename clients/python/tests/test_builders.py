@@ -72,6 +72,15 @@ class FromUltralytics(unittest.TestCase):
         self.assertEqual(run["name"], "night")
         self.assertEqual(run["source"]["name"], "ultralytics")
 
+    def test_rounds_coordinates_to_a_hundredth_of_a_pixel_unless_told(self):
+        results = [Results(Boxes(Array([[100.123456, 50.005001, 300.5, 250.0]]), id=Array([1.0]), conf=Array([0.123456789]), cls=Array([0.0])), NAMES)]
+        box = from_ultralytics(results, "k")["tracks"][0]["boxes"][0]
+        self.assertEqual((box["x1"], box["y1"], box["x2"], box["confidence"]), (100.12, 50.01, 300.5, 0.123456789))
+        box = from_ultralytics(results, "k", decimals=None)["tracks"][0]["boxes"][0]
+        self.assertEqual((box["x1"], box["y1"]), (100.123456, 50.005001))
+        frames = [(0, Detections([[1.23456, 2, 3, 4]], tracker_id=[1]))]
+        self.assertEqual(from_supervision(frames, "k", width=9, height=9, decimals=1)["tracks"][0]["boxes"][0]["x1"], 1.2)
+
     def test_counts_boxes_without_a_track_id_in_a_warning(self):
         results = ultralytics_frames()
         results[1].boxes.id = None
