@@ -46,7 +46,8 @@ def storage_headers(access_key: str, secret_access_key: str) -> Dict[str, str]:
 class Client:
     """A Sightline server at `base_url`, with a bearer `token` (an access token, or a session from `login`).
 
-    Every method raises SightlineError for an error answer; a network failure is urllib's own URLError.
+    Every method raises SightlineError for an error answer; a network failure is urllib's URLError, or
+    socket.timeout when the server sends nothing for `timeout` seconds.
     """
 
     def __init__(self, base_url: str, token: Optional[str] = None, timeout: float = 60) -> None:
