@@ -94,7 +94,10 @@ interface CategoryEval {
   scores: Float64Array;
   /** Each detection's position within its image's sorted detections. */
   rank: Uint8Array;
-  /** [area][threshold][detection]: 0 ignored, 1 true positive, 2 false positive. */
+  /**
+   * [area][detection][threshold]: 0 ignored, 1 true positive, 2 false positive. A detection's thresholds side by
+   * side: accumulate visits detections in score order, across images.
+   */
   state: Uint8Array;
   /** Per area range, the number of ground truths not ignored. */
   npig: Float64Array;
@@ -159,6 +162,10 @@ class Scratch {
   gtm = new Uint8Array(T * 64);
   candStart = new Int32Array(65);
   cand = new Int32Array(4096);
+  nearStart = new Int32Array(65);
+  near = new Int32Array(4096);
+  gPosition = new Int32Array(64);
+  gCounts = new Uint8Array(64);
 
   fit(d: number, g: number): void {
     if (this.order.length < d) {
@@ -167,6 +174,7 @@ class Scratch {
       this.dAreas = new Float64Array(d * 2);
       this.outside = new Uint8Array(d * 2);
       this.candStart = new Int32Array(d * 2 + 1);
+      this.nearStart = new Int32Array(d * 2 + 1);
     }
     if (this.crowd.length < g) {
       this.gBoxes = new Float64Array(g * 8);
@@ -174,9 +182,14 @@ class Scratch {
       this.gIgnore = new Uint8Array(g * 2);
       this.gOrder = new Int32Array(g * 2);
       this.gtm = new Uint8Array(T * g * 2);
+      this.gPosition = new Int32Array(g * 2);
+      this.gCounts = new Uint8Array(g * 2);
     }
     if (this.ious.length < d * g) this.ious = new Float64Array(d * g * 2);
-    if (this.cand.length < d * g) this.cand = new Int32Array(d * g * 2);
+    if (this.cand.length < d * g) {
+      this.cand = new Int32Array(d * g * 2);
+      this.near = new Int32Array(d * g * 2);
+    }
   }
 }
 
@@ -238,6 +251,7 @@ function evaluateImage(
   if (G === 0 && nd === 0) return 0;
   s.fit(nd, G);
   const { order, dBoxes, dAreas, gBoxes, crowd, gIgnore, gOrder, ious, gtm, cand, candStart, outside } = s;
+  const { near, nearStart, gPosition, gCounts } = s;
   // Insertion sort: stable, and images hold few detections; a crowded one takes the library sort.
   for (let x = 0; x < nd; x++) order[x] = x;
   if (nd <= 64) {
@@ -268,8 +282,17 @@ function evaluateImage(
     const src = gts.items[g0 + y]!;
     for (let c = 0; c < 4; c++) gBoxes[y * 4 + c] = gt.boxes[src * 4 + c]!;
     crowd[y] = gt.isCrowd[src]!;
+    // pycocotools reads a match with annotation id 0 as no match.
+    gCounts[y] = gt.ids[src]! !== 0 ? 1 : 0;
   }
   cocoIou(dBoxes, D, gBoxes, G, crowd, ious);
+  // Every threshold is at least 0.5, so a gt below IoU 0.5 with a detection is never its match; skipping it cannot
+  // change the outcome either (see matchDetection). The gts each detection reaches, in input order, for every area.
+  let nearCount = 0;
+  for (let x = 0; x < D; x++) {
+    for (let y = 0; y < G; y++) if (ious[x * G + y]! >= IOU_THRESHOLDS[0]!) near[nearCount++] = y;
+    nearStart[x + 1] = nearCount;
+  }
 
   for (let a = 0; a < AREAS; a++) {
     const [lo, hi] = AREA_RANGES[a]!;
@@ -281,19 +304,21 @@ function evaluateImage(
     }
     ev.npig[a] = ev.npig[a]! + npig;
     for (let y = 0, at = npig; y < G; y++) if (gIgnore[y]) gOrder[at++] = y;
+    for (let y = 0; y < G; y++) gPosition[gOrder[y]!] = y;
     for (let x = 0; x < D; x++) outside[x] = dAreas[x]! < lo || dAreas[x]! > hi ? 1 : 0;
     if (G > 0) {
-      // Every threshold is at least 0.5, so a gt below IoU 0.5 with a detection is never its match; skipping it
-      // cannot change the outcome either (see matchDetection). Candidates keep the sorted gt order.
+      // Candidates by sorted position: the sorted order keeps the input order among the gts not ignored, then among
+      // the ignored, so these are a detection's near gts not ignored, then its near ignored ones.
       let n = 0;
       for (let x = 0; x < D; x++) {
-        for (let y = 0; y < G; y++) if (ious[x * G + gOrder[y]!]! >= IOU_THRESHOLDS[0]!) cand[n++] = y;
+        for (let c = nearStart[x]!; c < nearStart[x + 1]!; c++)
+          if (!gIgnore[near[c]!]) cand[n++] = gPosition[near[c]!]!;
+        for (let c = nearStart[x]!; c < nearStart[x + 1]!; c++) if (gIgnore[near[c]!]) cand[n++] = gPosition[near[c]!]!;
         candStart[x + 1] = n;
       }
       gtm.fill(0, 0, T * G);
     }
     for (let t = 0; t < T; t++) {
-      const row = (a * T + t) * ev.total + base;
       for (let x = 0; x < D; x++) {
         const m =
           G > 0
@@ -306,12 +331,12 @@ function evaluateImage(
         if (m !== -1) {
           const gm = gOrder[m]!;
           ignored = gIgnore[gm]!;
-          matched = gt.ids[gts.items[g0 + gm]!]! !== 0;
+          matched = gCounts[gm] === 1;
           // gtm holds the detection's id, 1 … n, so it is never 0 here.
           gtm[t * G + m] = 1;
         }
         if (!matched && outside[x]) ignored = 1;
-        ev.state[row + x] = ignored ? IGNORED : matched ? TRUE_POSITIVE : FALSE_POSITIVE;
+        ev.state[(a * ev.total + base + x) * T + t] = ignored ? IGNORED : matched ? TRUE_POSITIVE : FALSE_POSITIVE;
       }
     }
   }
@@ -373,40 +398,48 @@ function accumulateCategory(
     for (let x = 0; x < total; x++) if (ev.rank[order[x]!]! < maxDet) list[n++] = order[x]!;
     keptCount[m] = n;
   }
-  const tpRc = new Float64Array(total);
-  const tpPr = new Float64Array(total);
+  // Per threshold, its true positives' recall and precision: rows of `total` in tpRc and tpPr.
+  const tpRc = new Float64Array(T * total);
+  const tpPr = new Float64Array(T * total);
+  const tps = new Int32Array(T);
+  const fps = new Int32Array(T);
+  const qs = new Int32Array(T);
   for (let a = 0; a < AREAS; a++) {
     const npig = ev.npig[a]!;
     if (npig === 0) continue;
     for (let m = 0; m < M; m++) {
       const list = kept[m]!;
       const n = keptCount[m]!;
-      for (let t = 0; t < T; t++) {
-        const row = (a * T + t) * total;
-        // pycocotools computes recall and precision at every detection; only the true positives matter: recall rises
-        // only there, so `searchsorted` lands on one (or on the first detection, for threshold 0), and the precision
-        // after a true positive only falls until the next one, so the running maximum from the right is the maximum
-        // over the true positives to the right.
-        let tp = 0;
-        let fp = 0;
-        let q = 0;
-        for (let x = 0; x < n; x++) {
-          const st = state[row + list[x]!]!;
-          if (st === FALSE_POSITIVE) fp++;
+      tps.fill(0);
+      fps.fill(0);
+      qs.fill(0);
+      // pycocotools computes recall and precision at every detection; only the true positives matter: recall rises
+      // only there, so `searchsorted` lands on one (or on the first detection, for threshold 0), and the precision
+      // after a true positive only falls until the next one, so the running maximum from the right is the maximum
+      // over the true positives to the right.
+      for (let x = 0; x < n; x++) {
+        const cell = (a * total + list[x]!) * T;
+        for (let t = 0; t < T; t++) {
+          const st = state[cell + t]!;
+          if (st === FALSE_POSITIVE) fps[t]!++;
           else if (st === TRUE_POSITIVE) {
-            tp++;
+            const tp = ++tps[t]!;
+            const q = t * total + qs[t]!++;
             tpRc[q] = tp / npig;
-            tpPr[q] = tp / (fp + tp + EPS);
-            q++;
+            tpPr[q] = tp / (fps[t]! + tp + EPS);
           }
         }
-        recall[((t * K + k) * AREAS + a) * M + m] = n > 0 ? tp / npig : 0;
-        for (let x = q - 1; x > 0; x--) if (tpPr[x]! > tpPr[x - 1]!) tpPr[x - 1] = tpPr[x]!;
-        let x = 0;
+      }
+      for (let t = 0; t < T; t++) {
+        recall[((t * K + k) * AREAS + a) * M + m] = n > 0 ? tps[t]! / npig : 0;
+        const from = t * total;
+        const to = from + qs[t]!;
+        for (let x = to - 1; x > from; x--) if (tpPr[x]! > tpPr[x - 1]!) tpPr[x - 1] = tpPr[x]!;
+        let x = from;
         for (let r = 0; r < R; r++) {
           const thr = RECALL_THRESHOLDS[r]!;
-          while (x < q && tpRc[x]! < thr) x++;
-          precision[(((t * R + r) * K + k) * AREAS + a) * M + m] = x < q ? tpPr[x]! : 0;
+          while (x < to && tpRc[x]! < thr) x++;
+          precision[(((t * R + r) * K + k) * AREAS + a) * M + m] = x < to ? tpPr[x]! : 0;
         }
       }
     }
