@@ -75,18 +75,6 @@ const R = 101;
 const AREAS = 4;
 const M = 3;
 
-/** One image × category × area range after matching (`evaluateImg`'s dict), reduced to what accumulate reads. */
-interface ImageEval {
-  /** Scores of the kept detections, descending (stable). */
-  scores: Float64Array;
-  /** T × D: 1 when matched to a gt with a non-zero id. */
-  matched: Uint8Array;
-  /** T × D: 1 when ignored. */
-  ignored: Uint8Array;
-  /** Number of gt not ignored. */
-  npig: number;
-}
-
 export interface CocoEvaluation {
   categoryIds: number[];
   /** precision[t][r][k][a][m] flattened, −1 where pycocotools leaves −1. */
@@ -95,143 +83,264 @@ export interface CocoEvaluation {
   recall: Float64Array;
 }
 
-/** Stable order of indices by descending key (NumPy's `argsort(-key, kind='mergesort')`). */
-function stableDescending(keys: Float64Array | number[], n: number): Int32Array {
-  const idx = Array.from({ length: n }, (_, k) => k);
-  idx.sort((a, b) => {
-    const ka = keys[a]!;
-    const kb = keys[b]!;
-    return kb > ka ? 1 : kb < ka ? -1 : 0;
-  });
-  return Int32Array.from(idx);
+/**
+ * One category's detections after matching, image after image (pycocotools' order of `evalImgs`), each image's by
+ * descending score and at most maxDets[-1]: what `accumulate` reads of `evaluateImg`'s dicts, in flat arrays. Per
+ * image dicts of small typed arrays cost more to allocate and collect than the matching itself.
+ */
+interface CategoryEval {
+  /** Detections of the category. */
+  total: number;
+  scores: Float64Array;
+  /** Each detection's position within its image's sorted detections. */
+  rank: Uint8Array;
+  /**
+   * [area][detection][threshold]: 0 ignored, 1 true positive, 2 false positive. A detection's thresholds side by
+   * side: accumulate visits detections in score order, across images.
+   */
+  state: Uint8Array;
+  /** Per area range, the number of ground truths not ignored. */
+  npig: Float64Array;
 }
 
-function groupKey(img: number, cat: number): string {
-  return `${img}:${cat}`;
+const IGNORED = 0;
+const TRUE_POSITIVE = 1;
+const FALSE_POSITIVE = 2;
+
+/** Stable order of indices by descending key (NumPy's `argsort(-key, kind='mergesort')`). */
+function stableDescending(keys: Float64Array, n: number): Int32Array {
+  const idx = new Int32Array(n);
+  for (let k = 0; k < n; k++) idx[k] = k;
+  // A difference of two distinct doubles is never 0 and has the sign of the comparison; equal keys (and ∞ − ∞,
+  // which is NaN) fall back to the index, which keeps the sort stable.
+  return idx.sort((a, b) => keys[b]! - keys[a]! || a - b);
+}
+
+/** Annotations grouped by (category, image): group `k · I + i` is `items[start[g]]` … `items[start[g + 1] − 1]`. */
+interface Groups {
+  start: Int32Array;
+  items: Int32Array;
+}
+
+/** A stable counting sort on (category, image), so each group keeps the input order; others are left out. */
+function groupByCategoryImage(
+  imageIds: Int32Array,
+  categoryIds: Int32Array,
+  imgIndex: Map<number, number>,
+  catIndex: Map<number, number>,
+  I: number,
+  K: number,
+): Groups {
+  const n = imageIds.length;
+  const group = new Int32Array(n);
+  const start = new Int32Array(K * I + 1);
+  for (let x = 0; x < n; x++) {
+    const i = imgIndex.get(imageIds[x]!);
+    const k = catIndex.get(categoryIds[x]!);
+    const g = i === undefined || k === undefined ? -1 : k * I + i;
+    group[x] = g;
+    if (g >= 0) start[g + 1]!++;
+  }
+  for (let g = 0; g < K * I; g++) start[g + 1] = start[g + 1]! + start[g]!;
+  const fill = start.slice(0, K * I);
+  const items = new Int32Array(start[K * I]!);
+  for (let x = 0; x < n; x++) if (group[x]! >= 0) items[fill[group[x]!]!++] = x;
+  return { start, items };
+}
+
+/** Typed arrays reused from image to image, grown when an image needs more. */
+class Scratch {
+  order = new Int32Array(64);
+  dBoxes = new Float64Array(256);
+  dAreas = new Float64Array(64);
+  outside = new Uint8Array(64);
+  gBoxes = new Float64Array(256);
+  crowd = new Uint8Array(64);
+  gIgnore = new Uint8Array(64);
+  gOrder = new Int32Array(64);
+  ious = new Float64Array(4096);
+  gtm = new Uint8Array(T * 64);
+  candStart = new Int32Array(65);
+  cand = new Int32Array(4096);
+  nearStart = new Int32Array(65);
+  near = new Int32Array(4096);
+  gPosition = new Int32Array(64);
+  gCounts = new Uint8Array(64);
+
+  fit(d: number, g: number): void {
+    if (this.order.length < d) {
+      this.order = new Int32Array(d * 2);
+      this.dBoxes = new Float64Array(d * 8);
+      this.dAreas = new Float64Array(d * 2);
+      this.outside = new Uint8Array(d * 2);
+      this.candStart = new Int32Array(d * 2 + 1);
+      this.nearStart = new Int32Array(d * 2 + 1);
+    }
+    if (this.crowd.length < g) {
+      this.gBoxes = new Float64Array(g * 8);
+      this.crowd = new Uint8Array(g * 2);
+      this.gIgnore = new Uint8Array(g * 2);
+      this.gOrder = new Int32Array(g * 2);
+      this.gtm = new Uint8Array(T * g * 2);
+      this.gPosition = new Int32Array(g * 2);
+      this.gCounts = new Uint8Array(g * 2);
+    }
+    if (this.ious.length < d * g) this.ious = new Float64Array(d * g * 2);
+    if (this.cand.length < d * g) {
+      this.cand = new Int32Array(d * g * 2);
+      this.near = new Int32Array(d * g * 2);
+    }
+  }
 }
 
 /** `COCOeval.evaluate()` followed by `accumulate()`. */
 export function cocoEvaluate(input: CocoInput): CocoEvaluation {
   const imgIds = Array.from(new Set(Array.from(input.imageIds))).sort((a, b) => a - b);
   const catIds = Array.from(new Set(Array.from(input.categoryIds))).sort((a, b) => a - b);
-  const imgSet = new Set(imgIds);
-  const catSet = new Set(catIds);
+  const imgIndex = new Map(imgIds.map((id, i) => [id, i]));
+  const catIndex = new Map(catIds.map((id, k) => [id, k]));
   const { gt, dt } = input;
   // pycocotools' loadRes refuses results on images the ground truth does not have.
-  for (let k = 0; k < dt.imageIds.length; k++) {
-    if (!imgSet.has(dt.imageIds[k]!)) throw new Error(`result on image ${dt.imageIds[k]}, not in the ground truth`);
+  for (let x = 0; x < dt.imageIds.length; x++) {
+    if (!imgIndex.has(dt.imageIds[x]!)) throw new Error(`result on image ${dt.imageIds[x]}, not in the ground truth`);
   }
-
-  // _prepare: annotations grouped per (image, category), in image order then input order.
-  const gts = new Map<string, number[]>();
-  const dts = new Map<string, number[]>();
-  const byImage = (ids: Int32Array, cats: Int32Array, into: Map<string, number[]>): void => {
-    for (let k = 0; k < ids.length; k++) {
-      if (!imgSet.has(ids[k]!) || !catSet.has(cats[k]!)) continue;
-      const key = groupKey(ids[k]!, cats[k]!);
-      const list = into.get(key);
-      if (list) list.push(k);
-      else into.set(key, [k]);
-    }
-  };
-  byImage(gt.imageIds, gt.categoryIds, gts);
-  byImage(dt.imageIds, dt.categoryIds, dts);
-
   const K = catIds.length;
   const I = imgIds.length;
-  const evals: (ImageEval | null)[] = new Array(K * AREAS * I).fill(null);
-  const maxDet = MAX_DETS[2];
+  // _prepare: annotations grouped per (image, category), in input order.
+  const gts = groupByCategoryImage(gt.imageIds, gt.categoryIds, imgIndex, catIndex, I, K);
+  const dts = groupByCategoryImage(dt.imageIds, dt.categoryIds, imgIndex, catIndex, I, K);
+  const precision = new Float64Array(T * R * K * AREAS * M).fill(-1);
+  const recall = new Float64Array(T * K * AREAS * M).fill(-1);
+  const scratch = new Scratch();
   for (let k = 0; k < K; k++) {
-    for (let i = 0; i < I; i++) {
-      const key = groupKey(imgIds[i]!, catIds[k]!);
-      const g = gts.get(key) ?? [];
-      const d = dts.get(key) ?? [];
-      if (g.length === 0 && d.length === 0) continue;
-      // computeIoU: detections by descending score, at most maxDets[-1]; gt in input order.
-      const dScores = d.map((x) => dt.scores[x]!);
-      const dOrder = stableDescending(dScores, d.length);
-      const D = Math.min(d.length, maxDet);
-      const G = g.length;
-      const dBoxes = new Float64Array(D * 4);
-      const dAreas = new Float64Array(D);
-      const sortedScores = new Float64Array(D);
-      for (let x = 0; x < D; x++) {
-        const src = d[dOrder[x]!]!;
-        dBoxes.set(dt.boxes.subarray(src * 4, src * 4 + 4), x * 4);
-        dAreas[x] = dt.boxes[src * 4 + 2]! * dt.boxes[src * 4 + 3]!;
-        sortedScores[x] = dt.scores[src]!;
-      }
-      const gBoxes = new Float64Array(G * 4);
-      const crowd = new Uint8Array(G);
-      for (let x = 0; x < G; x++) {
-        gBoxes.set(gt.boxes.subarray(g[x]! * 4, g[x]! * 4 + 4), x * 4);
-        crowd[x] = gt.isCrowd[g[x]!]!;
-      }
-      const ious = new Float64Array(D * G);
-      cocoIou(dBoxes, D, gBoxes, G, crowd, ious);
+    let total = 0;
+    for (let g = k * I; g < (k + 1) * I; g++) total += Math.min(dts.start[g + 1]! - dts.start[g]!, MAX_DETS[2]);
+    const ev: CategoryEval = {
+      total,
+      scores: new Float64Array(total),
+      rank: new Uint8Array(total),
+      state: new Uint8Array(AREAS * T * total),
+      npig: new Float64Array(AREAS),
+    };
+    let base = 0;
+    for (let g = k * I; g < (k + 1) * I; g++) base += evaluateImage(input, gts, dts, g, ev, base, scratch);
+    accumulateCategory(ev, k, K, precision, recall);
+  }
+  return { categoryIds: catIds, precision, recall };
+}
 
-      for (let a = 0; a < AREAS; a++) {
-        const [lo, hi] = AREA_RANGES[a]!;
-        const gIgnore = new Uint8Array(G);
-        for (let x = 0; x < G; x++) {
-          const ar = gt.areas[g[x]!]!;
-          gIgnore[x] = crowd[x] || ar < lo || ar > hi ? 1 : 0;
+/**
+ * `evaluateImg` for one image and category at every area range: detections by descending score (stable), at most
+ * maxDets[-1]; gt in input order, then with the ignored last. Writes the category's arrays from `base`; returns the
+ * number of detections kept.
+ */
+function evaluateImage(
+  input: CocoInput,
+  gts: Groups,
+  dts: Groups,
+  group: number,
+  ev: CategoryEval,
+  base: number,
+  s: Scratch,
+): number {
+  const { gt, dt } = input;
+  const g0 = gts.start[group]!;
+  const G = gts.start[group + 1]! - g0;
+  const d0 = dts.start[group]!;
+  const nd = dts.start[group + 1]! - d0;
+  if (G === 0 && nd === 0) return 0;
+  s.fit(nd, G);
+  const { order, dBoxes, dAreas, gBoxes, crowd, gIgnore, gOrder, ious, gtm, cand, candStart, outside } = s;
+  const { near, nearStart, gPosition, gCounts } = s;
+  // Insertion sort: stable, and images hold few detections; a crowded one takes the library sort.
+  for (let x = 0; x < nd; x++) order[x] = x;
+  if (nd <= 64) {
+    for (let x = 1; x < nd; x++) {
+      const o = order[x]!;
+      const key = dt.scores[dts.items[d0 + o]!]!;
+      let y = x - 1;
+      while (y >= 0 && dt.scores[dts.items[d0 + order[y]!]!]! < key) {
+        order[y + 1] = order[y]!;
+        y--;
+      }
+      order[y + 1] = o;
+    }
+  } else {
+    const keys = new Float64Array(nd);
+    for (let x = 0; x < nd; x++) keys[x] = dt.scores[dts.items[d0 + x]!]!;
+    order.set(stableDescending(keys, nd));
+  }
+  const D = Math.min(nd, MAX_DETS[2]);
+  for (let x = 0; x < D; x++) {
+    const src = dts.items[d0 + order[x]!]!;
+    for (let c = 0; c < 4; c++) dBoxes[x * 4 + c] = dt.boxes[src * 4 + c]!;
+    dAreas[x] = dt.boxes[src * 4 + 2]! * dt.boxes[src * 4 + 3]!;
+    ev.scores[base + x] = dt.scores[src]!;
+    ev.rank[base + x] = x;
+  }
+  for (let y = 0; y < G; y++) {
+    const src = gts.items[g0 + y]!;
+    for (let c = 0; c < 4; c++) gBoxes[y * 4 + c] = gt.boxes[src * 4 + c]!;
+    crowd[y] = gt.isCrowd[src]!;
+    // pycocotools reads a match with annotation id 0 as no match.
+    gCounts[y] = gt.ids[src]! !== 0 ? 1 : 0;
+  }
+  cocoIou(dBoxes, D, gBoxes, G, crowd, ious);
+  // Every threshold is at least 0.5, so a gt below IoU 0.5 with a detection is never its match; skipping it cannot
+  // change the outcome either (see matchDetection). The gts each detection reaches, in input order, for every area.
+  let nearCount = 0;
+  for (let x = 0; x < D; x++) {
+    for (let y = 0; y < G; y++) if (ious[x * G + y]! >= IOU_THRESHOLDS[0]!) near[nearCount++] = y;
+    nearStart[x + 1] = nearCount;
+  }
+
+  for (let a = 0; a < AREAS; a++) {
+    const [lo, hi] = AREA_RANGES[a]!;
+    let npig = 0;
+    for (let y = 0; y < G; y++) {
+      const ar = gt.areas[gts.items[g0 + y]!]!;
+      gIgnore[y] = crowd[y] || ar < lo || ar > hi ? 1 : 0;
+      if (!gIgnore[y]) gOrder[npig++] = y;
+    }
+    ev.npig[a] = ev.npig[a]! + npig;
+    for (let y = 0, at = npig; y < G; y++) if (gIgnore[y]) gOrder[at++] = y;
+    for (let y = 0; y < G; y++) gPosition[gOrder[y]!] = y;
+    for (let x = 0; x < D; x++) outside[x] = dAreas[x]! < lo || dAreas[x]! > hi ? 1 : 0;
+    if (G > 0) {
+      // Candidates by sorted position: the sorted order keeps the input order among the gts not ignored, then among
+      // the ignored, so these are a detection's near gts not ignored, then its near ignored ones.
+      let n = 0;
+      for (let x = 0; x < D; x++) {
+        for (let c = nearStart[x]!; c < nearStart[x + 1]!; c++)
+          if (!gIgnore[near[c]!]) cand[n++] = gPosition[near[c]!]!;
+        for (let c = nearStart[x]!; c < nearStart[x + 1]!; c++) if (gIgnore[near[c]!]) cand[n++] = gPosition[near[c]!]!;
+        candStart[x + 1] = n;
+      }
+      gtm.fill(0, 0, T * G);
+    }
+    for (let t = 0; t < T; t++) {
+      for (let x = 0; x < D; x++) {
+        const m =
+          G > 0
+            ? matchDetection(t, x, G, gOrder, gIgnore, crowd, ious, gtm, cand, candStart[x]!, candStart[x + 1]!)
+            : -1;
+        // A detection matched to a gt takes the gt's ignore flag; one unmatched (or matched to annotation id 0, which
+        // pycocotools reads as no match) is ignored when its area lies outside the range.
+        let ignored = 0;
+        let matched = false;
+        if (m !== -1) {
+          const gm = gOrder[m]!;
+          ignored = gIgnore[gm]!;
+          matched = gCounts[gm] === 1;
+          // gtm holds the detection's id, 1 … n, so it is never 0 here.
+          gtm[t * G + m] = 1;
         }
-        // Gt ordered with the ignored last (stable).
-        const gOrder: number[] = [];
-        for (let x = 0; x < G; x++) if (!gIgnore[x]) gOrder.push(x);
-        for (let x = 0; x < G; x++) if (gIgnore[x]) gOrder.push(x);
-        const matched = new Uint8Array(T * D);
-        const ignored = new Uint8Array(T * D);
-        const dtmZero = new Uint8Array(T * D).fill(1);
-        if (D > 0 && G > 0) {
-          // Every threshold is at least 0.5, so a gt below IoU 0.5 with a detection is never its match; skipping it
-          // cannot change the outcome either (see matchDetection). Candidates keep the sorted gt order.
-          const candStart = new Int32Array(D + 1);
-          const cand: number[] = [];
-          for (let x = 0; x < D; x++) {
-            for (let y = 0; y < G; y++) if (ious[x * G + gOrder[y]!]! >= IOU_THRESHOLDS[0]!) cand.push(y);
-            candStart[x + 1] = cand.length;
-          }
-          const gtm = new Uint8Array(T * G);
-          for (let t = 0; t < T; t++) {
-            for (let x = 0; x < D; x++) {
-              const m = matchDetection(
-                t,
-                x,
-                G,
-                gOrder,
-                gIgnore,
-                crowd,
-                ious,
-                gtm,
-                cand,
-                candStart[x]!,
-                candStart[x + 1]!,
-              );
-              if (m === -1) continue;
-              const gm = gOrder[m]!;
-              ignored[t * D + x] = gIgnore[gm]!;
-              const gtId = gt.ids[g[gm]!]!;
-              matched[t * D + x] = gtId !== 0 ? 1 : 0;
-              dtmZero[t * D + x] = gtId === 0 ? 1 : 0;
-              // gtm holds the detection's id, 1 … n, so it is never 0 here.
-              gtm[t * G + m] = 1;
-            }
-          }
-        }
-        for (let x = 0; x < D; x++) {
-          const outside = dAreas[x]! < lo || dAreas[x]! > hi;
-          if (!outside) continue;
-          for (let t = 0; t < T; t++) if (dtmZero[t * D + x]) ignored[t * D + x] = 1;
-        }
-        let npig = 0;
-        for (let x = 0; x < G; x++) if (!gIgnore[x]) npig++;
-        evals[(k * AREAS + a) * I + i] = { scores: sortedScores, matched, ignored, npig };
+        if (!matched && outside[x]) ignored = 1;
+        ev.state[(a * ev.total + base + x) * T + t] = ignored ? IGNORED : matched ? TRUE_POSITIVE : FALSE_POSITIVE;
       }
     }
   }
-  return accumulate(evals, catIds, I);
+  return D;
 }
 
 /**
@@ -244,12 +353,12 @@ function matchDetection(
   t: number,
   x: number,
   G: number,
-  gOrder: number[],
+  gOrder: Int32Array,
   gIgnore: Uint8Array,
   crowd: Uint8Array,
   ious: Float64Array,
   gtm: Uint8Array,
-  cand: number[],
+  cand: Int32Array,
   from: number,
   to: number,
 ): number {
@@ -268,90 +377,73 @@ function matchDetection(
   return m;
 }
 
-function accumulate(evals: (ImageEval | null)[], catIds: number[], I: number): CocoEvaluation {
-  const K = catIds.length;
-  const precision = new Float64Array(T * R * K * AREAS * M).fill(-1);
-  const recall = new Float64Array(T * K * AREAS * M).fill(-1);
-  for (let k = 0; k < K; k++) {
-    for (let a = 0; a < AREAS; a++) {
-      const E: ImageEval[] = [];
-      for (let i = 0; i < I; i++) {
-        const e = evals[(k * AREAS + a) * I + i];
-        if (e) E.push(e);
-      }
-      if (E.length === 0) continue;
-      let npig = 0;
-      for (const e of E) npig += e.npig;
-      if (npig === 0) continue;
-      // A stable sort of a subsequence is the subsequence of the stable sort, so one order over the kept
-      // detections (at most 100 per image) serves maxDets 1 and 10 too.
-      let total = 0;
-      for (const e of E) total += e.scores.length;
-      const scores = new Float64Array(total);
-      const owner = new Int32Array(total);
-      const pos = new Int32Array(total);
-      let at = 0;
-      for (let q = 0; q < E.length; q++) {
-        const e = E[q]!;
-        for (let x = 0; x < e.scores.length; x++) {
-          scores[at] = e.scores[x]!;
-          owner[at] = q;
-          pos[at] = x;
-          at++;
+/** `accumulate()` for one category: precision and recall at every threshold, area range and maxDets. */
+function accumulateCategory(
+  ev: CategoryEval,
+  k: number,
+  K: number,
+  precision: Float64Array,
+  recall: Float64Array,
+): void {
+  const { total, state } = ev;
+  // A stable sort of a subsequence is the subsequence of the stable sort, so one order over the kept detections (at
+  // most 100 per image) serves every area range and maxDets 1 and 10 too.
+  const order = stableDescending(ev.scores, total);
+  const kept = [new Int32Array(total), new Int32Array(total), new Int32Array(total)];
+  const keptCount = [0, 0, 0];
+  for (let m = 0; m < M; m++) {
+    const maxDet = MAX_DETS[m]!;
+    const list = kept[m]!;
+    let n = 0;
+    for (let x = 0; x < total; x++) if (ev.rank[order[x]!]! < maxDet) list[n++] = order[x]!;
+    keptCount[m] = n;
+  }
+  // Per threshold, its true positives' recall and precision: rows of `total` in tpRc and tpPr.
+  const tpRc = new Float64Array(T * total);
+  const tpPr = new Float64Array(T * total);
+  const tps = new Int32Array(T);
+  const fps = new Int32Array(T);
+  const qs = new Int32Array(T);
+  for (let a = 0; a < AREAS; a++) {
+    const npig = ev.npig[a]!;
+    if (npig === 0) continue;
+    for (let m = 0; m < M; m++) {
+      const list = kept[m]!;
+      const n = keptCount[m]!;
+      tps.fill(0);
+      fps.fill(0);
+      qs.fill(0);
+      // pycocotools computes recall and precision at every detection; only the true positives matter: recall rises
+      // only there, so `searchsorted` lands on one (or on the first detection, for threshold 0), and the precision
+      // after a true positive only falls until the next one, so the running maximum from the right is the maximum
+      // over the true positives to the right.
+      for (let x = 0; x < n; x++) {
+        const cell = (a * total + list[x]!) * T;
+        for (let t = 0; t < T; t++) {
+          const st = state[cell + t]!;
+          if (st === FALSE_POSITIVE) fps[t]!++;
+          else if (st === TRUE_POSITIVE) {
+            const tp = ++tps[t]!;
+            const q = t * total + qs[t]!++;
+            tpRc[q] = tp / npig;
+            tpPr[q] = tp / (fps[t]! + tp + EPS);
+          }
         }
       }
-      const fullOrder = stableDescending(scores, total);
-      // Per detection in score order: its rank within its image, and per threshold 0 (ignored), 1 (tp) or 2 (fp).
-      const rankInImage = new Int32Array(total);
-      const state = new Uint8Array(total * T);
-      for (let x = 0; x < total; x++) {
-        const o = fullOrder[x]!;
-        const e = E[owner[o]!]!;
-        const D = e.scores.length;
-        rankInImage[x] = pos[o]!;
-        for (let t = 0; t < T; t++) {
-          const cell = t * D + pos[o]!;
-          state[x * T + t] = e.ignored[cell] ? 0 : e.matched[cell] ? 1 : 2;
-        }
-      }
-      const kept = new Int32Array(total);
-      const tpRc = new Float64Array(total);
-      const tpPr = new Float64Array(total);
-      for (let m = 0; m < M; m++) {
-        const maxDet = MAX_DETS[m]!;
-        let n = 0;
-        for (let x = 0; x < total; x++) if (rankInImage[x]! < maxDet) kept[n++] = x;
-        for (let t = 0; t < T; t++) {
-          // pycocotools computes recall and precision at every detection; only the true positives matter: recall
-          // rises only there, so `searchsorted` lands on one (or on the first detection, for threshold 0), and the
-          // precision after a true positive only falls until the next one, so the running maximum from the right is
-          // the maximum over the true positives to the right.
-          let tp = 0;
-          let fp = 0;
-          let q = 0;
-          for (let x = 0; x < n; x++) {
-            const st = state[kept[x]! * T + t]!;
-            if (st === 2) fp++;
-            else if (st === 1) {
-              tp++;
-              tpRc[q] = tp / npig;
-              tpPr[q] = tp / (fp + tp + EPS);
-              q++;
-            }
-          }
-          recall[((t * K + k) * AREAS + a) * M + m] = n > 0 ? tp / npig : 0;
-          for (let x = q - 1; x > 0; x--) if (tpPr[x]! > tpPr[x - 1]!) tpPr[x - 1] = tpPr[x]!;
-          let x = 0;
-          for (let r = 0; r < R; r++) {
-            const thr = RECALL_THRESHOLDS[r]!;
-            while (x < q && tpRc[x]! < thr) x++;
-            precision[(((t * R + r) * K + k) * AREAS + a) * M + m] = x < q ? tpPr[x]! : 0;
-          }
+      for (let t = 0; t < T; t++) {
+        recall[((t * K + k) * AREAS + a) * M + m] = n > 0 ? tps[t]! / npig : 0;
+        const from = t * total;
+        const to = from + qs[t]!;
+        for (let x = to - 1; x > from; x--) if (tpPr[x]! > tpPr[x - 1]!) tpPr[x - 1] = tpPr[x]!;
+        let x = from;
+        for (let r = 0; r < R; r++) {
+          const thr = RECALL_THRESHOLDS[r]!;
+          while (x < to && tpRc[x]! < thr) x++;
+          precision[(((t * R + r) * K + k) * AREAS + a) * M + m] = x < to ? tpPr[x]! : 0;
         }
       }
     }
   }
-  return { categoryIds: catIds, precision, recall };
 }
 
 /** `COCOeval.summarize()`'s 12 stats over the given categories (all by default), −1 where nothing is defined. */

@@ -28,9 +28,9 @@ import {
   identityCombineSequences,
   identitySequence,
 } from './identity.js';
-import { classAgnostic, type SequenceInput } from './layout.js';
+import { classAgnostic, type SequenceInput, splitByClass } from './layout.js';
 import { sequencesToCoco } from './video-coco.js';
-import { classTrackingData } from './tracking-data.js';
+import { trackingData } from './tracking-data.js';
 
 export type MetricName = 'hota' | 'clear' | 'identity' | 'count' | 'coco';
 
@@ -108,8 +108,10 @@ export function evaluate(input: readonly SequenceInput[], options: EvaluateOptio
         }
       : undefined;
     const results: PerClass[] = [];
+    const gtByClass = splitByClass(seq.gt, C);
+    const predByClass = splitByClass(seq.pred, C);
     for (let c = 0; c < C; c++) {
-      const data = classTrackingData(seq.gt, seq.pred, c);
+      const data = trackingData(gtByClass[c]!, predByClass[c]!);
       results.push({
         hota: has.has('hota') ? hotaSequence(data) : undefined,
         clear: has.has('clear') || frames ? clearSequence(data, threshold, frames) : undefined,

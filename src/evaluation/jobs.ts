@@ -8,7 +8,7 @@ import type { Store } from '../db/store.js';
 import { readRunSnapshot } from '../detections/run-body-reader.js';
 import { newId } from '../util/ids.js';
 import { FairTurns } from '../util/fair-turns.js';
-import { type Computation, computeInWorker, EvaluationFailure } from './compute.js';
+import { type Computation, EvaluationFailure, EvaluationWorkers } from './compute.js';
 import type { Plan, RunRef, UsedRun } from './plan.js';
 import { claimLapsedJob, finishEvaluation, releaseLease, renewLease } from './queries.js';
 import type { StoredRunBody, StoredSequence } from './stored-runs.js';
@@ -58,6 +58,7 @@ export function evaluationJobs(store: Store, config: Config, log: FastifyBaseLog
   const { leaseMs, holdForTests } = config.evaluation;
   // One computation at a time per instance: each holds two large runs in memory and a core busy.
   const turns = new FairTurns(1);
+  const workers = new EvaluationWorkers();
   const running = new Set<Running>();
   let closed = false;
 
@@ -87,7 +88,7 @@ export function evaluationJobs(store: Store, config: Config, log: FastifyBaseLog
       });
       if (lost()) return undefined;
     }
-    const computation = computeInWorker({
+    const computation = workers.compute({
       predictions: plan.predictions,
       sequences,
       metrics: plan.parameters.metrics,
@@ -216,6 +217,7 @@ export function evaluationJobs(store: Store, config: Config, log: FastifyBaseLog
       for (const r of running) r.stop();
       // Handed back rather than left to lapse: another instance resumes them at its next look.
       for (const id of ids) await releaseLease(store.db, id, owner).catch(() => {});
+      await workers.close();
     },
   };
 }

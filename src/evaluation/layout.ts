@@ -104,6 +104,50 @@ export function filterBoxSet(set: BoxSet, keep: (box: number) => boolean): BoxSe
   return out;
 }
 
+/**
+ * The set split by class in one pass: element c holds the boxes of class c, frame grouping and order unchanged, as
+ * `filterBoxSet` by class would give them (a class holding every box shares the set). Boxes of a class outside
+ * 0 … classCount − 1 are in none.
+ */
+export function splitByClass(set: BoxSet, classCount: number): BoxSet[] {
+  const frames = set.frameStart.length - 1;
+  const n = set.ids.length;
+  const counts = new Int32Array(classCount);
+  for (let k = 0; k < n; k++) {
+    const c = set.classes[k]!;
+    if (c >= 0 && c < classCount) counts[c]!++;
+  }
+  const out: BoxSet[] = [];
+  for (let c = 0; c < classCount; c++) {
+    const m = counts[c]!;
+    out.push(
+      m === n
+        ? set
+        : {
+            frameStart: new Int32Array(frames + 1),
+            ids: new Int32Array(m),
+            boxes: new Float64Array(m * 4),
+            classes: new Int32Array(m).fill(c),
+            confidences: new Float64Array(m),
+          },
+    );
+  }
+  const fill = new Int32Array(classCount);
+  for (let t = 0; t < frames; t++) {
+    for (let k = set.frameStart[t]!; k < set.frameStart[t + 1]!; k++) {
+      const c = set.classes[k]!;
+      if (!(c >= 0 && c < classCount) || counts[c] === n) continue;
+      const to = out[c]!;
+      const at = fill[c]!++;
+      to.ids[at] = set.ids[k]!;
+      for (let v = 0; v < 4; v++) to.boxes[at * 4 + v] = set.boxes[k * 4 + v]!;
+      to.confidences[at] = set.confidences[k]!;
+    }
+    for (let c = 0; c < classCount; c++) if (counts[c] !== n) out[c]!.frameStart[t + 1] = fill[c]!;
+  }
+  return out;
+}
+
 /** The sequence with every box of class 0: class-agnostic evaluation scores it with the single class `all`. */
 export function classAgnostic(seq: SequenceInput): SequenceInput {
   const one = (set: BoxSet): BoxSet => ({ ...set, classes: new Int32Array(set.classes.length) });

@@ -42,7 +42,7 @@ export function sequencesToCoco(sequences: readonly SequenceInput[], classCount:
       for (let k = s.gt.frameStart[t]!; k < s.gt.frameStart[t + 1]!; k++, g++) {
         input.gt.imageIds[g] = image;
         input.gt.categoryIds[g] = s.gt.classes[k]! + 1;
-        input.gt.boxes.set(s.gt.boxes.subarray(k * 4, k * 4 + 4), g * 4);
+        for (let c = 0; c < 4; c++) input.gt.boxes[g * 4 + c] = s.gt.boxes[k * 4 + c]!;
         input.gt.areas[g] = s.gt.boxes[k * 4 + 2]! * s.gt.boxes[k * 4 + 3]!;
         // Ids from 1: pycocotools reads a match with annotation id 0 as no match.
         input.gt.ids[g] = g + 1;
@@ -50,7 +50,7 @@ export function sequencesToCoco(sequences: readonly SequenceInput[], classCount:
       for (let k = s.pred.frameStart[t]!; k < s.pred.frameStart[t + 1]!; k++, d++) {
         input.dt.imageIds[d] = image;
         input.dt.categoryIds[d] = s.pred.classes[k]! + 1;
-        input.dt.boxes.set(s.pred.boxes.subarray(k * 4, k * 4 + 4), d * 4);
+        for (let c = 0; c < 4; c++) input.dt.boxes[d * 4 + c] = s.pred.boxes[k * 4 + c]!;
         input.dt.scores[d] = s.pred.confidences[k]!;
       }
     }
