@@ -618,6 +618,10 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
 
   /** After an edit of `layer`; `edited` names the tracks it changed and holds them as they were (see reindex). */
   function afterChange(layer: Layer, edited?: TrackState[]) {
+    if (edited) {
+      const ids = new Set(edited.map((e) => e.id));
+      engine.timeline?.forget(layer.tracks.filter((t) => ids.has(t.id)));
+    }
     reindex(
       layer,
       edited && {
