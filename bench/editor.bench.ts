@@ -1,9 +1,12 @@
 // Drawing frame time of the editor for a large layer (5000 tracks × 50 boxes) in headless Chromium: the
-// editor plays the recording on its clock and records how long each overlay draw took.
+// editor plays the recording on its clock and records how long each overlay draw took. Then how long an edit
+// takes to be answered (the key's handler, the redraw and the side panel's render) on the same layer.
 import { upsertRun } from '../src/detections/queries.js';
 import { validateRun } from '../src/detections/validate-run.js';
 import { seedOrg, startTestServer } from '../test/support/server.js';
 import { buildEditor, CHROMIUM, HAS_CHROMIUM, launchChromium } from '../test/web/support.js';
+import { buildFrameIndex, updateFrameIndex } from '../src/web/editor/frame-index.js';
+import type { Track } from '../src/web/types.js';
 import { fmt, median, percentile, type Row, type Suite } from './harness.js';
 
 const TRACKS = 5000;
@@ -11,6 +14,7 @@ const BOXES = 50;
 const FPS = 60;
 const FRAMES = 600;
 const PLAY_MS = 6000;
+const EDITS = 40;
 
 function largeRun(mediaKey: string) {
   let seed = 42;
@@ -48,7 +52,9 @@ export const suite: Suite = {
   baseline:
     'A layer of 5000 tracks × 50 boxes on a 1920×1080, 60 fps, 600-frame recording, played for 6 s in headless ' +
     'Debian Chromium (`--disable-gpu`). No ratio: the target is at least 30 frames drawn per second. _draw_ is one ' +
-    'overlay draw during playback; _draw + raster_ seeks frame by frame and reads a pixel back.',
+    'overlay draw during playback; _draw + raster_ seeks frame by frame and reads a pixel back. _answer_: an edit ' +
+    'key dispatched until its handler, redraw, timeline and side panel are done (no paint); the frame index row ' +
+    'is the CPU time of updating the index after one moved box, with a full rebuild in brackets (Node).',
   async run(): Promise<Row[]> {
     if (!HAS_CHROMIUM) return [{ note: `skipped: ${CHROMIUM} is absent (apt-get install -y chromium)` }];
     const webDir = await buildEditor();
@@ -62,7 +68,8 @@ export const suite: Suite = {
       const login = await fetch(`${server.url}/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: `viewer-${org.name.slice(4)}`, password: 'correct horse battery' }),
+        // An editor, so that the edits can be measured too.
+        body: JSON.stringify({ username: `editor-${org.name.slice(4)}`, password: 'correct horse battery' }),
       }).then((r) => r.json() as Promise<{ data: unknown }>);
       const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
       await context.addInitScript((s) => sessionStorage.setItem('sightline.session', s), JSON.stringify(login.data));
@@ -111,6 +118,7 @@ export const suite: Suite = {
           'open + index (ms)': loadMs,
         });
       }
+      rows.push(...(await editAnswers(page)), indexUpdate(org.recording.mediaKey));
       return rows;
     } finally {
       await browser.close();
@@ -118,3 +126,77 @@ export const suite: Suite = {
     }
   },
 };
+
+/**
+ * Edit-answer times on the large layer: each key dispatched on the page, timed until its handler, the redraw and
+ * the side panel's render (a microtask) are done, without waiting for the next paint. A nudge moves the selected
+ * box (its track interpolated again); a split and its undo change the track list.
+ */
+async function editAnswers(page: import('playwright-core').Page): Promise<Row[]> {
+  await page.evaluate(() => window.__sightline!.seek(300));
+  await page.waitForFunction(() => window.__sightline?.frame === 300);
+  await page.locator('canvas.overlay').click({ position: { x: 2, y: 2 } });
+  await page.keyboard.press('n');
+  await page.locator('.track-tools').waitFor();
+  const timed = (keys: Array<{ key: string; ctrlKey?: boolean }>, rounds: number) =>
+    page.evaluate(
+      async ([keys, rounds]) => {
+        const out: number[] = [];
+        for (let r = 0; r < rounds; r++) {
+          for (const k of keys) {
+            const t = performance.now();
+            document.body.dispatchEvent(new KeyboardEvent('keydown', { ...k, bubbles: true, cancelable: true }));
+            await new Promise((done) => setTimeout(done, 0));
+            out.push(performance.now() - t);
+          }
+        }
+        return out;
+      },
+      [keys, rounds] as const,
+    );
+  const nudges = await timed([{ key: 'ArrowRight' }, { key: 'ArrowLeft' }], EDITS / 2);
+  const splits = await timed([{ key: 's' }, { key: 'z', ctrlKey: true }], EDITS / 2);
+  return [
+    ['nudge (move the selected box)', nudges],
+    ['split here, then undo', splits],
+  ].map(([edit, times]) => ({
+    layer: `${TRACKS} tracks × ${BOXES} boxes`,
+    edit: edit as string,
+    edits: (times as number[]).length,
+    'answer median ms': fmt(median(times as number[]), 2),
+    'answer p99 ms': fmt(percentile(times as number[], 99), 2),
+  }));
+}
+
+/**
+ * The frame index alone, in Node: CPU time of updating it after one track's box moved, against rebuilding it
+ * from every track (what each edit did before), alternated in one loop.
+ */
+function indexUpdate(mediaKey: string): Row {
+  const tracks = largeRun(mediaKey).tracks as Track[];
+  let index = buildFrameIndex(tracks);
+  const updates: number[] = [];
+  const rebuilds: number[] = [];
+  const cpu = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  for (let r = 0; r < 100; r++) {
+    const edited = tracks[(r * 37) % TRACKS]!;
+    const before = { ...edited, boxes: edited.boxes.map((b) => ({ ...b })) };
+    edited.boxes[r % BOXES]!.x += r % 2 === 0 ? 0.001 : -0.001;
+    let t = cpu();
+    index = updateFrameIndex(index, tracks, [edited.id], [before]);
+    updates.push(cpu() - t);
+    t = cpu();
+    buildFrameIndex(tracks);
+    rebuilds.push(cpu() - t);
+  }
+  return {
+    layer: `${TRACKS} tracks × ${BOXES} boxes`,
+    edit: 'frame index after a box moved: update (rebuild)',
+    edits: updates.length,
+    'answer median ms': `${fmt(median(updates), 2)} CPU (${fmt(median(rebuilds), 2)})`,
+    'answer p99 ms': `${fmt(percentile(updates, 99), 2)} CPU (${fmt(percentile(rebuilds, 99), 2)})`,
+  };
+}

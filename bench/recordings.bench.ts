@@ -77,6 +77,7 @@ function makeChunk(orgId: string, from: number, to: number, rand: () => number):
       const runPk = newId(now + i);
       const headers = [];
       const byLabel = new Map<string, number[]>();
+      const framesByLabel = new Map<string, number[]>();
       for (let t = 0; t < TRACKS; t++) {
         const label = pickLabel(rand());
         headers.push({ id: `t${t}`, label, n: CENTROIDS });
@@ -86,13 +87,19 @@ function makeChunk(orgId: string, from: number, to: number, rand: () => number):
         const dx = (rand() - 0.5) * 30;
         const dy = (rand() - 0.5) * 30;
         let pts = byLabel.get(label);
-        if (!pts) {
+        let frames = framesByLabel.get(label);
+        if (!pts || !frames) {
           pts = [];
+          frames = [];
           byLabel.set(label, pts);
+          framesByLabel.set(label, frames);
         }
+        // Not drawn from rand(): the seeded positions stay those of earlier measurements.
+        const firstFrame = (t * 37 + k * 211) % 1000;
         for (let c = 0; c < CENTROIDS; c++) {
           const f = c / (CENTROIDS - 1);
           pts.push(Math.min(100, Math.max(0, x0 + dx * f)), Math.min(100, Math.max(0, y0 + dy * f)));
+          frames.push(firstFrame + c * 5);
         }
       }
       chunk.runs.push([
@@ -115,7 +122,7 @@ function makeChunk(orgId: string, from: number, to: number, rand: () => number):
       ]);
       for (const [label, pts] of byLabel) {
         const mask = cellMasksOfPoints(pts);
-        const { ordered, starts } = orderByRow(pts);
+        const { ordered, orderedFrames, starts } = orderByRow(pts, framesByLabel.get(label));
         chunk.centroids.push([
           runPk,
           recId,
@@ -123,6 +130,7 @@ function makeChunk(orgId: string, from: number, to: number, rand: () => number):
           label,
           pts.length / 2,
           encodePoints(ordered),
+          encodePoints(orderedFrames),
           mask.lo,
           mask.hi,
           ...ROW_START_COLUMNS.map((c) => starts[c]),
@@ -165,6 +173,7 @@ const COLUMNS = {
     'label',
     'count',
     'points',
+    'frames',
     'cells_lo',
     'cells_hi',
     ...ROW_START_COLUMNS,
@@ -205,6 +214,7 @@ const PG_TYPES: Record<string, string[]> = {
     'text',
     'text',
     'int4',
+    'bytea',
     'bytea',
     'int8',
     'int8',

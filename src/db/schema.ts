@@ -128,6 +128,11 @@ export interface RunCentroidsTable {
   count: number;
   /** float64 pairs ordered by grid row; rowK_start = index of the first point in grid row K (search/point-rows.ts). */
   points: Buffer;
+  /**
+   * The frame of each point (float64, in the points' order). Null only for a row an instance older than migration
+   * 012 wrote during a rolling upgrade; the migration rebuilt every row before it.
+   */
+  frames: Buffer | null;
   /** Grid cells (8×8, see search/grid.ts) holding the points: rows 0–3 and rows 4–7 as 32-bit masks. */
   cells_lo: Generated<number>;
   cells_hi: Generated<number>;

@@ -44,6 +44,7 @@ const CENTROID_COLUMNS = [
   'label',
   'count',
   'points',
+  'frames',
   'cells_lo',
   'cells_hi',
   'row1_start',

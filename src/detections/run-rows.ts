@@ -116,13 +116,14 @@ export function centroidRowsOf(recording: Pick<Recording, 'id' | 'orgId'>, run: 
   return computeCentroids(run.boxes).map((c) => {
     const cells = cellMasksOfPoints(c.points);
     // Points ordered by grid row, with each row's start, so a search reads only the rows it covers.
-    const { ordered, starts } = orderByRow(c.points);
+    const { ordered, orderedFrames, starts } = orderByRow(c.points, c.frames);
     return {
       recording_id: recording.id,
       org_id: recording.orgId,
       label: c.label,
       count: c.points.length / 2,
       points: encodePoints(ordered),
+      frames: encodePoints(orderedFrames),
       ...starts,
       cells_lo: cells.lo,
       cells_hi: cells.hi,

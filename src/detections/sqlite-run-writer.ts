@@ -22,6 +22,7 @@ const CENTROID_COLUMNS = [
   'label',
   'count',
   'points',
+  'frames',
   ...ROW_START_COLUMNS,
   'cells_lo',
   'cells_hi',

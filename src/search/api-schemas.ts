@@ -12,6 +12,12 @@ export const SearchResult = Type.Object({
         analysisId: Type.String(),
         startTimestamp: Type.Integer(),
         deviceKey: Nullable(Type.String()),
+        firstFrame: Nullable(
+          Type.Integer({
+            description:
+              'The smallest firstFrame of its matches: the frame the editor opens the recording at. Null only when no match knows its frame',
+          }),
+        ),
         matches: Type.Array(
           Type.Object({
             runId: Type.String(),
@@ -19,6 +25,12 @@ export const SearchResult = Type.Object({
             count: Type.Integer({
               description: "How many of the run's centroids with that label lie inside the region",
             }),
+            firstFrame: Nullable(
+              Type.Integer({
+                description:
+                  'The smallest frame among those centroids. Null only for centroids an older instance stored during a rolling upgrade (without frames)',
+              }),
+            ),
           }),
           { description: 'One per (run, label), sorted by runId then label' },
         ),

@@ -23,21 +23,32 @@ export function rowOf(y: number): number {
   return Math.floor(cellOf(0, y) / GRID);
 }
 
-/** The points (x0, y0, x1, y1, …) ordered by grid row (stable within a row), and where each row starts. */
-export function orderByRow(points: ArrayLike<number>): { ordered: number[]; starts: RowStarts } {
+/** Bytes per stored frame: one float64, in the order of the points (detections/centroids.ts). */
+export const FRAME_BYTES = 8;
+
+/**
+ * The points (x0, y0, x1, y1, …) ordered by grid row (stable within a row), where each row starts, and the
+ * points' frames (one per point) in the same order.
+ */
+export function orderByRow(
+  points: ArrayLike<number>,
+  frames: ArrayLike<number> = [],
+): { ordered: number[]; orderedFrames: number[]; starts: RowStarts } {
   const n = points.length >> 1;
   const counts = new Array<number>(GRID + 1).fill(0);
   for (let i = 0; i < n; i++) counts[rowOf(points[2 * i + 1]!) + 1]!++;
   for (let r = 1; r <= GRID; r++) counts[r]! += counts[r - 1]!;
   const next = counts.slice();
   const ordered = new Array<number>(2 * n);
+  const orderedFrames = new Array<number>(frames.length === 0 ? 0 : n);
   for (let i = 0; i < n; i++) {
     const at = next[rowOf(points[2 * i + 1]!)]!++;
     ordered[2 * at] = points[2 * i]!;
     ordered[2 * at + 1] = points[2 * i + 1]!;
+    if (frames.length > 0) orderedFrames[at] = frames[i]!;
   }
   const starts = Object.fromEntries(ROW_START_COLUMNS.map((c, i) => [c, counts[i + 1]!])) as RowStarts;
-  return { ordered, starts };
+  return { ordered, orderedFrames, starts };
 }
 
 /** The first and last grid row holding a cell of the mask (rows 0–3 in `lo`, 4–7 in `hi`, 8 bits each). */

@@ -5,7 +5,7 @@ import type { Database } from '../db/schema.js';
 import { before, decodeCursor, encodeCursor, type Position } from '../recordings/cursor.js';
 import { ANY_LABEL, GRID, isEmpty, type CellMask } from './grid.js';
 import { isPostgres } from '../db/is-postgres.js';
-import { POINT_BYTES, rowSpan } from './point-rows.js';
+import { FRAME_BYTES, POINT_BYTES, rowSpan } from './point-rows.js';
 import { containsPoint, coverCells, inBoundingBox, type Polygon } from './region.js';
 import type { SearchRequest } from './request.js';
 import { withoutNul } from '../db/unstorable-text.js';
@@ -17,6 +17,8 @@ export interface Match {
   runId: string;
   label: string;
   count: number;
+  /** The smallest frame among the matching centroids; null for centroids stored without frames (see 012). */
+  firstFrame: number | null;
 }
 export interface SearchHit {
   id: string;
@@ -24,6 +26,8 @@ export interface SearchHit {
   analysisId: string;
   startTimestamp: number;
   deviceKey: string | null;
+  /** The smallest of its matches' first frames: where the editor opens the hit. */
+  firstFrame: number | null;
   matches: Match[];
 }
 export interface SearchPage {
@@ -95,55 +99,75 @@ function rowStart(row: number) {
       : sql.ref<number>(`rc.row${row}_start`);
 }
 
-/** Only the points of the grid rows the region's cells lie in: a small region reads a fraction of each list. */
-function pointsOfRows(mask: CellMask, pg: boolean) {
+/**
+ * Only the entries of the grid rows the region's cells lie in: a small region reads a fraction of each list. The
+ * points (`POINT_BYTES` each) and their frames (`FRAME_BYTES` each) are stored in the same order, so one row span
+ * slices both.
+ */
+function sliceOfRows(column: 'points' | 'frames', width: number, mask: CellMask, pg: boolean) {
   const [first, last] = rowSpan(mask);
   const from = rowStart(first);
   const bytes =
     first === 0 && last === GRID - 1
-      ? sql<Buffer>`rc.points`
-      : sql<Buffer>`substr(rc.points, 1 + ${sql.lit(POINT_BYTES)} * ${from}, ${sql.lit(POINT_BYTES)} * (${rowStart(last + 1)} - ${from}))`;
+      ? sql<Buffer>`${sql.ref(`rc.${column}`)}`
+      : sql<Buffer>`substr(${sql.ref(`rc.${column}`)}, 1 + ${sql.lit(width)} * ${from}, ${sql.lit(width)} * (${rowStart(last + 1)} - ${from}))`;
   // node-postgres receives bytea as hex text, twice its size; base64 is a third smaller and quicker to parse,
   // which is most of the exact check's time on dense regions.
   return pg ? sql<Buffer | string>`encode(${bytes}, 'base64')` : bytes;
 }
 
-// One reused, 8-byte-aligned scratch for decoding point lists: a page's thousand lists, each decoded into a
-// new array, cost more in garbage collection than the point tests themselves.
-let scratch = new Float64Array(1024);
-let scratchBytes = Buffer.from(scratch.buffer);
+/**
+ * A reused, 8-byte-aligned scratch for decoding float64 lists: a page's thousand lists, each decoded into a new
+ * array, cost more in garbage collection than the point tests themselves.
+ */
+class Scratch {
+  private values = new Float64Array(1024);
+  private bytes = Buffer.from(this.values.buffer);
 
-/** The stored points (float64 pairs, see detections/centroids.ts) as a view valid until the next call. */
-function pointsView(value: Buffer | string): Float64Array {
-  const size = typeof value === 'string' ? Math.ceil((value.length * 3) / 4) : value.length;
-  if (scratchBytes.length < size) {
-    scratch = new Float64Array(Math.ceil(size / 8) * 2);
-    scratchBytes = Buffer.from(scratch.buffer);
+  /** The stored float64 list (see detections/centroids.ts) as a view valid until the next call. */
+  view(value: Buffer | string): Float64Array {
+    const size = typeof value === 'string' ? Math.ceil((value.length * 3) / 4) : value.length;
+    if (this.bytes.length < size) {
+      this.values = new Float64Array(Math.ceil(size / 8) * 2);
+      this.bytes = Buffer.from(this.values.buffer);
+    }
+    // Buffer's base64 decoder skips the line breaks PostgreSQL puts every 76 characters.
+    const written = typeof value === 'string' ? this.bytes.write(value, 'base64') : value.copy(this.bytes);
+    return this.values.subarray(0, written >> 3);
   }
-  // Buffer's base64 decoder skips the line breaks PostgreSQL puts every 76 characters.
-  const written = typeof value === 'string' ? scratchBytes.write(value, 'base64') : value.copy(scratchBytes);
-  return scratch.subarray(0, written >> 3);
 }
+const pointScratch = new Scratch();
+const frameScratch = new Scratch();
 
 /** What confirming costs, in units of about one decoded point: every point, plus its edge tests. */
 export interface Work {
   units: number;
 }
 
-function countInside(polygon: Polygon, value: Buffer | string, work: Work): number {
-  const points = pointsView(value);
+/** How many points lie inside the polygon and the smallest frame among them (null when no frames are stored). */
+function matchInside(
+  polygon: Polygon,
+  value: Buffer | string,
+  frameValue: Buffer | string | null,
+  work: Work,
+): { count: number; firstFrame: number | null } {
+  const points = pointScratch.view(value);
+  const frames = frameValue === null ? undefined : frameScratch.view(frameValue);
   const edges = polygon.xy.length >> 1;
   let count = 0;
   let inBox = 0;
+  let firstFrame = Number.POSITIVE_INFINITY;
   for (let i = 0; i + 1 < points.length; i += 2) {
     const x = points[i]!;
     const y = points[i + 1]!;
     if (!inBoundingBox(polygon, x, y)) continue;
     inBox++;
-    if (containsPoint(polygon, x, y)) count++;
+    if (!containsPoint(polygon, x, y)) continue;
+    count++;
+    if (frames) firstFrame = Math.min(firstFrame, frames[i >> 1]!);
   }
   work.units += (points.length >> 1) + inBox * edges * EDGE_UNITS;
-  return count;
+  return { count, firstFrame: frames && count > 0 ? firstFrame : null };
 }
 
 async function exactMatches(
@@ -158,7 +182,13 @@ async function exactMatches(
   let q = db
     .selectFrom('run_centroids as rc')
     .innerJoin('runs', 'runs.id', 'rc.run_pk')
-    .select(['rc.recording_id', 'rc.label', pointsOfRows(mask, isPostgres(db)).as('points'), 'runs.run_id'])
+    .select([
+      'rc.recording_id',
+      'rc.label',
+      sliceOfRows('points', POINT_BYTES, mask, isPostgres(db)).as('points'),
+      sliceOfRows('frames', FRAME_BYTES, mask, isPostgres(db)).as('frames'),
+      'runs.run_id',
+    ])
     .where('rc.org_id', '=', orgId)
     .where('rc.recording_id', 'in', ids)
     .where(maskTest('rc', mask));
@@ -166,14 +196,14 @@ async function exactMatches(
   const rows = await q.execute();
   const byRecording = new Map<string, Match[]>();
   for (const row of rows) {
-    const count = countInside(polygon, row.points, work);
+    const { count, firstFrame } = matchInside(polygon, row.points, row.frames, work);
     if (count === 0) continue;
     let list = byRecording.get(row.recording_id);
     if (!list) {
       list = [];
       byRecording.set(row.recording_id, list);
     }
-    list.push({ runId: row.run_id, label: row.label, count });
+    list.push({ runId: row.run_id, label: row.label, count, firstFrame });
   }
   for (const list of byRecording.values()) {
     list.sort((a, b) => compareCodePoints(a.runId, b.runId) || compareCodePoints(a.label, b.label));
@@ -216,6 +246,13 @@ async function centroidCounts(db: Db, orgId: string, ids: string[], labels: stri
   for (const row of rows)
     counts.set(row.recording_id, (counts.get(row.recording_id) ?? 0) + Number(row.centroid_count));
   return counts;
+}
+
+/** The smallest first frame among the matches that know theirs. */
+function firstFrameOf(matches: Match[]): number | null {
+  let first: number | null = null;
+  for (const m of matches) if (m.firstFrame !== null && (first === null || m.firstFrame < first)) first = m.firstFrame;
+  return first;
 }
 
 export async function searchRecordings(
@@ -331,6 +368,7 @@ export async function searchRecordings(
         analysisId: r.analysis_id,
         startTimestamp: Number(r.start_timestamp),
         deviceKey: r.device_key,
+        firstFrame: firstFrameOf(p.matches),
         matches: p.matches,
       });
   }

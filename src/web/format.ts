@@ -51,6 +51,11 @@ export function mayLeave(): boolean {
   return true;
 }
 
+/** The link that opens a recording in the editor, at `frame` when it is given and past the first frame. */
+export function recordingHref(mediaKey: string, frame?: number | null): string {
+  return `#/recording/${encodeURIComponent(mediaKey)}${frame ? `?frame=${frame}` : ''}`;
+}
+
 export function go(name: string, arg = ''): void {
   location.hash = arg ? `#/${name}/${encodeURIComponent(arg)}` : `#/${name}`;
 }

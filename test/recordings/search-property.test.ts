@@ -26,7 +26,15 @@ function seededRandom(seed: number) {
   };
 }
 
-type Truth = Array<{ mediaKey: string; start: number; id: string; runId: string; label: string; points: Float64Array }>;
+type Truth = Array<{
+  mediaKey: string;
+  start: number;
+  id: string;
+  runId: string;
+  label: string;
+  points: Float64Array;
+  frames: Float64Array;
+}>;
 
 // `truth` is every centroid of 40 random recordings' runs, as the brute force reads them; made in the hook that asks.
 const tests = extendEach(
@@ -45,11 +53,13 @@ const tests = extendEach(
             const ox = rnd() * 0.9;
             const oy = rnd() * 0.9;
             const n = 1 + Math.floor(rnd() * 14);
+            // Tracks start at different frames, so a match's first frame depends on which centroids are inside.
+            const firstFrame = Math.floor(rnd() * 40);
             return {
               id: `t${t}`,
               ...(rnd() < 0.85 ? { label: LABELS[Math.floor(rnd() * LABELS.length)] } : {}),
               boxes: Array.from({ length: n }, (_, f) => ({
-                frame: f,
+                frame: firstFrame + f,
                 x: Math.min(0.9, ox + rnd() * 0.05),
                 y: Math.min(0.9, oy + rnd() * 0.05),
                 w: 0.1 * rnd() + 0.001,
@@ -77,6 +87,7 @@ const tests = extendEach(
           'runs.run_id',
           'run_centroids.label',
           'run_centroids.points',
+          'run_centroids.frames',
         ])
         .where('runs.org_id', '=', org.orgId)
         .execute();
@@ -87,6 +98,7 @@ const tests = extendEach(
         runId: r.run_id,
         label: r.label,
         points: decodePoints(r.points),
+        frames: decodePoints(r.frames!),
       }));
       // Order of the brute force: newest first, then id.
       truth.sort((a, b) => b.start - a.start || (b.id < a.id ? -1 : 1));
@@ -137,21 +149,26 @@ describe.each(DIALECTS)('region search equals a brute-force scan on %s', (dialec
                   region.x * 100,
                   (region.y + region.h) * 100,
                 ]);
-          const expected = new Map<string, Array<{ runId: string; label: string; count: number }>>();
+          type Match = { runId: string; label: string; count: number; firstFrame: number };
+          const expected = new Map<string, Match[]>();
           for (const t of truth) {
             if (labels.length > 0 && !labels.includes(t.label)) continue;
             if ((from !== null && t.start < from) || (to !== null && t.start > to)) continue;
             let count = 0;
+            let firstFrame = Number.POSITIVE_INFINITY;
             for (let i = 0; i < t.points.length; i += 2)
-              if (containsPoint(poly, t.points[i]!, t.points[i + 1]!)) count++;
+              if (containsPoint(poly, t.points[i]!, t.points[i + 1]!)) {
+                count++;
+                firstFrame = Math.min(firstFrame, t.frames[i / 2]!);
+              }
             if (count === 0) continue;
             const list = expected.get(t.mediaKey) ?? [];
-            list.push({ runId: t.runId, label: t.label, count });
+            list.push({ runId: t.runId, label: t.label, count, firstFrame });
             expected.set(t.mediaKey, list);
           }
           for (const list of expected.values())
             list.sort((a, b) => (`${a.runId}\u0000${a.label}` < `${b.runId}\u0000${b.label}` ? -1 : 1));
-          const got: Array<[string, unknown]> = [];
+          const got: Array<[string, number, unknown]> = [];
           let cursor: string | null = null;
           let pages = 0;
           do {
@@ -163,7 +180,10 @@ describe.each(DIALECTS)('region search equals a brute-force scan on %s', (dialec
               limit,
               cursor,
             };
-            let data: { recordings: Array<{ mediaKey: string; matches: unknown }>; nextCursor: string | null };
+            let data: {
+              recordings: Array<{ mediaKey: string; firstFrame: number | null; matches: unknown }>;
+              nextCursor: string | null;
+            };
             if (budget === null) {
               const res = await search(server.url, org.token, body);
               expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -172,13 +192,15 @@ describe.each(DIALECTS)('region search equals a brute-force scan on %s', (dialec
               data = await searchRecordings(server.store.db, org.orgId, validateSearchBody(body), budget);
             }
             expect(data.recordings.length).toBeLessThanOrEqual(limit);
-            for (const r of data.recordings) got.push([r.mediaKey, r.matches]);
+            for (const r of data.recordings) got.push([r.mediaKey, r.firstFrame!, r.matches]);
             cursor = data.nextCursor;
             if (cursor && budget === null) expect(data.recordings).toHaveLength(limit);
             // Every page moves on, short or not: at most one page per candidate recording and one more.
             expect(++pages).toBeLessThanOrEqual(42);
           } while (cursor);
-          expect(got).toEqual([...expected]);
+          expect(got).toEqual(
+            [...expected].map(([key, list]) => [key, Math.min(...list.map((m) => m.firstFrame)), list]),
+          );
         },
       ),
       { numRuns: 40 },

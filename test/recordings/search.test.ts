@@ -56,11 +56,11 @@ describe.each(DIALECTS)('region search on %s', (dialect) => {
         mediaKey: 'u/1700100002_bar.mp4',
         startTimestamp: 1_700_100_002,
         deviceKey: null,
-        matches: [{ runId: 'r', label: 'ushape', count: 1 }],
+        matches: [{ runId: 'r', label: 'ushape', count: 1, firstFrame: 0 }],
       }),
       expect.objectContaining({
         mediaKey: 'u/1700100001_arm.mp4',
-        matches: [{ runId: 'r', label: 'ushape', count: 1 }],
+        matches: [{ runId: 'r', label: 'ushape', count: 1, firstFrame: 0 }],
       }),
     ]);
     expect(typeof res.body.data.recordings[0].analysisId).toBe('string');
@@ -90,19 +90,21 @@ describe.each(DIALECTS)('region search on %s', (dialect) => {
     expect(res.body.data.recordings).toEqual([
       expect.objectContaining({
         mediaKey: 'edge/1700200000_a.mp4',
-        matches: [{ runId: 'edges', label: 'edge', count: 4 }],
+        matches: [{ runId: 'edges', label: 'edge', count: 4, firstFrame: 0 }],
       }),
     ]);
     const rect = await search(server.url, org.token, {
       region: { x: 0.5, y: 0.6, w: 0.25, h: 0.25 },
       labels: ['edge'],
     });
-    expect(rect.body.data.recordings[0].matches).toEqual([{ runId: 'edges', label: 'edge', count: 1 }]);
+    expect(rect.body.data.recordings[0].matches).toEqual([{ runId: 'edges', label: 'edge', count: 1, firstFrame: 0 }]);
     const corner = await search(server.url, org.token, {
       region: { x: 0.9, y: 0.9, w: 0.05, h: 0.05 },
       labels: ['edge'],
     });
-    expect(corner.body.data.recordings[0].matches).toEqual([{ runId: 'edges', label: 'edge', count: 1 }]);
+    expect(corner.body.data.recordings[0].matches).toEqual([
+      { runId: 'edges', label: 'edge', count: 1, firstFrame: 0 },
+    ]);
   });
 
   it('filters by labels and start time', async ({ server, org, recording }) => {
@@ -139,9 +141,9 @@ describe.each(DIALECTS)('region search on %s', (dialect) => {
     ).body.data.recordings;
     expect(b).toHaveLength(1);
     expect(b[0].matches).toEqual([
-      { runId: 'r1', label: 'cat', count: 1 },
-      { runId: 'r1', label: 'dog', count: 1 },
-      { runId: 'r2', label: 'dog', count: 1 },
+      { runId: 'r1', label: 'cat', count: 1, firstFrame: 0 },
+      { runId: 'r1', label: 'dog', count: 1, firstFrame: 0 },
+      { runId: 'r2', label: 'dog', count: 1, firstFrame: 0 },
     ]);
   });
 

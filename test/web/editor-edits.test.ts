@@ -9,6 +9,7 @@ import {
   addTrack,
   deleteFrames,
   freshTrackId,
+  mergeProblem,
   mergeTracks,
   relabel,
   splitTrack,
@@ -252,5 +253,20 @@ describe('track edits', () => {
     mergeTracks(tracks, 0, 1);
     expect(tracks).toHaveLength(1);
     expect(tracks[0]!.boxes.map((b) => b.x)).toEqual([0.1, 0.9, 0.9]);
+  });
+
+  it('mergeProblem names what stands in the way of a merge by typed id, in words', () => {
+    const tracks = [track('a', [0, 1, 2]), track('b', [3, 4]), track('c', [2]), track('d', [1, 2, 5])];
+    expect(mergeProblem(tracks, 0, ' ')).toBe('Type the id of the track to merge into this one.');
+    expect(mergeProblem(tracks, 0, 'a')).toBe('Track a is the selected track: type the id of another track.');
+    expect(mergeProblem(tracks, 0, 'zz')).toBe('This layer has no track zz.');
+    expect(mergeProblem(tracks, 0, 'c')).toBe(
+      'Tracks a and c both have a box on frame 2: delete those frames from one of them first.',
+    );
+    expect(mergeProblem(tracks, 0, 'd')).toBe(
+      'Tracks a and d both have a box on 2 frames (1–2): delete those frames from one of them first.',
+    );
+    // Ids are typed as text: surrounding spaces do not count.
+    expect(mergeProblem(tracks, 0, ' b ')).toBeUndefined();
   });
 });

@@ -5,7 +5,7 @@ import type { Track } from '../types.js';
 export interface FrameIndex {
   /** One past the last frame with a box. */
   frames: number;
-  /** Offsets into the box arrays, length frames + 1. */
+  /** Offsets into the box arrays, length frames + 1 (the arrays may be longer: room an update reuses). */
   start: Uint32Array;
   x: Float32Array;
   y: Float32Array;
@@ -16,7 +16,16 @@ export interface FrameIndex {
   /** Track index and position of the box within its track's (frame-sorted) boxes. */
   track: Uint32Array;
   slot: Uint32Array;
+  /** The track ids in the order `track` counts them: what an update maps the untouched tracks' positions by. */
+  ids: string[];
+  /**
+   * The columns of the index this one was updated from, which the next update writes into: allocating seven
+   * arrays of the run's size on every edit costs more (in garbage collection) than the edit itself.
+   */
+  spare?: Columns;
 }
+
+type Columns = Pick<FrameIndex, 'x' | 'y' | 'w' | 'h' | 'conf' | 'track' | 'slot'>;
 
 export function boxConfidence(track: Track, boxIndex: number): number {
   const c = track.boxes[boxIndex]?.confidence ?? track.confidence;
@@ -44,6 +53,7 @@ export function buildFrameIndex(tracks: readonly Track[]): FrameIndex {
     conf: new Float32Array(total),
     track: new Uint32Array(total),
     slot: new Uint32Array(total),
+    ids: tracks.map((t) => t.id),
   };
   tracks.forEach((t, ti) => {
     t.boxes.forEach((b, bi) => {
@@ -58,6 +68,147 @@ export function buildFrameIndex(tracks: readonly Track[]): FrameIndex {
     });
   });
   return index;
+}
+
+/** The columns of an index of `total` boxes (no frames yet). */
+function emptyColumns(total: number): Columns {
+  return {
+    x: new Float32Array(total),
+    y: new Float32Array(total),
+    w: new Float32Array(total),
+    h: new Float32Array(total),
+    conf: new Float32Array(total),
+    track: new Uint32Array(total),
+    slot: new Uint32Array(total),
+  };
+}
+
+const COLUMNS = ['x', 'y', 'w', 'h', 'conf', 'track', 'slot'] as const;
+
+/**
+ * The index after an edit of the tracks `ids` (changed, added or removed; `before` holds those that existed, as
+ * they were), equal to buildFrameIndex(tracks) without walking the other tracks: only the frames the edited tracks
+ * had or have are re-laid, the other frames' boxes are copied over as blocks, and their track positions renumbered
+ * when the edit inserted or removed tracks. An edit of a 5000-track layer then costs the edited track, not the run.
+ */
+export function updateFrameIndex(
+  index: FrameIndex,
+  tracks: readonly Track[],
+  ids: Iterable<string>,
+  before: readonly Track[],
+): FrameIndex {
+  const touched = new Set(ids);
+  const position = new Map<string, number>();
+  for (let ti = 0; ti < tracks.length; ti++) position.set(tracks[ti]!.id, ti);
+  // Where each track of the index is now; -1 for an edited one (its boxes are read again from the track).
+  const moved = new Int32Array(index.ids.length);
+  let renumber = false;
+  for (let old = 0; old < index.ids.length; old++) {
+    const id = index.ids[old]!;
+    const now = touched.has(id) ? -1 : (position.get(id) ?? -1);
+    moved[old] = now;
+    if (now !== old && now >= 0) renumber = true;
+  }
+
+  // The edited tracks' boxes now, by frame, then track, then position in the track (buildFrameIndex's order).
+  const added: Array<{ frame: number; ti: number; bi: number }> = [];
+  for (const id of touched) {
+    const ti = position.get(id);
+    if (ti === undefined) continue;
+    const boxes = tracks[ti]!.boxes;
+    for (let bi = 0; bi < boxes.length; bi++) added.push({ frame: boxes[bi]!.frame, ti, bi });
+  }
+  added.sort((a, b) => a.frame - b.frame || a.ti - b.ti || a.bi - b.bi);
+  // The frames to re-lay: those the edited tracks had boxes on, and those they have now.
+  const relaid = new Set<number>();
+  for (const t of before) for (const b of t.boxes) relaid.add(b.frame);
+  for (const a of added) relaid.add(a.frame);
+  const frames = [...relaid].sort((a, b) => a - b);
+
+  // Boxes per re-laid frame: the others' boxes kept, the edited tracks' added.
+  const oldCount = (f: number) => (f < index.frames ? index.start[f + 1]! - index.start[f]! : 0);
+  const kept = new Map<number, number>();
+  let total = index.start[index.frames]!;
+  for (const f of frames) {
+    let n = 0;
+    if (f < index.frames)
+      for (let i = index.start[f]!; i < index.start[f + 1]!; i++) if (moved[index.track[i]!]! >= 0) n++;
+    kept.set(f, n);
+    total -= oldCount(f) - n;
+  }
+  total += added.length;
+  const countAt = (f: number) => (kept.has(f) ? kept.get(f)! : oldCount(f));
+  let addedAt = 0;
+  const addedCount = new Map<number, number>();
+  for (const a of added) addedCount.set(a.frame, (addedCount.get(a.frame) ?? 0) + 1);
+  // One past the last frame with a box: the edit may have added later frames or emptied the last ones.
+  let frameCount = Math.max(index.frames, frames.length > 0 ? frames[frames.length - 1]! + 1 : 0);
+  while (frameCount > 0 && countAt(frameCount - 1) + (addedCount.get(frameCount - 1) ?? 0) === 0) frameCount--;
+
+  // Written into the spare columns when they have room (the old index's become the next spare), else into new
+  // ones with room to grow.
+  const columns = index.spare && index.spare.x.length >= total ? index.spare : emptyColumns(total + (total >> 3) + 64);
+  const { x, y, w, h, conf, track, slot } = index;
+  const out: FrameIndex = {
+    frames: frameCount,
+    start: new Uint32Array(frameCount + 1),
+    ...columns,
+    ids: tracks.map((t) => t.id),
+    spare: { x, y, w, h, conf, track, slot },
+  };
+  let at = 0;
+  /** Copies the untouched frames [from, to) as one block. */
+  const copyFrames = (from: number, to: number) => {
+    const a = Math.min(from, index.frames);
+    const b = Math.min(to, index.frames);
+    for (let f = from; f < to; f++)
+      out.start[f] = at + (f < index.frames ? index.start[f]! : index.start[index.frames]!) - index.start[a]!;
+    if (b <= a) return;
+    const lo = index.start[a]!;
+    const hi = index.start[b]!;
+    for (const c of COLUMNS) out[c].set(index[c].subarray(lo, hi), at);
+    if (renumber) for (let i = at; i < at + hi - lo; i++) out.track[i] = moved[out.track[i]!]!;
+    at += hi - lo;
+  };
+  const put = (ti: number, bi: number, x: number, y: number, w: number, h: number, conf: number) => {
+    out.x[at] = x;
+    out.y[at] = y;
+    out.w[at] = w;
+    out.h[at] = h;
+    out.conf[at] = conf;
+    out.track[at] = ti;
+    out.slot[at] = bi;
+    at++;
+  };
+  let next = 0;
+  for (const f of frames) {
+    if (f >= frameCount) break;
+    copyFrames(next, f);
+    out.start[f] = at;
+    // The frame's kept boxes (in track order, which an edit keeps) merged with the edited tracks' by track.
+    let i = f < index.frames ? index.start[f]! : 0;
+    const end = f < index.frames ? index.start[f + 1]! : 0;
+    for (;;) {
+      while (i < end && moved[index.track[i]!]! < 0) i++;
+      const hasOld = i < end;
+      const hasNew = addedAt < added.length && added[addedAt]!.frame === f;
+      if (!hasOld && !hasNew) break;
+      const oldTrack = hasOld ? moved[index.track[i]!]! : 0;
+      if (hasOld && (!hasNew || oldTrack < added[addedAt]!.ti)) {
+        put(oldTrack, index.slot[i]!, index.x[i]!, index.y[i]!, index.w[i]!, index.h[i]!, index.conf[i]!);
+        i++;
+      } else {
+        const { ti, bi } = added[addedAt++]!;
+        const t = tracks[ti]!;
+        const b = t.boxes[bi]!;
+        put(ti, bi, b.x, b.y, b.w, b.h, boxConfidence(t, bi));
+      }
+    }
+    next = f + 1;
+  }
+  if (next < frameCount) copyFrames(next, frameCount);
+  out.start[frameCount] = at;
+  return out;
 }
 
 /** Where box (track ti, slot bi) sits in the index, or -1. */

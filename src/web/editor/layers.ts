@@ -1,6 +1,6 @@
 // One layer per run: its boxes indexed by frame, and how it is shown (visibility, opacity, colours, threshold).
 import type { Run, Track } from '../types.js';
-import { buildFrameIndex, type FrameIndex } from './frame-index.js';
+import { buildFrameIndex, updateFrameIndex, type FrameIndex } from './frame-index.js';
 import { labelSlot, paletteSlot } from './palette.js';
 import type { Baseline } from './patch.js';
 
@@ -60,9 +60,14 @@ export function recolor(layer: Layer): void {
   layer.slotByTrack = Uint8Array.from(layer.tracks, (t) => paletteSlot(`track:${t.id}`));
 }
 
-/** After a structural edit (a box or track deleted): rebuild what is derived from the tracks. */
-export function reindex(layer: Layer): void {
-  layer.index = buildFrameIndex(layer.tracks);
+/**
+ * After an edit: what is derived from the tracks follows. Given the edited tracks' ids and how those were before
+ * (`edited`), only their frames of the index are re-laid; without it the index is rebuilt.
+ */
+export function reindex(layer: Layer, edited?: { ids: Iterable<string>; before: readonly Track[] }): void {
+  layer.index = edited
+    ? updateFrameIndex(layer.index, layer.tracks, edited.ids, edited.before)
+    : buildFrameIndex(layer.tracks);
   recolor(layer);
 }
 

@@ -3,6 +3,9 @@
 import { countsPerFrame, presence } from './frame-index.js';
 import { trackLabel, type Layer } from './layers.js';
 import { PALETTE } from './palette.js';
+import type { Box, Track } from '../types.js';
+
+type Spans = Array<[number, number]>;
 
 export const COUNTS_HEIGHT = 28;
 
@@ -11,11 +14,30 @@ export class Timeline {
   counts = new Uint32Array(0);
   /** Painted over the static part after each rebuild (the comparison's per-frame strip and switches). */
   decorate?: ((ctx: CanvasRenderingContext2D, width: number, height: number) => void) | undefined;
+  /**
+   * Each track's presence, kept between rebuilds so that an edit does not walk every box of the run again. An
+   * entry counts for the boxes array and length it was computed from; edits that keep both (a box moved, a
+   * keyframe toggled) change no frame, and edits that change frames are also dropped by forget().
+   */
+  private spans = new WeakMap<Track, { boxes: Box[]; n: number; spans: Spans }>();
 
   constructor(
     private readonly canvas: HTMLCanvasElement,
     public frames: number,
   ) {}
+
+  /** Drops the kept presence of tracks an edit changed. */
+  forget(tracks: Iterable<Track>): void {
+    for (const t of tracks) this.spans.delete(t);
+  }
+
+  private presenceOf(track: Track): Spans {
+    const kept = this.spans.get(track);
+    if (kept && kept.boxes === track.boxes && kept.n === track.boxes.length) return kept.spans;
+    const spans = presence(track);
+    this.spans.set(track, { boxes: track.boxes, n: track.boxes.length, spans });
+    return spans;
+  }
 
   /** Re-renders counts and presence bars; call when layers, visibility, thresholds or boxes change. */
   rebuild(layers: readonly Layer[]): void {
@@ -56,7 +78,7 @@ export class Timeline {
       layer.tracks.forEach((track, ti) => {
         ctx.fillStyle = PALETTE[slots[ti]!]!;
         const y = COUNTS_HEIGHT + 2 + row * rowH;
-        const spans = presence(track);
+        const spans = this.presenceOf(track);
         for (const [a, b] of spans)
           ctx.fillRect(a * fw, y, Math.max(1, (b - a + 1) * fw), Math.max(1, rowH - (rowH > 3 ? 1 : 0)));
         // Rows tall enough to read carry the track's name at its start.

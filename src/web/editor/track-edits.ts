@@ -63,3 +63,22 @@ export function mergeTracks(tracks: Track[], into: number, from: number): void {
   a.boxes = [...byFrame.values()].sort((x, y) => x.frame - y.frame);
   tracks.splice(from, 1);
 }
+
+/**
+ * Why track `otherId` cannot be merged into the track at `into`, in words, or undefined when it can: the id must
+ * name another track of the layer, and the two must not both have a box on one frame (one object is not in two
+ * places at once; that is two objects, or a box to delete first).
+ */
+export function mergeProblem(tracks: readonly Track[], into: number, otherId: string): string | undefined {
+  const id = otherId.trim();
+  const target = tracks[into]!;
+  if (id === '') return 'Type the id of the track to merge into this one.';
+  if (id === target.id) return `Track ${id} is the selected track: type the id of another track.`;
+  const other = tracks.find((t) => t.id === id);
+  if (!other) return `This layer has no track ${id}.`;
+  const frames = new Set(target.boxes.map((b) => b.frame));
+  const both = other.boxes.filter((b) => frames.has(b.frame)).map((b) => b.frame);
+  if (both.length === 0) return undefined;
+  const where = both.length === 1 ? `frame ${both[0]}` : `${both.length} frames (${both[0]}–${both[both.length - 1]})`;
+  return `Tracks ${target.id} and ${id} both have a box on ${where}: delete those frames from one of them first.`;
+}

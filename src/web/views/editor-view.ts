@@ -13,7 +13,15 @@ import { layerName, makeLayer, reindex, trackLabel, type Layer } from '../editor
 import { applySnapshot, History, snapshot, type TrackState } from '../editor/history.js';
 import { buildPatch, isEmptyPatch, remember } from '../editor/patch.js';
 import { addKeyframe, interpolateAround, toggleKeyframe } from '../editor/interpolate.js';
-import { addTrack, deleteFrames, freshTrackId, mergeTracks, relabel, splitTrack } from '../editor/track-edits.js';
+import {
+  addTrack,
+  deleteFrames,
+  freshTrackId,
+  mergeProblem,
+  mergeTracks,
+  relabel,
+  splitTrack,
+} from '../editor/track-edits.js';
 import { LayerRevisions } from './layer-revisions.js';
 import { TrackList } from './track-list.js';
 import { boxesOnFrame, corners, drawOverlay, hitTest, isDrawn, HANDLE, type BoxRef } from '../editor/overlay.js';
@@ -531,7 +539,7 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
         before: engine.dragBefore,
         after: snapshot(sel.layer.tracks, [track.id]),
       });
-      afterChange(sel.layer);
+      afterChange(sel.layer, engine.dragBefore);
     }
     engine.drag = undefined;
     engine.dragBefore = undefined;
@@ -608,8 +616,19 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
     setInspect(engine.selected);
   }
 
-  function afterChange(layer: Layer) {
-    reindex(layer);
+  /** After an edit of `layer`; `edited` names the tracks it changed and holds them as they were (see reindex). */
+  function afterChange(layer: Layer, edited?: TrackState[]) {
+    if (edited) {
+      const ids = new Set(edited.map((e) => e.id));
+      engine.timeline?.forget(layer.tracks.filter((t) => ids.has(t.id)));
+    }
+    reindex(
+      layer,
+      edited && {
+        ids: edited.map((s) => s.id),
+        before: edited.flatMap((s) => (s.track ? [s.track] : [])),
+      },
+    );
     layer.edited = !isEmptyPatch(buildPatch(layer.baseline, layer.tracks, layer.revision));
     reselect();
     layersChanged(true);
@@ -628,14 +647,15 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
       return;
     }
     engine.history.push({ layer, before, after: snapshot(layer.tracks, ids) });
-    afterChange(layer);
+    afterChange(layer, before);
   }
 
   function undoRedo(redo: boolean) {
     const step = redo ? engine.history.redo() : engine.history.undo();
     if (!step) return;
     applySnapshot(step.layer.tracks, redo ? step.after : step.before);
-    afterChange(step.layer);
+    // The index holds the state the step leaves: its other side.
+    afterChange(step.layer, redo ? step.before : step.after);
   }
 
   /** The selected track, its layer and index, or undefined. */
@@ -691,17 +711,17 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
     else setMessage('Nothing to split: the track must have boxes before and from this frame.');
   }
 
-  function merge(otherId: string) {
+  /** Merges the track typed by id into the selected one; what stands in the way, in words (else undefined). */
+  function merge(otherId: string): string | undefined {
     const t = selectedTrack();
-    if (!t) return;
+    if (!t) return 'Select a track first.';
+    const problem = mergeProblem(t.layer.tracks, t.index, otherId);
+    if (problem) return problem;
     const other = t.layer.tracks.findIndex((x) => x.id === otherId.trim());
-    if (other < 0 || other === t.index) {
-      setMessage(`No other track "${otherId}" in this layer.`);
-      return;
-    }
     const from = t.layer.tracks[other]!.id;
     edit(t.layer, [t.id, from], () => mergeTracks(t.layer.tracks, t.index, other));
     setMessage(`Merged track ${from} into ${t.id}.`);
+    return undefined;
   }
 
   /** `k`: toggles the selected box keyframe/interpolated; a selected track without a box here gets a keyframe. */
@@ -1255,7 +1275,8 @@ interface TrackActions {
   removeFrames(from: number, to: number): void;
   setLabel(label: string): void;
   split(): void;
-  merge(otherId: string): void;
+  /** What stands in the way of the merge, in words, or undefined once it is done. */
+  merge(otherId: string): string | undefined;
   keyframe(): void;
 }
 
@@ -1264,6 +1285,7 @@ function TrackTools(props: { track: Track; frame: number; hasBox: boolean; label
   const a = props.actions;
   const [label, setLabel] = useState(trackLabel(props.track));
   const [other, setOther] = useState('');
+  const [mergeError, setMergeError] = useState<string | undefined>();
   const [from, setFrom] = useState(String(props.track.boxes[0]?.frame ?? 0));
   const [to, setTo] = useState(String(props.track.boxes[props.track.boxes.length - 1]?.frame ?? 0));
   const box = props.track.boxes.find((b) => b.frame === props.frame);
@@ -1300,15 +1322,28 @@ function TrackTools(props: { track: Track; frame: number; hasBox: boolean; label
     ),
     h(
       'form',
-      { class: 'merge', onSubmit: submit(() => a.merge(other)) },
+      {
+        class: 'merge',
+        onSubmit: submit(() => {
+          const problem = a.merge(other);
+          setMergeError(problem);
+          if (!problem) setOther('');
+        }),
+      },
       h('input', {
         class: 'merge-id',
         value: other,
         placeholder: 'track id',
-        'aria-label': 'Track to merge into this one',
-        onInput: (e: Event) => setOther((e.target as HTMLInputElement).value),
+        'aria-label': 'Id of the track to merge into this one',
+        'aria-invalid': mergeError ? 'true' : undefined,
+        'aria-describedby': mergeError ? 'merge-problem' : undefined,
+        onInput: (e: Event) => {
+          setOther((e.target as HTMLInputElement).value);
+          setMergeError(undefined);
+        },
       }),
       h('button', { type: 'submit' }, 'Merge into this track'),
+      mergeError ? h('p', { id: 'merge-problem', class: 'merge-problem error', role: 'alert' }, mergeError) : null,
     ),
     h(
       'form',

@@ -1,10 +1,11 @@
 // Region search: draw a rectangle or a polygon over a frame of a chosen recording (or a blank frame) and
-// list the recordings whose detections fall inside, with their matching runs and labels.
+// list the recordings whose detections fall inside, with their matching runs and labels. A hit opens the
+// recording at the first frame that matched.
 import { h } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { inWords } from '../api.js';
 import type { Call } from '../call.js';
-import { go, when } from '../format.js';
+import { recordingHref, when } from '../format.js';
 import type { RecordingAssets, RecordingInfo } from '../types.js';
 import { userText, userTextPlain } from '../user-text.js';
 
@@ -17,7 +18,9 @@ interface Hit {
   analysisId: string;
   startTimestamp: number;
   deviceKey: string | null;
-  matches: Array<{ runId: string; label: string; count: number }>;
+  /** The first frame any match was seen at (null only for detections stored before frames were kept). */
+  firstFrame: number | null;
+  matches: Array<{ runId: string; label: string; count: number; firstFrame: number | null }>;
 }
 type Mode = 'rectangle' | 'polygon';
 
@@ -358,15 +361,36 @@ export function RegionSearch(props: { call: Call }) {
             hits.list.map((r) =>
               h(
                 'tr',
-                { class: 'result-row', 'data-media-key': r.mediaKey, onClick: () => go('recording', r.mediaKey) },
-                h('td', null, h('a', { href: `#/recording/${encodeURIComponent(r.mediaKey)}` }, userText(r.mediaKey))),
+                {
+                  class: 'result-row',
+                  'data-media-key': r.mediaKey,
+                  // A click on one of the row's own links goes where that link says (a match's frame).
+                  onClick: (e: MouseEvent) => {
+                    if (!(e.target as Element).closest('a')) location.hash = recordingHref(r.mediaKey, r.firstFrame);
+                  },
+                },
+                h('td', null, h('a', { href: recordingHref(r.mediaKey, r.firstFrame) }, userText(r.mediaKey))),
                 h('td', null, r.deviceKey === null ? '—' : userText(r.deviceKey)),
                 h('td', null, when(r.startTimestamp)),
                 h(
                   'td',
                   null,
                   r.matches.map((m) =>
-                    h('span', { class: 'match' }, userText(m.label), ` × ${m.count} (`, userText(m.runId), ')'),
+                    h(
+                      'span',
+                      { class: 'match' },
+                      userText(m.label),
+                      ` × ${m.count} (`,
+                      userText(m.runId),
+                      ')',
+                      m.firstFrame === null
+                        ? null
+                        : h(
+                            'a',
+                            { class: 'match-frame', href: recordingHref(r.mediaKey, m.firstFrame) },
+                            ` from frame ${m.firstFrame}`,
+                          ),
+                    ),
                   ),
                 ),
               ),
