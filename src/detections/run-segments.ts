@@ -26,16 +26,22 @@ export interface SegmentWrite {
 /** Stands for the boxes of a track whose segment a patch did not read. */
 export const UNREAD: Float64Array = new Float64Array(0);
 
-const fits = (tracks: number, boxes: number, n: number) =>
-  tracks === 0 || (tracks < SEGMENT_TRACKS && boxes + n <= SEGMENT_BOXES);
+export interface SegmentLimits {
+  boxes: number;
+  tracks: number;
+}
+const LIMITS: SegmentLimits = { boxes: SEGMENT_BOXES, tracks: SEGMENT_TRACKS };
+
+const fits = (limits: SegmentLimits, tracks: number, boxes: number, n: number) =>
+  tracks === 0 || (tracks < limits.tracks && boxes + n <= limits.boxes);
 
 /** The tracks cut into segments numbered from `first`, each filled as far as the limits allow. */
-export function splitTracks(tracks: TrackSlice[], first = 0): SegmentWrite[] {
+export function splitTracks(tracks: TrackSlice[], first = 0, limits = LIMITS): SegmentWrite[] {
   const out: SegmentWrite[] = [];
   let current: TrackSlice[] = [];
   let boxes = 0;
   for (const t of tracks) {
-    if (!fits(current.length, boxes, t.header.n)) {
+    if (!fits(limits, current.length, boxes, t.header.n)) {
       out.push({ segment: first + out.length, tracks: current });
       current = [];
       boxes = 0;
@@ -95,6 +101,7 @@ export function patchSegments(
   segments: SegmentHeaders[],
   next: TrackSlice[],
   changed: ReadonlySet<string>,
+  limits = LIMITS,
 ): { write: SegmentWrite[]; drop: number[] } {
   const of = segmentOfTrack(segments);
   const content = new Map<number, TrackSlice[]>(segments.map((s) => [s.segment, []]));
@@ -117,7 +124,7 @@ export function patchSegments(
     // New tracks fill the last segment while it has room; the rest start segments after it.
     const tracks = content.get(last.segment)!;
     let boxes = tracks.reduce((sum, t) => sum + t.header.n, 0);
-    while (added.length > 0 && fits(tracks.length, boxes, added[0]!.header.n)) {
+    while (added.length > 0 && fits(limits, tracks.length, boxes, added[0]!.header.n)) {
       const t = added.shift()!;
       tracks.push(t);
       boxes += t.header.n;
@@ -131,7 +138,7 @@ export function patchSegments(
     if (tracks.length === 0) drop.push(s);
     else write.push({ segment: s, tracks });
   }
-  write.push(...splitTracks(added, (last?.segment ?? -1) + 1));
+  write.push(...splitTracks(added, (last?.segment ?? -1) + 1, limits));
   for (const w of write)
     if (w.tracks.some((t) => t.columns === UNREAD && t.header.n > 0))
       throw new Error(`segment ${w.segment} would be written without the boxes of a track it holds`);
