@@ -41,21 +41,27 @@ export function centroidRowsAfter(
     .map(([label, list]) => centroidRowOf(recording, { label, points: list }));
 }
 
-/** Removes each pair of `old` once from `list` (pairs x, y), in place. */
+/** Removes each pair of `old` once from `list` (pairs x, y), in place, in one pass over `list`. */
 function removePoints(list: number[], old: number[], label: string): void {
+  const wanted = new Map<number, number[]>(); // x → the y of each pair still to remove
   for (let i = 0; i < old.length; i += 2) {
-    const x = old[i]!;
-    const y = old[i + 1]!;
-    let at = -1;
-    for (let j = 0; j < list.length; j += 2)
-      if (list[j] === x && list[j + 1] === y) {
-        at = j;
-        break;
-      }
-    if (at < 0) throw new Error(`the centroid index lacks a point of a stored track of label "${label}"`);
-    // Order within a row does not matter (rows are reordered by grid row when stored): move the last pair here.
-    list[at] = list[list.length - 2]!;
-    list[at + 1] = list[list.length - 1]!;
-    list.length -= 2;
+    const ys = wanted.get(old[i]!);
+    if (ys) ys.push(old[i + 1]!);
+    else wanted.set(old[i]!, [old[i + 1]!]);
   }
+  let left = old.length / 2;
+  let out = 0;
+  for (let j = 0; j < list.length; j += 2) {
+    const ys = left > 0 ? wanted.get(list[j]!) : undefined;
+    const k = ys ? ys.indexOf(list[j + 1]!) : -1;
+    if (k >= 0) {
+      ys!.splice(k, 1);
+      left--;
+      continue;
+    }
+    list[out++] = list[j]!;
+    list[out++] = list[j + 1]!;
+  }
+  if (left > 0) throw new Error(`the centroid index lacks a point of a stored track of label "${label}"`);
+  list.length = out;
 }

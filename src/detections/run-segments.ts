@@ -53,28 +53,22 @@ export function splitTracks(tracks: TrackSlice[], first = 0, limits = LIMITS): S
   return out;
 }
 
-/** The segment of each track id. */
-export function segmentOfTrack(segments: SegmentHeaders[]): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const s of segments) for (const h of s.headers) out.set(h.id, s.segment);
-  return out;
-}
-
 /**
  * The segments a patch must read: those holding a track it replaces or deletes, and the last one when it adds
- * tracks (they are appended there while it has room).
+ * tracks (they are appended there while it has room). One pass over the headers, looking up only the patch's ids.
  */
 export function segmentsToRead(segments: SegmentHeaders[], upsertIds: string[], deletes: string[]): number[] {
-  const of = segmentOfTrack(segments);
+  const ids = new Set([...upsertIds, ...deletes]);
   const wanted = new Set<number>();
-  let adds = false;
-  for (const id of [...upsertIds, ...deletes]) {
-    const s = of.get(id);
-    if (s === undefined) adds = true;
-    else wanted.add(s);
-  }
+  let found = 0;
+  for (const s of segments)
+    for (const h of s.headers)
+      if (ids.has(h.id)) {
+        wanted.add(s.segment);
+        found++;
+      }
   const last = segments.at(-1);
-  if (adds && last) wanted.add(last.segment);
+  if (found < ids.size && last) wanted.add(last.segment);
   return [...wanted].sort((a, b) => a - b);
 }
 
@@ -103,42 +97,38 @@ export function patchSegments(
   changed: ReadonlySet<string>,
   limits = LIMITS,
 ): { write: SegmentWrite[]; drop: number[] } {
-  const of = segmentOfTrack(segments);
-  const content = new Map<number, TrackSlice[]>(segments.map((s) => [s.segment, []]));
-  const touched = new Set<number>();
-  const added: TrackSlice[] = [];
-  for (const t of next) {
-    const s = of.get(t.header.id);
-    if (s === undefined) added.push(t);
-    else {
-      content.get(s)!.push(t);
-      if (changed.has(t.header.id)) touched.add(s);
-    }
-  }
-  for (const id of changed) {
-    const s = of.get(id);
-    if (s !== undefined) touched.add(s);
-  }
-  const last = segments.at(-1);
-  if (added.length > 0 && last) {
-    // New tracks fill the last segment while it has room; the rest start segments after it.
-    const tracks = content.get(last.segment)!;
-    let boxes = tracks.reduce((sum, t) => sum + t.header.n, 0);
-    while (added.length > 0 && fits(limits, tracks.length, boxes, added[0]!.header.n)) {
-      const t = added.shift()!;
-      tracks.push(t);
-      boxes += t.header.n;
-      touched.add(last.segment);
-    }
-  }
+  // `next` keeps the existing tracks in their order, without the deleted ones, and the added ones after them: walk
+  // it beside the segments' headers rather than index every id of the run.
   const write: SegmentWrite[] = [];
   const drop: number[] = [];
-  for (const s of [...touched].sort((a, b) => a - b)) {
-    const tracks = content.get(s)!;
-    if (tracks.length === 0) drop.push(s);
-    else write.push({ segment: s, tracks });
+  let at = 0;
+  const last = segments.at(-1);
+  for (const s of segments) {
+    const tracks: TrackSlice[] = [];
+    let touched = false;
+    for (const h of s.headers) {
+      const t = next[at];
+      if (t !== undefined && t.header.id === h.id) {
+        tracks.push(t);
+        at++;
+      } else if (!changed.has(h.id)) throw new Error(`track "${h.id}" is neither kept nor changed by the patch`);
+      if (changed.has(h.id)) touched = true;
+    }
+    if (s === last && at < next.length) {
+      // New tracks fill the last segment while it has room; the rest start segments after it.
+      let boxes = tracks.reduce((sum, t) => sum + t.header.n, 0);
+      while (at < next.length && fits(limits, tracks.length, boxes, next[at]!.header.n)) {
+        const t = next[at++]!;
+        tracks.push(t);
+        boxes += t.header.n;
+        touched = true;
+      }
+    }
+    if (!touched) continue;
+    if (tracks.length === 0) drop.push(s.segment);
+    else write.push({ segment: s.segment, tracks });
   }
-  write.push(...splitTracks(added, (last?.segment ?? -1) + 1, limits));
+  write.push(...splitTracks(next.slice(at), (last?.segment ?? -1) + 1, limits));
   for (const w of write)
     if (w.tracks.some((t) => t.columns === UNREAD && t.header.n > 0))
       throw new Error(`segment ${w.segment} would be written without the boxes of a track it holds`);
