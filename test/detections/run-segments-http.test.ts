@@ -53,6 +53,11 @@ const tests = extendEach(serverTests({ env: { RUN_REVISIONS_KEPT: '6' } }), (tes
       patch: (runId: string, baseRevision: number, upsert: Track[], del: string[] = []) =>
         postJson(url(runId), { baseRevision, tracks: { upsert, delete: del } }, bearer(org.token), 'PATCH'),
       restore: (runId: string, n: number) => postJson(url(runId, `/revisions/${n}/restore`), {}, bearer(org.token)),
+      exported: async (runId: string, format: string) => {
+        const res = await fetch(url(runId, `/export?format=${format}`), { headers: bearer(org.token) });
+        expect(res.status).toBe(200);
+        return res.text();
+      },
       tracks: async (runId: string, query = ''): Promise<Track[]> => {
         const res = await getJson(url(runId, query), bearer(org.token));
         expect(res.status).toBe(200);
@@ -159,6 +164,10 @@ describe.each(DIALECTS)('a run in segments on %s', (dialect) => {
     expect(await api.tracks('seg-two', '?revision=2')).toEqual(applied(initial(), first));
     // The index holds what a fresh store of the same tracks would.
     expect(await api.centroids('seg-two')).toEqual(api.freshCentroids(expected));
+    // An export reads the joined segments: the same file as the same tracks posted as one blob.
+    expect((await api.post('seg-two-copy', expected)).status).toBe(201);
+    for (const format of ['mot', 'cvat-video'])
+      expect(await api.exported('seg-two', format)).toBe(await api.exported('seg-two-copy', format));
   });
 
   it('a delete that empties a segment drops it; added tracks fill the last one, then a new one', async ({ api }) => {
