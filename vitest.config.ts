@@ -13,6 +13,7 @@ const UNIT = [
   'test/formats/**/*.test.ts',
   'test/detections/run-codec.test.ts',
   'test/detections/run-delta.test.ts',
+  'test/detections/run-segments.test.ts',
   'test/detections/run-json-parser.test.ts',
   'test/detections/run-json-writer.test.ts',
   'test/detections/run-write-batch.test.ts',

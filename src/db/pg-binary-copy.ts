@@ -58,16 +58,25 @@ export async function copyOutFirstRow(
 }
 
 /** copyOutFirstRow on a connection the caller holds (a transaction of its own). */
-export function copyOutFirstRowOn(
+export async function copyOutFirstRowOn(
   client: pg.PoolClient,
   select: (literal: (value: string) => string) => string,
   deadlineMs: number,
 ): Promise<Array<Buffer | null> | undefined> {
+  return (await copyOutRowsOn(client, select, deadlineMs))[0];
+}
+
+/** Every row of `select` as raw column bytes, on a connection the caller holds. */
+export function copyOutRowsOn(
+  client: pg.PoolClient,
+  select: (literal: (value: string) => string) => string,
+  deadlineMs: number,
+): Promise<Array<Array<Buffer | null>>> {
   const read = (async () => {
     const stream = client.query(copyTo(`COPY (${select((v) => client.escapeLiteral(v))}) TO STDOUT (FORMAT binary)`));
     const chunks: Buffer[] = [];
     for await (const chunk of stream) chunks.push(chunk as Buffer);
-    return parseBinaryCopy(Buffer.concat(chunks))[0];
+    return parseBinaryCopy(Buffer.concat(chunks));
   })();
   return deadlineMs > 0 ? withDeadline(read, client, deadlineMs) : read;
 }

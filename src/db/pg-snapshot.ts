@@ -3,13 +3,14 @@
 // statement under the store's deadline.
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
-import { copyOutFirstRowOn } from './pg-binary-copy.js';
+import { copyOutFirstRowOn, copyOutRowsOn } from './pg-binary-copy.js';
 import { withDeadline } from './named-statements.js';
 import type { Database } from './schema.js';
 
 export interface PgSnapshot {
   db: Kysely<Database>;
   copyOutFirstRow(select: (literal: (value: string) => string) => string): Promise<Array<Buffer | null> | undefined>;
+  copyOutRows(select: (literal: (value: string) => string) => string): Promise<Array<Array<Buffer | null>>>;
 }
 
 export async function inPgSnapshot<T>(
@@ -30,7 +31,11 @@ export async function inPgSnapshot<T>(
   let failure: Error | undefined;
   try {
     await send('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-    const result = await fn({ db, copyOutFirstRow: (select) => copyOutFirstRowOn(client, select, deadlineMs) });
+    const result = await fn({
+      db,
+      copyOutFirstRow: (select) => copyOutFirstRowOn(client, select, deadlineMs),
+      copyOutRows: (select) => copyOutRowsOn(client, select, deadlineMs),
+    });
     await send('COMMIT');
     return result;
   } catch (err) {

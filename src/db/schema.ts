@@ -120,6 +120,19 @@ export interface RunRevisionsTable {
   tracks: string;
   boxes: Buffer;
 }
+/**
+ * Consecutive tracks of a run's content (detections/run-segments.ts): revision 0 is the current content, any other
+ * the whole revision of that number. Segments are read in `segment` order.
+ */
+export interface RunSegmentsTable {
+  run_pk: string;
+  revision: number;
+  segment: number;
+  /** JSON array of the segment's track headers, as runs.tracks. */
+  tracks: string;
+  /** The segment's boxes, as runs.boxes. */
+  boxes: Buffer;
+}
 export interface RunCentroidsTable {
   run_pk: string;
   recording_id: string;
@@ -237,6 +250,7 @@ export interface Database {
   recordings: RecordingsTable;
   runs: RunsTable;
   run_revisions: RunRevisionsTable;
+  run_segments: RunSegmentsTable;
   run_centroids: RunCentroidsTable;
   recording_label_cells: RecordingLabelCellsTable;
   storage_providers: StorageProvidersTable;

@@ -97,13 +97,16 @@ export function patchedTracks(
   upserts: ValidatedRun | undefined,
   deletes: string[],
 ): PatchedTracks {
-  const byId = new Map(current.map((t) => [t.header.id, t]));
+  const upserted = upserts ? tracksOf(upserts.boxes) : [];
+  // Only the patch's ids are looked up: no index of the run's tracks is built.
+  const ids = new Set([...deletes, ...upserted.map((t) => t.header.id)]);
+  const byId = new Map<string, TrackSlice>();
+  for (const t of current) if (ids.has(t.header.id)) byId.set(t.header.id, t);
   const unknown = deletes.filter((id) => !byId.has(id));
   if (unknown.length > 0)
     return fail('track_not_found', `The run has no track ${unknown.map((id) => `"${id}"`).join(', ')} to delete`, {
       trackIds: unknown,
     });
-  const upserted = upserts ? tracksOf(upserts.boxes) : [];
   // Only what differs from the stored track counts as a change.
   const changing = upserted.filter((t) => {
     const stored = byId.get(t.header.id);

@@ -82,6 +82,9 @@ export async function writePgRuns(db: Kysely<Database>, groups: RunWrite[][]): P
     // batches), so that what is kept is the latest committed content.
     const kept = keepRevisions(writes).execute(trx);
     kept.catch(() => {});
+    // A run in segments hands them to that revision; the new content is one blob in the row again.
+    const keptSegments = keepSegments(writes).execute(trx);
+    keptSegments.catch(() => {});
     const upsert = upsertRuns(trx, rows);
     // The centroids are worked out while the runs travel to the server and it writes them: once the query is
     // on the wire (the driver sends it within the current turn's microtasks), the CPU is free until the answer
@@ -92,6 +95,7 @@ export async function writePgRuns(db: Kysely<Database>, groups: RunWrite[][]): P
     const centroids = writes.map((w) => centroidRowsOf(w.recording, w.run));
     await locked;
     await kept;
+    await keptSegments;
     const upserted = await upsert;
     const stored = new Map(
       upserted.map((r) => [runKey(r.recording_id, r.run_id), { runPk: r.id, created: r.version === 1 }]),
@@ -102,6 +106,10 @@ export async function writePgRuns(db: Kysely<Database>, groups: RunWrite[][]): P
       const keep = Math.min(...writes.map((w) => w.revisionsKept));
       await sql`delete from run_revisions rr where rr.run_pk = any(${replacedRows.map((r) => r.id)}::text[])
         and rr.revision <= (select r.revision from runs r where r.id = rr.run_pk) - ${keep}`.execute(trx);
+      await sql`delete from run_segments s where s.run_pk = any(${replacedRows.map((r) => r.id)}::text[])
+        and s.revision > 0 and s.revision <= (select r.revision from runs r where r.id = s.run_pk) - ${keep}`.execute(
+        trx,
+      );
     }
 
     // A run just created has no centroid rows yet.
@@ -138,6 +146,16 @@ function keepRevisions(writes: RunWrite[]) {
       on r.recording_id = k.recording_id and r.run_id = k.run_id
     order by k.ord
     for update of r`;
+}
+
+/** The current segments of the runs about to be replaced become their kept revision's (rows locked just before). */
+function keepSegments(writes: RunWrite[]) {
+  const recordings = writes.map((w) => w.recording.id);
+  const runIds = writes.map((w) => w.run.meta.runId);
+  return sql`update run_segments s set revision = r.revision from runs r
+    join unnest(${recordings}::text[], ${runIds}::text[]) as k(recording_id, run_id)
+      on r.recording_id = k.recording_id and r.run_id = k.run_id
+    where s.run_pk = r.id and s.revision = 0`;
 }
 
 /** Each touched recording's aggregate follows its runs' centroids: OR-merged where no cell is gone, else recomputed. */

@@ -8,11 +8,14 @@ import type { Store } from '../db/store.js';
 import { cellChange, labelCellRows, labelCellsOf } from '../search/label-cells.js';
 import { lockRecordingCells, mergeLabelCellRows, refreshRecordingCells } from '../search/cell-index.js';
 import type { SummaryRow } from './queries.js';
-import { decodeBoxes, encodeBoxes } from './run-codec.js';
+import { decodeBoxes, encodeBoxes, isSegmentedBoxes, SEGMENTED_BOXES } from './run-codec.js';
 import { applyReverseDelta, runOf, tracksOf, type ReverseDelta, type TrackSlice } from './run-delta.js';
 import { centroidLabel } from './centroids.js';
 import { centroidRowsOf } from './run-rows.js';
 import type { TrackHeader } from './run-types.js';
+import { centroidRowsAfter, labelsOfChange } from './centroid-change.js';
+import type { SegmentWrite } from './run-segments.js';
+import { pruneSegments, readJoinedSegments, writeSegments } from './segment-queries.js';
 
 type Db = Kysely<Database>;
 
@@ -144,7 +147,12 @@ export async function readRevision(
   let tracks: TrackSlice[];
   let i = 0;
   if (fullAt !== undefined) {
-    tracks = tracksOfStored(rows[0]!.tracks, rows[0]!.boxes);
+    // A whole revision kept from a run in segments has them under its number.
+    const whole = rows[0]!;
+    const body = isSegmentedBoxes(whole.boxes) ? await readJoinedSegments(db, run.id, whole.revision) : whole;
+    tracks = tracksOfStored(body.tracks, body.boxes);
+    // Its segments went with it when a cap pruned it meanwhile.
+    if (tracks.length !== whole.tracks_stored) return undefined;
     i = 1;
   } else tracks = tracksOfStored(current.tracks, current.boxes);
   for (; i < rows.length; i++) tracks = applyReverseDelta(tracks, deltaOf(rows[i]!));
@@ -168,9 +176,17 @@ export interface NewContent {
   /** The run as read: the write happens only if it is still this version (else { ok: false }). */
   run: SummaryRow;
   header: RevisionHeader;
+  /** The run's tracks after the change; UNREAD boxes (run-segments.ts) for the tracks of segments not read. */
   tracks: TrackSlice[];
   /** Rebuilds the run's content as read from the new one. */
   delta: ReverseDelta;
+  /** The current segments the change writes and drops; `all`: they replace every current segment. */
+  segments: { write: SegmentWrite[]; drop: number[]; all: boolean };
+  /**
+   * A patch's changed tracks, old versions and new: only their centroids move. Without it (a restore) the centroid
+   * rows of the labels the delta touches are computed again from `tracks`.
+   */
+  changedTracks?: { before: TrackSlice[]; after: TrackSlice[] };
   editedBy: string | null;
   revisionsKept: number;
 }
@@ -178,22 +194,23 @@ export interface NewContent {
 /**
  * Makes `tracks` the run's content under the next revision, keeps the content it replaces as a delta, drops the
  * revisions past the cap, and moves the run's centroids and its recording's search cells, in one transaction. The
- * run's row is changed only if it is still the version read: a conditional UPDATE, which on PostgreSQL waits for a
+ * run's boxes are in segments (run-segments.ts): only the segments the change touches are written. The run's row
+ * is changed only if it is still the version read: a conditional UPDATE, which on PostgreSQL waits for a
  * concurrent writer's row lock and then sees its change. So of two changes made on one revision one wins and the
  * other learns the current revision, never overwriting it.
  */
 export async function changeRunContent(store: Store, orgId: string, change: NewContent): Promise<ContentChange> {
   const { run, delta } = change;
-  const content = runOf(change.tracks);
+  let boxesStored = 0;
+  for (const t of change.tracks) boxesStored += t.header.n;
+  const tracksStored = change.tracks.length;
   const now = Date.now();
   // Each dialect's own format, as a posted run (run-codec.ts says why).
-  const boxes = encodeBoxes(content, store.sqlite ? 'doubles' : 'columns');
+  const format = store.sqlite ? 'doubles' : 'columns';
   const recording = { id: run.recording_id, orgId, startTimestamp: Number(run.recording_timestamp) };
   // Only the labels of the tracks that change have other centroids now: the rest of the index stays as it is.
-  const labels = changedLabels(change.tracks, delta);
-  const centroids = centroidRowsOf(recording, {
-    boxes: runOf(change.tracks.filter((t) => labels.has(centroidLabel(t.header)))),
-  });
+  const patched = change.changedTracks;
+  const labels = patched ? labelsOfChange(patched.before, patched.after) : changedLabels(change.tracks, delta);
   const deltaBoxes = encodeBoxes(runOf(delta.tracks), 'columns');
   return store.db.transaction().execute(async (trx): Promise<ContentChange> => {
     if (isPostgres(trx)) await lockRecordingsForWrite([run.recording_id]).execute(trx);
@@ -204,10 +221,10 @@ export async function changeRunContent(store: Store, orgId: string, change: NewC
         updated_at: now,
         edited_by: change.editedBy,
         edited_at: change.editedBy === null ? null : now,
-        tracks_stored: content.headers.length,
-        boxes_stored: content.count,
-        tracks: JSON.stringify(content.headers),
-        boxes,
+        tracks_stored: tracksStored,
+        boxes_stored: boxesStored,
+        tracks: '[]',
+        boxes: SEGMENTED_BOXES,
         version: sql`version + 1`,
         revision: sql`revision + 1`,
       })
@@ -225,6 +242,7 @@ export async function changeRunContent(store: Store, orgId: string, change: NewC
         .executeTakeFirst();
       return { ok: false, currentRevision: now?.revision };
     }
+    await writeSegments(trx, run.id, change.segments, format);
     await trx
       .insertInto('run_revisions')
       .values({
@@ -249,6 +267,7 @@ export async function changeRunContent(store: Store, orgId: string, change: NewC
       .where('run_pk', '=', run.id)
       .where('revision', '<=', updated.revision - change.revisionsKept)
       .execute();
+    await pruneSegments(trx, run.id, updated.revision - change.revisionsKept);
 
     // The search index follows the current content only.
     const previous =
@@ -258,8 +277,13 @@ export async function changeRunContent(store: Store, orgId: string, change: NewC
             .deleteFrom('run_centroids')
             .where('run_pk', '=', run.id)
             .where('label', 'in', [...labels])
-            .returning(['label', 'cells_lo', 'cells_hi', 'count'])
+            .returning(['label', 'cells_lo', 'cells_hi', 'count', 'points', 'frames'])
             .execute();
+    const centroids = patched
+      ? centroidRowsAfter(recording, previous, patched.before, patched.after)
+      : centroidRowsOf(recording, {
+          boxes: runOf(change.tracks.filter((t) => labels.has(centroidLabel(t.header)))),
+        });
     if (centroids.length > 0)
       await trx
         .insertInto('run_centroids')
@@ -269,6 +293,6 @@ export async function changeRunContent(store: Store, orgId: string, change: NewC
     const cells = cellChange(previous.map(labelCellsOf), centroids.map(labelCellsOf));
     if (cells === 'recompute') await refreshRecordingCells(trx, run.recording_id);
     else await mergeLabelCellRows(trx, labelCellRows(recording, cells.merge));
-    return { ok: true, revision: updated.revision, tracksStored: content.headers.length, boxesStored: content.count };
+    return { ok: true, revision: updated.revision, tracksStored, boxesStored };
   });
 }

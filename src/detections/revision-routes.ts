@@ -16,7 +16,10 @@ import {
   RunIdParams,
 } from './api-schemas.js';
 import { editorOf } from './editor-of.js';
-import { readOneRun } from './find-run.js';
+import { findOneRun, readOneRun } from './find-run.js';
+import { readPatchTarget } from './patch-target.js';
+import { patchSegments, splitTracks, UNREAD } from './run-segments.js';
+import { findRunsByRunId } from './queries.js';
 import { checkPatchBody, patchedTracks, validateUpserts } from './patch-request.js';
 import type { SummaryRow } from './queries.js';
 import { changeRunContent, headerOf, listRevisions, readRevision, type ContentChange } from './revision-queries.js';
@@ -56,6 +59,12 @@ const currentTracks = (body: { tracks: string; boxes: Uint8Array }) =>
   tracksOf({ headers: JSON.parse(body.tracks) as TrackHeader[], columns: decodeBoxes(body.boxes), count: 0 });
 
 const mediaOf = (row: SummaryRow) => (row.media === null ? null : (JSON.parse(row.media) as Record<string, unknown>));
+
+/** The run's revision now (undefined when it went), for the answer to a patch whose read met a change. */
+async function currentRevision(request: FastifyRequest, run: SummaryRow): Promise<number | undefined> {
+  const rows = await findRunsByRunId(request.server.store.db, principalOf(request).orgId, run.run_id, run.media_key);
+  return rows[0]?.revision;
+}
 
 async function changeOptions(request: FastifyRequest) {
   const principal = principalOf(request);
@@ -101,13 +110,13 @@ export async function revisionRoutes(app: FastifyInstance, uploads: RunUploadOpt
       const { mediaKey } = request.query as { mediaKey?: string };
       const patch = checkPatchBody(request.body);
       if (!patch.ok) throw new ApiError(400, patch.code, patch.detail, patch.extensions);
-      const { row, body } = await readOneRun(request, runId, mediaKey || undefined);
-      if (patch.baseRevision !== row.revision) throw revisionConflict(row.revision);
+      const found = await findOneRun(request, runId, mediaKey || undefined);
+      if (patch.baseRevision !== found.revision) throw revisionConflict(found.revision);
 
       const upserts =
         patch.upsert.length === 0
           ? undefined
-          : validateUpserts(patch.upsert, { mediaKey: row.media_key, runId, media: mediaOf(row) });
+          : validateUpserts(patch.upsert, { mediaKey: found.media_key, runId, media: mediaOf(found) });
       if (upserts && !upserts.ok) throw new ApiError(400, upserts.code, upserts.detail, upserts.extensions);
       const rejected = upserts?.rejected ?? [];
       const warnings = upserts?.warnings ?? [];
@@ -117,14 +126,26 @@ export async function revisionRoutes(app: FastifyInstance, uploads: RunUploadOpt
           rejected,
           warnings,
         });
-      const current = currentTracks(body);
-      const next = patchedTracks(current, upserts, patch.deletes);
+      const orgId = principalOf(request).orgId;
+      const upsertIds = upserts ? upserts.boxes.headers.map((h) => h.id) : [];
+      const target = await readPatchTarget(store, orgId, found, upsertIds, patch.deletes);
+      if (!target) throw refused({ ok: false, currentRevision: await currentRevision(request, found) }, runId);
+      const row = target.run;
+      if (patch.baseRevision !== row.revision) throw revisionConflict(row.revision);
+      const next = patchedTracks(target.tracks, upserts, patch.deletes);
       if (!next.ok) throw new ApiError(400, next.code, next.detail, next.extensions);
-      const change = await changeRunContent(store, principalOf(request).orgId, {
+      const delta = reverseDelta(target.tracks, next.tracks, next.changed);
+      if (delta.tracks.some((t) => t.columns === UNREAD))
+        throw new Error('a patch would keep a track whose boxes it did not read');
+      const change = await changeRunContent(store, orgId, {
         run: row,
         header: headerOf(row),
         tracks: next.tracks,
-        delta: reverseDelta(current, next.tracks, next.changed),
+        delta,
+        segments: target.segments
+          ? { ...patchSegments(target.segments, next.tracks, next.changed), all: false }
+          : { write: splitTracks(next.tracks), drop: [], all: true },
+        changedTracks: { before: delta.tracks, after: next.tracks.filter((t) => next.changed.has(t.header.id)) },
         ...(await changeOptions(request)),
       });
       if (!change.ok) throw refused(change, runId);
@@ -196,6 +217,7 @@ export async function revisionRoutes(app: FastifyInstance, uploads: RunUploadOpt
         header: older.content.header,
         tracks: older.content.tracks,
         delta: reverseDelta(current, older.content.tracks),
+        segments: { write: splitTracks(older.content.tracks), drop: [], all: true },
         ...(await changeOptions(request)),
       });
       if (!change.ok) throw refused(change, runId);

@@ -80,6 +80,7 @@ export function spliceTracks(current: TrackSlice[], upserts: TrackSlice[], delet
  * differ, and no other track moved: then only those are looked at. Otherwise every track is compared.
  */
 export function reverseDelta(older: TrackSlice[], newer: TrackSlice[], changed?: ReadonlySet<string>): ReverseDelta {
+  if (changed) return patchDelta(older, newer, changed);
   const newerIndex = new Map<string, number>();
   for (let j = 0; j < newer.length; j++) newerIndex.set(newer[j]!.header.id, j);
   const positions: number[] = [];
@@ -87,7 +88,7 @@ export function reverseDelta(older: TrackSlice[], newer: TrackSlice[], changed?:
   let last = -1;
   older.forEach((t, i) => {
     const j = newerIndex.get(t.header.id);
-    const kept = j !== undefined && j > last && (changed ? !changed.has(t.header.id) : sameTrack(t, newer[j]!));
+    const kept = j !== undefined && j > last && sameTrack(t, newer[j]!);
     if (kept) last = j;
     else {
       positions.push(i);
@@ -96,6 +97,23 @@ export function reverseDelta(older: TrackSlice[], newer: TrackSlice[], changed?:
   });
   const olderIds = new Set(older.map((t) => t.header.id));
   const added = newer.filter((t) => !olderIds.has(t.header.id)).map((t) => t.header.id);
+  return { positions, tracks, added };
+}
+
+/** reverseDelta of a patch: only the changed ids are looked up, so no index of the run's ids is built. */
+function patchDelta(older: TrackSlice[], newer: TrackSlice[], changed: ReadonlySet<string>): ReverseDelta {
+  const positions: number[] = [];
+  const tracks: TrackSlice[] = [];
+  const had = new Set<string>();
+  older.forEach((t, i) => {
+    if (!changed.has(t.header.id)) return;
+    positions.push(i);
+    tracks.push(t);
+    had.add(t.header.id);
+  });
+  const added: string[] = [];
+  if (had.size < changed.size)
+    for (const t of newer) if (changed.has(t.header.id) && !had.has(t.header.id)) added.push(t.header.id);
   return { positions, tracks, added };
 }
 

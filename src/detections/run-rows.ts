@@ -5,7 +5,7 @@ import type { Recording } from '../recordings/queries.js';
 import { cellMasksOfPoints } from '../search/grid.js';
 import { orderByRow, type RowStarts } from '../search/point-rows.js';
 import { newId } from '../util/ids.js';
-import { computeCentroids, encodePoints } from './centroids.js';
+import { computeCentroids, encodePoints, type LabelCentroids } from './centroids.js';
 import { encodeBoxes, type BoxFormat } from './run-codec.js';
 import type { RunBoxes } from './run-types.js';
 import type { ValidatedRun } from './validate-run.js';
@@ -113,22 +113,25 @@ export type CentroidRow = Omit<RunCentroidsTable, 'run_pk' | 'cells_lo' | 'cells
 
 /** One row per label (without its run's key, known only once the run row is written). */
 export function centroidRowsOf(recording: Pick<Recording, 'id' | 'orgId'>, run: { boxes: RunBoxes }): CentroidRow[] {
-  return computeCentroids(run.boxes).map((c) => {
-    const cells = cellMasksOfPoints(c.points);
-    // Points ordered by grid row, with each row's start, so a search reads only the rows it covers.
-    const { ordered, orderedFrames, starts } = orderByRow(c.points, c.frames);
-    return {
-      recording_id: recording.id,
-      org_id: recording.orgId,
-      label: c.label,
-      count: c.points.length / 2,
-      points: encodePoints(ordered),
-      frames: encodePoints(orderedFrames),
-      ...starts,
-      cells_lo: cells.lo,
-      cells_hi: cells.hi,
-    };
-  });
+  return computeCentroids(run.boxes).map((c) => centroidRowOf(recording, c));
+}
+
+/** One label's row from its points (x0, y0, x1, y1, … in any order) and their frames (one per point). */
+export function centroidRowOf(recording: Pick<Recording, 'id' | 'orgId'>, c: LabelCentroids): CentroidRow {
+  const cells = cellMasksOfPoints(c.points);
+  // Points ordered by grid row, with each row's start, so a search reads only the rows it covers.
+  const { ordered, orderedFrames, starts } = orderByRow(c.points, c.frames);
+  return {
+    recording_id: recording.id,
+    org_id: recording.orgId,
+    label: c.label,
+    count: c.points.length / 2,
+    points: encodePoints(ordered),
+    frames: encodePoints(orderedFrames),
+    ...starts,
+    cells_lo: cells.lo,
+    cells_hi: cells.hi,
+  };
 }
 
 /** One request's run to store, under the key by which writes of the same run queue and coalesce. */

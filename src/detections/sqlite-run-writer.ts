@@ -14,6 +14,7 @@ import {
   type CentroidRow,
 } from './run-rows.js';
 import type { StoredRun } from './run-write-batch.js';
+import { SQLITE_KEEP_SEGMENTS, SQLITE_PRUNE_SEGMENTS } from './segment-queries.js';
 
 const CENTROID_COLUMNS = [
   'run_pk',
@@ -45,7 +46,9 @@ const SQL = {
     returning id, version, revision`,
   keepRevision: `insert into run_revisions (${REVISION_COPY_COLUMNS}) select ${REVISION_COPY_SELECT} from runs r
     where r.recording_id = @recording_id and r.run_id = @run_id`,
+  keepSegments: SQLITE_KEEP_SEGMENTS,
   pruneRevisions: 'delete from run_revisions where run_pk = ? and revision <= ?',
+  pruneSegments: SQLITE_PRUNE_SEGMENTS,
   deleteCentroids: 'delete from run_centroids where run_pk = ? returning label, cells_lo, cells_hi, count',
   insertCentroid: `insert into run_centroids (${CENTROID_COLUMNS.join(', ')}) values (${named(CENTROID_COLUMNS)})`,
   mergeCells: `insert into recording_label_cells (${CELL_COLUMNS.join(', ')}) values (${named(CELL_COLUMNS)})
@@ -78,10 +81,15 @@ export function sqliteRunWriter(sqlite: SqliteDatabase.Database): SqliteRunWrite
     const s = Object.fromEntries(Object.entries(SQL).map(([k, text]) => [k, sqlite.prepare(text)])) as Statements;
     const writeOne = ({ row, revisionsKept, recording, centroids }: SqliteRun): StoredRun => {
       // The content being replaced becomes a revision (none when the run is new).
+      // A run in segments hands them to that revision; the new content is one blob in the row again.
       s.keepRevision.run({ recording_id: row.recording_id, run_id: row.run_id });
+      s.keepSegments.run({ recording_id: row.recording_id, run_id: row.run_id });
       const stored = s.upsertRun.get(row) as { id: string; version: number; revision: number };
       const created = stored.version === 1;
-      if (!created) s.pruneRevisions.run(stored.id, stored.revision - revisionsKept);
+      if (!created) {
+        s.pruneRevisions.run(stored.id, stored.revision - revisionsKept);
+        s.pruneSegments.run(stored.id, stored.revision - revisionsKept);
+      }
       // A run just created has no centroid rows yet.
       const removed: LabelCells[] = created
         ? []

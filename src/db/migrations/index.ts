@@ -13,6 +13,7 @@ import * as m009 from './009_run_revisions.js';
 import * as m010 from './010_administration.js';
 import * as m011 from './011_login_throttle_by_address.js';
 import * as m012 from './012_centroid_frames.js';
+import * as m013 from './013_run_segments.js';
 
 export interface MigrationModule {
   up(db: Kysely<any>, t: ColumnTypes): Promise<void>;
@@ -31,4 +32,5 @@ export const migrations: Record<string, MigrationModule> = {
   '010_administration': m010,
   '011_login_throttle_by_address': m011,
   '012_centroid_frames': m012,
+  '013_run_segments': m013,
 };
