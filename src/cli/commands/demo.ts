@@ -12,7 +12,7 @@ import { closeOnSignals, startServer } from '../../http/server.js';
 import { insertRecording } from '../../recordings/queries.js';
 import type { CommandTable } from '../command.js';
 import type { Config } from '../../config.js';
-import { DEMO_MEDIA, demoRuns } from '../demo-data.js';
+import { DEMO_MEDIA, DEMO_MEDIA_KEY, demoRuns } from '../demo-data.js';
 import { KEY_FILE, signingKeys } from '../../storage/signing-keys.js';
 import { DEMO_STORAGE_ACCOUNT, demoStorageLines, seedDemoStorage } from '../../storage/demo.js';
 import { ensureDirectory } from '../../util/ensure-directory.js';
@@ -26,14 +26,15 @@ export interface DemoCredentials {
   [more: string]: unknown;
 }
 
-async function seed(store: Store, config: Config): Promise<DemoCredentials> {
+/** The demo organisation, user, token, recording, runs and storage; exported for the test of the API examples. */
+export async function seedDemo(store: Store, config: Config): Promise<DemoCredentials> {
   const db = store.db;
   const org = await createOrganisation(db, 'demo', 3650);
   const password = randomBytes(9).toString('base64url');
   await createUser(db, org.id, 'demo', password, 'owner');
   const token = await createAccessToken(db, org.id, 'demo producer', null);
   const start = Math.floor(Date.now() / 1000);
-  const mediaKey = `demo/${start}_cam1.mp4`;
+  const mediaKey = DEMO_MEDIA_KEY;
   const recording = await insertRecording(db, org.id, {
     mediaKey,
     startTimestamp: start,
@@ -77,7 +78,7 @@ export const demoCommands: CommandTable = {
       const file = path.join(config.dataDir, 'demo-credentials.json');
       let credentials: DemoCredentials;
       if (!(await findOrganisationByName(server.store.db, 'demo'))) {
-        credentials = await seed(server.store, config);
+        credentials = await seedDemo(server.store, config);
         fs.writeFileSync(file, JSON.stringify(credentials, null, 2), { mode: 0o600 });
       } else if (fs.existsSync(file)) {
         credentials = JSON.parse(fs.readFileSync(file, 'utf8')) as DemoCredentials;
