@@ -40,6 +40,7 @@ const UNIT = [
   'test/web/compare-core.test.ts',
   'test/web/editor-edits.test.ts',
   'test/web/frame-index-update.test.ts',
+  'test/web/timeline-rows.test.ts',
 ];
 
 // Files that spawn processes: the built binary (serve, demo, several CLIs at once), azurite, a V8 probe.

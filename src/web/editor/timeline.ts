@@ -3,9 +3,23 @@
 import { countsPerFrame, presence } from './frame-index.js';
 import { trackLabel, type Layer } from './layers.js';
 import { PALETTE } from './palette.js';
+import {
+  changedRows,
+  dirtyBands,
+  type PaintedRow,
+  type RowGeometry,
+  rowGeometry,
+  rowsInBand,
+} from './timeline-rows.js';
 import type { Box, Track } from '../types.js';
 
 type Spans = Array<[number, number]>;
+
+function sameCounts(a: Uint32Array | undefined, b: Uint32Array): boolean {
+  if (!a || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 export const COUNTS_HEIGHT = 28;
 
@@ -20,6 +34,10 @@ export class Timeline {
    * keyframe toggled) change no frame, and edits that change frames are also dropped by forget().
    */
   private spans = new WeakMap<Track, { boxes: Box[]; n: number; spans: Spans }>();
+  /** What the background holds now: the rows compare against it to repaint only what an edit changed. */
+  private painted:
+    | { W: number; H: number; frames: number; rows: PaintedRow[]; counts: Uint32Array; decorated: boolean }
+    | undefined;
 
   constructor(
     private readonly canvas: HTMLCanvasElement,
@@ -39,60 +57,111 @@ export class Timeline {
     return spans;
   }
 
-  /** Re-renders counts and presence bars; call when layers, visibility, thresholds or boxes change. */
+  /**
+   * Re-renders counts and presence bars; call when layers, visibility, thresholds or boxes change. When the rows
+   * are the same in number and size as last time, only the rows that paint differently are repainted (an edit
+   * touches a few tracks of thousands); otherwise, or with a decoration on top, everything is.
+   */
   rebuild(layers: readonly Layer[]): void {
     const { width: W, height: H } = this.canvas;
+    const frames = Math.max(1, this.frames);
+    const counts = new Uint32Array(frames);
+    const visible = layers.filter((l) => l.visible);
+    for (const layer of visible) countsPerFrame(layer.index, layer.threshold, counts);
+    const rowCount = visible.reduce((n, l) => n + l.tracks.length, 0);
+    const g = rowGeometry(rowCount, COUNTS_HEIGHT + 2, H - COUNTS_HEIGHT - 2);
+    const rows = this.rowsOf(visible, g.rowH);
+    const before = this.painted;
+    const decorated = this.decorate !== undefined;
+    const same = before && !decorated && !before.decorated && before.W === W && before.H === H;
+    const changed = same && before.frames === frames ? changedRows(before.rows, rows) : undefined;
+    const countsChanged = !before || !sameCounts(before.counts, counts);
+    this.painted = { W, H, frames, rows, counts, decorated };
+    this.counts = counts;
+    const ctx = this.background.getContext('2d')!;
+    if (changed && changed.length <= rows.length / 4) {
+      if (countsChanged) {
+        this.clear(ctx, 0, COUNTS_HEIGHT + 2);
+        this.paintCounts(ctx, W / frames);
+      }
+      for (const [from, to] of dirtyBands(changed, g)) {
+        ctx.save();
+        ctx.beginPath();
+        ctx.rect(0, from, W, to - from);
+        ctx.clip();
+        this.clear(ctx, from, to);
+        const [first, last] = rowsInBand(from, to, rows.length, g);
+        this.paintRows(ctx, rows, first, last, g, W / frames);
+        ctx.restore();
+      }
+      return;
+    }
     this.background.width = W;
     this.background.height = H;
-    const ctx = this.background.getContext('2d')!;
+    this.clear(ctx, 0, H);
+    this.paintCounts(ctx, W / frames);
+    if (g.rowH * rowCount > 0) this.paintRows(ctx, rows, 0, rows.length - 1, g, W / frames);
+    ctx.globalAlpha = 1;
+    this.decorate?.(ctx, W, H);
+  }
+
+  /** What each visible track's row paints, in row order. */
+  private rowsOf(visible: readonly Layer[], rowH: number): PaintedRow[] {
+    const rows: PaintedRow[] = [];
+    for (const layer of visible) {
+      const slots = layer.colorBy === 'label' ? layer.slotByLabel : layer.slotByTrack;
+      const alpha = Math.max(0.3, layer.opacity);
+      layer.tracks.forEach((track, ti) => {
+        const spans = this.presenceOf(track);
+        // Rows tall enough to read carry the track's name at its start.
+        const name = rowH >= 9 && spans.length > 0 ? `${trackLabel(track)} #${track.id}` : '';
+        rows.push({ spans, color: PALETTE[slots[ti]!]!, alpha, name });
+      });
+    }
+    return rows;
+  }
+
+  private clear(ctx: CanvasRenderingContext2D, from: number, to: number): void {
+    ctx.globalAlpha = 1;
     ctx.fillStyle = '#1c1c1e';
-    ctx.fillRect(0, 0, W, H);
-    const frames = Math.max(1, this.frames);
-    this.counts = new Uint32Array(frames);
-    const visible = layers.filter((l) => l.visible);
-    for (const layer of visible) countsPerFrame(layer.index, layer.threshold, this.counts);
+    ctx.fillRect(0, from, this.background.width, to - from);
+  }
+
+  private paintCounts(ctx: CanvasRenderingContext2D, fw: number): void {
     let max = 1;
     for (const c of this.counts) if (c > max) max = c;
-    const fw = W / frames;
+    ctx.globalAlpha = 1;
     ctx.fillStyle = '#8e8e93';
-    for (let f = 0; f < frames; f++) {
+    for (let f = 0; f < this.counts.length; f++) {
       const c = this.counts[f]!;
       if (c === 0) continue;
       const h = Math.max(1, (c / max) * (COUNTS_HEIGHT - 4));
       ctx.fillRect(f * fw, COUNTS_HEIGHT - h, Math.max(1, fw), h);
     }
-    this.paintRows(ctx, visible, H, fw);
-    ctx.globalAlpha = 1;
-    this.decorate?.(ctx, W, H);
   }
 
-  private paintRows(ctx: CanvasRenderingContext2D, visible: readonly Layer[], H: number, fw: number): void {
-    const rows = visible.reduce((n, l) => n + l.tracks.length, 0);
-    const area = H - COUNTS_HEIGHT - 2;
-    if (rows === 0 || area <= 0) return;
-    const rowH = area / rows;
-    let row = 0;
-    for (const layer of visible) {
-      const slots = layer.colorBy === 'label' ? layer.slotByLabel : layer.slotByTrack;
-      ctx.globalAlpha = Math.max(0.3, layer.opacity);
-      layer.tracks.forEach((track, ti) => {
-        ctx.fillStyle = PALETTE[slots[ti]!]!;
-        const y = COUNTS_HEIGHT + 2 + row * rowH;
-        const spans = this.presenceOf(track);
-        for (const [a, b] of spans)
-          ctx.fillRect(a * fw, y, Math.max(1, (b - a + 1) * fw), Math.max(1, rowH - (rowH > 3 ? 1 : 0)));
-        // Rows tall enough to read carry the track's name at its start.
-        if (rowH >= 9 && spans.length > 0) {
-          const fill = ctx.fillStyle;
-          ctx.font = `${Math.min(12, Math.floor(rowH - 2))}px sans-serif`;
-          ctx.textBaseline = 'bottom';
-          ctx.fillStyle = '#000000';
-          ctx.fillText(`${trackLabel(track)} #${track.id}`, spans[0]![0] * fw + 2, y + rowH - 1);
-          ctx.fillStyle = fill;
-        }
-        row++;
-      });
+  private paintRows(
+    ctx: CanvasRenderingContext2D,
+    rows: readonly PaintedRow[],
+    first: number,
+    last: number,
+    g: RowGeometry,
+    fw: number,
+  ): void {
+    for (let r = first; r <= last; r++) {
+      const row = rows[r]!;
+      const y = g.top + r * g.rowH;
+      ctx.globalAlpha = row.alpha;
+      ctx.fillStyle = row.color;
+      for (const [a, b] of row.spans) ctx.fillRect(a * fw, y, Math.max(1, (b - a + 1) * fw), g.barH);
+      if (row.name) {
+        ctx.font = `${Math.min(12, Math.floor(g.rowH - 2))}px sans-serif`;
+        ctx.textBaseline = 'bottom';
+        ctx.fillStyle = '#000000';
+        ctx.fillText(row.name, row.spans[0]![0] * fw + 2, y + g.rowH - 1);
+      }
     }
+    ctx.globalAlpha = 1;
   }
 
   draw(frame: number): void {
