@@ -1,22 +1,14 @@
 // MOTChallenge text: `frame,id,left,top,width,height,conf,class,visibility` (gt) or
 // `frame,id,left,top,width,height,conf,x,y,z` (results). 1-based frames, pixels, no frame size in the file.
 import { BOX_STRIDE } from '../detections/run-types.js';
-import {
-  exportView,
-  frameOrder,
-  labelOf,
-  classIdOf,
-  frameOf,
-  columnOf,
-  FIRST_PIECE_CHARS,
-  PIECE_CHARS,
-} from './export-view.js';
+import { exportView, frameOrder, labelOf, classIdOf, frameOf, columnOf } from './export-view.js';
 import { exportFrameSize } from './frame-size.js';
 import { invalidFile } from './format-error.js';
 import { integerIds } from './id-numbering.js';
 import { byteLineSplitter } from './lines.js';
-import { decimalEnd, idText, parseNumber, pixelText, plainText, readDecimal } from './numbers.js';
+import { decimalEnd, idText, parseNumber, readDecimal } from './numbers.js';
 import { RunBuilder } from './run-builder.js';
+import { TextPieces } from './text-pieces.js';
 import type { FormatReader, FormatWriter, ReadOptions } from './types.js';
 
 /** MOT17's class numbers (MOT20 uses the same). */
@@ -174,27 +166,38 @@ export const motWriter: FormatWriter = function* (run, options = {}) {
   const { width, height } = exportFrameSize(run.media, options.frameSize);
   const ids = integerIds(v.boxes.headers.map((h) => h.id));
   const c = v.boxes.columns;
-  let limit = FIRST_PIECE_CHARS;
-  let piece = '';
+  const out = new TextPieces();
   for (const i of frameOrder(v)) {
     const o = i * BOX_STRIDE;
-    const head = `${frameOf(v, i) + 1},${ids[v.trackOf[i]!]},${pixelText(c[o + 1]! * width)},${pixelText(c[o + 2]! * height)},${pixelText(c[o + 3]! * width)},${pixelText(c[o + 4]! * height)}`;
+    out
+      .integer(frameOf(v, i) + 1)
+      .char(44)
+      .integer(ids[v.trackOf[i]!]!)
+      .char(44);
+    out
+      .rounded(c[o + 1]! * width, 9)
+      .char(44)
+      .rounded(c[o + 2]! * height, 9)
+      .char(44);
+    out
+      .rounded(c[o + 3]! * width, 9)
+      .char(44)
+      .rounded(c[o + 4]! * height, 9);
     if (gt) {
       const label = labelOf(v, i);
       const classId = classIdOf(v, i);
       const cls =
         (label !== undefined ? MOT_CLASS_OF.get(label) : undefined) ??
         (typeof classId === 'number' && MOT_CLASSES[classId] && classId > 0 ? classId : -1);
-      piece += `${head},1,${cls},1\n`;
+      out.text(',1,').integer(cls).text(',1\n');
     } else {
       const conf = columnOf(v, i, 5);
-      piece += `${head},${!Number.isNaN(conf) ? plainText(conf) : '-1'},-1,-1,-1\n`;
+      out.char(44);
+      if (Number.isNaN(conf)) out.text('-1');
+      else out.plain(conf);
+      out.text(',-1,-1,-1\n');
     }
-    if (piece.length >= limit) {
-      yield piece;
-      piece = '';
-      limit = PIECE_CHARS;
-    }
+    if (out.full) yield out.take();
   }
-  if (piece !== '') yield piece;
+  if (!out.empty) yield out.take();
 };
