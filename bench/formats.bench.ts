@@ -39,7 +39,7 @@ interface Box {
  * 5000 tracks × 50 boxes on consecutive frames, pixel boxes at full double precision (as a tracker that prints
  * floats with repr writes them): 250 000 MOT rows of about 25 MiB. `decimals` rounds the pixels (CVAT writes 2).
  */
-function tracks(decimals?: number): Box[][] {
+export function tracks(decimals?: number): Box[][] {
   const rand = rng(7);
   const round = (v: number) => (decimals === undefined ? v : Math.round(v * 10 ** decimals) / 10 ** decimals);
   const out: Box[][] = [];
@@ -68,7 +68,7 @@ function tracks(decimals?: number): Box[][] {
 }
 
 /** MOT results rows in frame order, as trackers write them. */
-function motFile(run: Box[][]): Buffer {
+export function motFile(run: Box[][]): Buffer {
   const rows: Array<[number, number, Box]> = [];
   run.forEach((boxes, t) => {
     for (const b of boxes) rows.push([b.frame, t + 1, b]);
@@ -80,7 +80,7 @@ function motFile(run: Box[][]): Buffer {
 }
 
 /** CVAT for video 1.1, as CVAT writes it: two decimals, an outside box after each track's last one. */
-function cvatFile(run: Box[][]): Buffer {
+export function cvatFile(run: Box[][]): Buffer {
   const parts = [
     '<?xml version="1.0" encoding="utf-8"?>\n<annotations>\n<version>1.1</version>\n<meta><task><size>5050</size>' +
       '<mode>interpolation</mode><start_frame>0</start_frame><stop_frame>5049</stop_frame>' +
@@ -100,7 +100,7 @@ function cvatFile(run: Box[][]): Buffer {
 }
 
 /** The same boxes as the run JSON of POST /detections (pixel x, y, w, h). */
-function jsonRun(run: Box[][], mediaKey: string, runId: string, corners = false): Buffer {
+export function jsonRun(run: Box[][], mediaKey: string, runId: string, corners = false): Buffer {
   return Buffer.from(
     JSON.stringify({
       mediaKey,

@@ -240,7 +240,7 @@ export async function formatRoutes(app: FastifyInstance, { uploads }: { uploads:
         outcome = importRun(read, {
           target,
           runId: params.runId,
-          fallbackRunId: runIdOfFile(params.format, bytes),
+          fallbackRunId: () => runIdOfFile(params.format, bytes),
           source: params.source,
           name: params.name,
           frameSize: given,

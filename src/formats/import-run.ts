@@ -18,7 +18,8 @@ export interface ImportOptions {
   target: { mediaKey?: string; analysisId?: string };
   /** The run's id when the caller gives one; else the file's own (a run JSON's source.runId), else `fallbackRunId`. */
   runId?: string;
-  fallbackRunId?: string;
+  /** A function when it costs something (a hash of the file), so that it is made only when no other id is given. */
+  fallbackRunId?: string | (() => string);
   /** Source members given with the request; each wins over the file's own. `kind` defaults to `import`. */
   source?: { kind?: string; name?: string; version?: string };
   name?: string;
@@ -60,7 +61,7 @@ export function importRun(read: ReadResult, options: ImportOptions): ImportOutco
       ...fileSource,
       kind: fileSource.kind ?? 'import',
       ...defined({ ...options.source }),
-      runId: runId ?? options.fallbackRunId,
+      runId: runId ?? (typeof options.fallbackRunId === 'function' ? options.fallbackRunId() : options.fallbackRunId),
     },
     ...(Object.keys(media).length > 0 ? { media } : {}),
     ...(options.name !== undefined ? { name: options.name } : {}),

@@ -1,13 +1,14 @@
 // KITTI tracking labels: `frame track_id type truncated occluded alpha left top right bottom h w l x y z rotation_y
 // [score]`, space-separated, 0-based frames, pixel corners. `DontCare` rows mark regions, not objects.
 import { BOX_STRIDE } from '../detections/run-types.js';
-import { exportView, frameOf, frameOrder, labelOf, columnOf, FIRST_PIECE_CHARS, PIECE_CHARS } from './export-view.js';
+import { exportView, frameOf, frameOrder, labelOf, columnOf } from './export-view.js';
 import { exportFrameSize } from './frame-size.js';
 import { invalidFile } from './format-error.js';
 import { integerIds } from './id-numbering.js';
 import { lineSplitter } from './lines.js';
-import { idText, parseNumber, pixelText, plainText } from './numbers.js';
+import { idText, parseNumber } from './numbers.js';
 import { RunBuilder } from './run-builder.js';
+import { TextPieces } from './text-pieces.js';
 import type { FormatReader, FormatWriter, ReadOptions } from './types.js';
 
 export function kittiReader(options: ReadOptions = {}): FormatReader {
@@ -60,22 +61,28 @@ export const kittiWriter: FormatWriter = function* (run, options = {}) {
   const { width, height } = exportFrameSize(run.media, options.frameSize);
   const ids = integerIds(v.boxes.headers.map((h) => h.id));
   const c = v.boxes.columns;
-  let limit = FIRST_PIECE_CHARS;
-  let piece = '';
+  const out = new TextPieces();
   for (const i of frameOrder(v)) {
     const o = i * BOX_STRIDE;
     // KITTI's type is one word; spaces would shift every later field.
     const type = (labelOf(v, i) ?? 'Misc').replace(/\s+/g, '_');
     const x1 = c[o + 1]!;
     const y1 = c[o + 2]!;
-    const corners = `${pixelText(x1 * width)} ${pixelText(y1 * height)} ${pixelText((x1 + c[o + 3]!) * width)} ${pixelText((y1 + c[o + 4]!) * height)}`;
+    out.integer(frameOf(v, i)).char(32).integer(ids[v.trackOf[i]!]!).char(32).text(type).text(' -1 -1 -10 ');
+    out
+      .rounded(x1 * width, 9)
+      .char(32)
+      .rounded(y1 * height, 9)
+      .char(32);
+    out
+      .rounded((x1 + c[o + 3]!) * width, 9)
+      .char(32)
+      .rounded((y1 + c[o + 4]!) * height, 9);
+    out.text(' -1 -1 -1 -1000 -1000 -1000 -10');
     const conf = columnOf(v, i, 5);
-    piece += `${frameOf(v, i)} ${ids[v.trackOf[i]!]} ${type} -1 -1 -10 ${corners} -1 -1 -1 -1000 -1000 -1000 -10${!Number.isNaN(conf) ? ` ${plainText(conf)}` : ''}\n`;
-    if (piece.length >= limit) {
-      yield piece;
-      piece = '';
-      limit = PIECE_CHARS;
-    }
+    if (!Number.isNaN(conf)) out.char(32).plain(conf);
+    out.char(10);
+    if (out.full) yield out.take();
   }
-  if (piece !== '') yield piece;
+  if (!out.empty) yield out.take();
 };

@@ -1,22 +1,14 @@
 // MOTChallenge text: `frame,id,left,top,width,height,conf,class,visibility` (gt) or
 // `frame,id,left,top,width,height,conf,x,y,z` (results). 1-based frames, pixels, no frame size in the file.
 import { BOX_STRIDE } from '../detections/run-types.js';
-import {
-  exportView,
-  frameOrder,
-  labelOf,
-  classIdOf,
-  frameOf,
-  columnOf,
-  FIRST_PIECE_CHARS,
-  PIECE_CHARS,
-} from './export-view.js';
+import { exportView, frameOrder, labelOf, classIdOf, frameOf, columnOf } from './export-view.js';
 import { exportFrameSize } from './frame-size.js';
 import { invalidFile } from './format-error.js';
 import { integerIds } from './id-numbering.js';
-import { lineSplitter } from './lines.js';
-import { idText, parseNumber, pixelText, plainText } from './numbers.js';
+import { byteLineSplitter } from './lines.js';
+import { decimalEnd, idText, parseNumber, readDecimal } from './numbers.js';
 import { RunBuilder } from './run-builder.js';
+import { TextPieces } from './text-pieces.js';
 import type { FormatReader, FormatWriter, ReadOptions } from './types.js';
 
 /** MOT17's class numbers (MOT20 uses the same). */
@@ -45,7 +37,8 @@ export function motReader(options: ReadOptions = {}): FormatReader {
   const gt = options.flavor === 'gt';
   const b = new RunBuilder('line');
   let rows = 0;
-  const lines = lineSplitter((line, n) => {
+  /** A row read from its text: any row that readRow (below) does not take, with every message a row can have. */
+  const textRow = (line: string, n: number) => {
     if (line.trim() === '') return;
     rows++;
     const f = split(line);
@@ -97,9 +90,64 @@ export function motReader(options: ReadOptions = {}): FormatReader {
         label = MOT_CLASSES[cls];
       }
     } else if (conf !== -1) {
-      confidence = conf;
+      if (conf !== -1) confidence = conf;
     }
     b.box(id, frame, 'xywh', l, t, w, h, confidence, label, classId, n);
+  };
+  /**
+   * A row as trackers write it (comma-separated decimal numbers, an integer id, no spaces) read from its bytes
+   * straight into the builder; false, having read nothing, for any other row, which textRow then reads. The two
+   * give the same boxes for the rows this one takes (see mot.test.ts).
+   */
+  const readRow = (bytes: Buffer, start: number, end: number, n: number): boolean => {
+    // frame, id, left, top, width, height: each followed by a comma but the last.
+    const frameNumber = readDecimal(bytes, start, end);
+    if (bytes[decimalEnd] !== 44 || !Number.isInteger(frameNumber)) return false;
+    const id = readDecimal(bytes, decimalEnd + 1, end);
+    if (bytes[decimalEnd] !== 44 || !Number.isSafeInteger(id)) return false;
+    const l = readDecimal(bytes, decimalEnd + 1, end);
+    if (bytes[decimalEnd] !== 44 || Number.isNaN(l)) return false;
+    const t = readDecimal(bytes, decimalEnd + 1, end);
+    if (bytes[decimalEnd] !== 44 || Number.isNaN(t)) return false;
+    const w = readDecimal(bytes, decimalEnd + 1, end);
+    if (bytes[decimalEnd] !== 44 || Number.isNaN(w)) return false;
+    const h = readDecimal(bytes, decimalEnd + 1, end);
+    if ((decimalEnd !== end && bytes[decimalEnd] !== 44) || Number.isNaN(h)) return false;
+    let conf = NaN;
+    if (decimalEnd !== end) {
+      conf = readDecimal(bytes, decimalEnd + 1, end);
+      if ((decimalEnd !== end && bytes[decimalEnd] !== 44) || Number.isNaN(conf)) return false;
+    } else if (gt) return false;
+    let label: string | undefined;
+    let classId: number | undefined;
+    let confidence = NaN;
+    if (gt) {
+      let cls = -1;
+      if (decimalEnd !== end) {
+        cls = readDecimal(bytes, decimalEnd + 1, end);
+        if (decimalEnd !== end && bytes[decimalEnd] !== 44) return false;
+        if (cls !== -1 && (!Number.isInteger(cls) || MOT_CLASSES[cls] === undefined || cls === 0)) return false;
+      }
+      rows++;
+      if (conf === 0) {
+        b.skipped.notObjects++;
+        return true;
+      }
+      if (cls !== -1) {
+        classId = cls;
+        label = MOT_CLASSES[cls];
+      }
+    } else {
+      rows++;
+      if (conf !== -1) confidence = conf;
+    }
+    // The columns after these (visibility; x, y, z) are not read.
+    b.numberedBox(id, frameNumber - 1, 'xywh', l, t, w, h, confidence, label, classId, n);
+    return true;
+  };
+  const lines = byteLineSplitter((bytes, start, end, n) => {
+    if (start === end) return;
+    if (!readRow(bytes, start, end, n)) textRow(bytes.toString('utf8', start, end), n);
   });
   return {
     write: (chunk) => lines.write(chunk),
@@ -118,27 +166,38 @@ export const motWriter: FormatWriter = function* (run, options = {}) {
   const { width, height } = exportFrameSize(run.media, options.frameSize);
   const ids = integerIds(v.boxes.headers.map((h) => h.id));
   const c = v.boxes.columns;
-  let limit = FIRST_PIECE_CHARS;
-  let piece = '';
+  const out = new TextPieces();
   for (const i of frameOrder(v)) {
     const o = i * BOX_STRIDE;
-    const head = `${frameOf(v, i) + 1},${ids[v.trackOf[i]!]},${pixelText(c[o + 1]! * width)},${pixelText(c[o + 2]! * height)},${pixelText(c[o + 3]! * width)},${pixelText(c[o + 4]! * height)}`;
+    out
+      .integer(frameOf(v, i) + 1)
+      .char(44)
+      .integer(ids[v.trackOf[i]!]!)
+      .char(44);
+    out
+      .rounded(c[o + 1]! * width, 9)
+      .char(44)
+      .rounded(c[o + 2]! * height, 9)
+      .char(44);
+    out
+      .rounded(c[o + 3]! * width, 9)
+      .char(44)
+      .rounded(c[o + 4]! * height, 9);
     if (gt) {
       const label = labelOf(v, i);
       const classId = classIdOf(v, i);
       const cls =
         (label !== undefined ? MOT_CLASS_OF.get(label) : undefined) ??
         (typeof classId === 'number' && MOT_CLASSES[classId] && classId > 0 ? classId : -1);
-      piece += `${head},1,${cls},1\n`;
+      out.text(',1,').integer(cls).text(',1\n');
     } else {
       const conf = columnOf(v, i, 5);
-      piece += `${head},${!Number.isNaN(conf) ? plainText(conf) : '-1'},-1,-1,-1\n`;
+      out.char(44);
+      if (Number.isNaN(conf)) out.text('-1');
+      else out.plain(conf);
+      out.text(',-1,-1,-1\n');
     }
-    if (piece.length >= limit) {
-      yield piece;
-      piece = '';
-      limit = PIECE_CHARS;
-    }
+    if (out.full) yield out.take();
   }
-  if (piece !== '') yield piece;
+  if (!out.empty) yield out.take();
 };

@@ -99,3 +99,69 @@ export function idText(field: string): string {
   const n = parseNumber(field);
   return Number.isSafeInteger(n) ? String(n) : field;
 }
+
+/** 10^0 … 10^22: every one of them is exact as a double. */
+const POW10 = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
+
+/** Where the last readDecimal stopped: a second return value would allocate, and one read runs at a time. */
+export let decimalEnd = 0;
+
+/**
+ * The decimal number at bytes[start] (parseNumber's grammar, no spaces), read up to the first byte that cannot
+ * continue it (its index is left in decimalEnd); NaN when the bytes there are not a decimal number or it is not
+ * finite. Up to 15 significant digits and a power of ten within ±22 the value is one correctly rounded
+ * multiplication or division of two exact doubles (Clinger's fast path), the double Number() gives; other numbers
+ * go to Number() on their text. A MOT file is four numbers a row, and decoding, splitting and trimming each row's
+ * text first was most of its import.
+ */
+export function readDecimal(bytes: Buffer, start: number, end: number): number {
+  let i = start;
+  let c = i < end ? bytes[i]! : -1;
+  const negative = c === 45;
+  if (c === 43 || c === 45) c = ++i < end ? bytes[i]! : -1;
+  let mantissa = 0;
+  // Every digit (a number needs one) and the significant ones (the fast path takes 15).
+  let digits = 0;
+  let significant = 0;
+  let exponent = 0;
+  while (c >= 48 && c <= 57) {
+    digits++;
+    if (significant > 0 || c !== 48) significant++;
+    mantissa = mantissa * 10 + (c - 48);
+    c = ++i < end ? bytes[i]! : -1;
+  }
+  if (c === 46) {
+    c = ++i < end ? bytes[i]! : -1;
+    while (c >= 48 && c <= 57) {
+      digits++;
+      if (significant > 0 || c !== 48) significant++;
+      mantissa = mantissa * 10 + (c - 48);
+      exponent--;
+      c = ++i < end ? bytes[i]! : -1;
+    }
+  }
+  decimalEnd = i;
+  if (digits === 0) return NaN;
+  if (c === 101 || c === 69) {
+    c = ++i < end ? bytes[i]! : -1;
+    const negativeExponent = c === 45;
+    if (c === 43 || c === 45) c = ++i < end ? bytes[i]! : -1;
+    decimalEnd = i;
+    if (!(c >= 48 && c <= 57)) return NaN;
+    let e = 0;
+    do {
+      if (e < 1e6) e = e * 10 + (c - 48);
+      c = ++i < end ? bytes[i]! : -1;
+    } while (c >= 48 && c <= 57);
+    decimalEnd = i;
+    exponent += negativeExponent ? -e : e;
+  }
+  if (significant <= 15) {
+    if (mantissa === 0) return negative ? -0 : 0;
+    if (exponent >= 0 && exponent <= 22) return negative ? -(mantissa * POW10[exponent]!) : mantissa * POW10[exponent]!;
+    if (exponent < 0 && exponent >= -22)
+      return negative ? -(mantissa / POW10[-exponent]!) : mantissa / POW10[-exponent]!;
+  }
+  const n = Number(bytes.toString('latin1', start, i));
+  return Number.isFinite(n) ? n : NaN;
+}

@@ -38,6 +38,7 @@ export interface RunHeader {
 export class RunBuilder {
   private readonly tracks: TrackRows[] = [];
   private readonly byId = new Map<string, TrackRows>();
+  private readonly byNumber = new Map<number, TrackRows>();
   readonly malformed: MalformedRow[] = [];
   readonly skipped: SkipCounts = { notObjects: 0, nonBoxShapes: 0, untracked: 0 };
   /** Entry names for `entry` positions, by ordinal. */
@@ -80,11 +81,57 @@ export class RunBuilder {
     at: number,
     sub = 0,
   ): void {
-    let track = this.byId.get(trackId);
+    const track = this.byId.get(trackId) ?? this.namedTrack(trackId, label, classId);
+    this.addBox(track, frame, form, a, b, c, d, confidence, label, classId, at, sub);
+  }
+
+  /**
+   * box() for a track id that is a safe integer, as most files' ids are: found by its number, so that a reader of
+   * bytes makes no id string per row. The track is the one box() gives for `String(id)`.
+   */
+  numberedBox(
+    id: number,
+    frame: number,
+    form: 'xywh' | 'xyxy',
+    a: number,
+    b: number,
+    c: number,
+    d: number,
+    confidence: number,
+    label: string | undefined,
+    classId: number | string | undefined,
+    at: number,
+  ): void {
+    let track = this.byNumber.get(id);
     if (track === undefined) {
-      track = this.newTrack(trackId, label, classId, 16);
-      this.byId.set(trackId, track);
-    } else if (label !== track.label || classId !== track.classId) {
+      const text = String(id);
+      track = this.byId.get(text) ?? this.namedTrack(text, label, classId);
+      this.byNumber.set(id, track);
+    }
+    this.addBox(track, frame, form, a, b, c, d, confidence, label, classId, at, 0);
+  }
+
+  private namedTrack(id: string, label: string | undefined, classId: number | string | undefined): TrackRows {
+    const track = this.newTrack(id, label, classId, 16);
+    this.byId.set(id, track);
+    return track;
+  }
+
+  private addBox(
+    track: TrackRows,
+    frame: number,
+    form: 'xywh' | 'xyxy',
+    a: number,
+    b: number,
+    c: number,
+    d: number,
+    confidence: number,
+    label: string | undefined,
+    classId: number | string | undefined,
+    at: number,
+    sub: number,
+  ): void {
+    if (label !== track.label || classId !== track.classId) {
       const extra: { label?: string; classId?: number | string } = {};
       if (label !== undefined) extra.label = label;
       if (classId !== undefined) extra.classId = classId;

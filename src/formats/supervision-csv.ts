@@ -1,21 +1,13 @@
 // Roboflow supervision CSVSink output: `x_min,y_min,x_max,y_max,class_id,confidence,tracker_id` then the sink's
 // extra columns sorted by name (detections.data such as class_name, and custom_data such as frame_index).
 import { BOX_STRIDE } from '../detections/run-types.js';
-import {
-  classIdOf,
-  exportView,
-  frameOf,
-  frameOrder,
-  labelOf,
-  columnOf,
-  FIRST_PIECE_CHARS,
-  PIECE_CHARS,
-} from './export-view.js';
+import { classIdOf, exportView, frameOf, frameOrder, labelOf, columnOf } from './export-view.js';
 import { exportFrameSize } from './frame-size.js';
 import { invalidFile } from './format-error.js';
 import { csvField, csvFields, lineSplitter } from './lines.js';
-import { idText, parseNumber, pixelText, plainText } from './numbers.js';
+import { idText, parseNumber } from './numbers.js';
 import { RunBuilder } from './run-builder.js';
+import { TextPieces } from './text-pieces.js';
 import type { FormatReader, FormatWriter, ReadOptions } from './types.js';
 
 const REQUIRED = ['x_min', 'y_min', 'x_max', 'y_max'] as const;
@@ -115,8 +107,7 @@ export const supervisionCsvWriter: FormatWriter = function* (run, options = {}) 
   const v = exportView(run);
   const { width, height } = exportFrameSize(run.media, options.frameSize);
   const c = v.boxes.columns;
-  let limit = FIRST_PIECE_CHARS;
-  let piece = 'x_min,y_min,x_max,y_max,class_id,confidence,tracker_id,class_name,frame_index\n';
+  const out = new TextPieces().text('x_min,y_min,x_max,y_max,class_id,confidence,tracker_id,class_name,frame_index\n');
   for (const i of frameOrder(v)) {
     const o = i * BOX_STRIDE;
     const x1 = c[o + 1]!;
@@ -124,12 +115,23 @@ export const supervisionCsvWriter: FormatWriter = function* (run, options = {}) 
     const classId = classIdOf(v, i);
     const conf = columnOf(v, i, 5);
     const label = labelOf(v, i);
-    piece += `${pixelText(x1 * width)},${pixelText(y1 * height)},${pixelText((x1 + c[o + 3]!) * width)},${pixelText((y1 + c[o + 4]!) * height)},${typeof classId === 'number' && Number.isInteger(classId) ? classId : ''},${!Number.isNaN(conf) ? plainText(conf) : ''},${csvField(v.boxes.headers[v.trackOf[i]!]!.id)},${label === undefined ? '' : csvField(label)},${frameOf(v, i)}\n`;
-    if (piece.length >= limit) {
-      yield piece;
-      piece = '';
-      limit = PIECE_CHARS;
-    }
+    out
+      .rounded(x1 * width, 9)
+      .char(44)
+      .rounded(y1 * height, 9)
+      .char(44);
+    out
+      .rounded((x1 + c[o + 3]!) * width, 9)
+      .char(44)
+      .rounded((y1 + c[o + 4]!) * height, 9)
+      .char(44);
+    if (typeof classId === 'number' && Number.isInteger(classId)) out.text(String(classId));
+    out.char(44);
+    if (!Number.isNaN(conf)) out.plain(conf);
+    out.char(44).text(csvField(v.boxes.headers[v.trackOf[i]!]!.id)).char(44);
+    if (label !== undefined) out.text(csvField(label));
+    out.char(44).integer(frameOf(v, i)).char(10);
+    if (out.full) yield out.take();
   }
-  yield piece;
+  yield out.take();
 };

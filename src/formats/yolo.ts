@@ -1,14 +1,24 @@
 // Ultralytics tracking output: a zip of `<stem>_<frame>.txt` label files (frames counted from 1, as the video
 // loader counts them), rows `class cx cy w h [conf] [track_id]` normalised, names from data.yaml or classes.txt.
-import { deflateRawSync, crc32 } from 'node:zlib';
+import { crc32 } from 'node:zlib';
 import { Zip, type ZipInputFile } from 'fflate';
 import { BOX_STRIDE } from '../detections/run-types.js';
-import { classIdOf, classesOf, exportView, frameOf, frameOrder, labelOf, columnOf } from './export-view.js';
+import {
+  classIdOf,
+  classesOf,
+  exportView,
+  frameOf,
+  frameOrder,
+  labelOf,
+  columnOf,
+  PIECE_CHARS,
+} from './export-view.js';
 import { invalidFile } from './format-error.js';
 import { classTable, integerIds } from './id-numbering.js';
 import { ByteCollector } from './json-input.js';
-import { idText, parseNumber, plainText, unitText } from './numbers.js';
+import { idText, parseNumber } from './numbers.js';
 import { RunBuilder } from './run-builder.js';
+import { TextPieces } from './text-pieces.js';
 import { stemOf } from './export-view.js';
 import { namesFromClassesTxt, namesFromYaml, yamlOfNames } from './yolo-names.js';
 import { readZip } from './zip-input.js';
@@ -116,39 +126,42 @@ export const yoloWriter: FormatWriter = function* (run, options = {}) {
   const ids = integerIds(v.boxes.headers.map((h) => h.id));
   const stem = stemOf(run, options.stem);
   const out: Uint8Array[] = [];
+  let outBytes = 0;
   const zip = new Zip((err, data) => {
     if (err) throw err;
     out.push(data);
+    outBytes += data.length;
   });
-  // Each entry deflated whole by zlib, then handed to fflate's Zip as a finished entry: fflate's streaming
-  // ZipDeflate set up a deflate state per entry, and a run of 5000 frames spent 2.5 s of CPU on that alone.
-  // Level 1: on 5000 label files (19.5 MB of text) it deflates in about half the CPU time of level 6, for a zip
-  // 2 % larger; storing them undeflated would save a little more time for a zip 2.2 times as large.
-  const encoder = new TextEncoder();
-  const add = (name: string, text: string) => {
-    const data = encoder.encode(text);
+  /** The zip's bytes so far as one piece (fflate gives each header and entry on its own). */
+  const flush = () => {
+    outBytes = 0;
+    return out.length === 0 ? [] : [Buffer.concat(out.splice(0))];
+  };
+  // Each entry is handed to fflate's Zip whole, stored (method 0): the spec asks for no compression, and deflating
+  // 5000 label files even at zlib's level 1 was about half of the export's CPU time (see docs/formats.md).
+  const add = (name: string, data: Uint8Array) => {
     const file: ZipInputFile = {
       filename: name,
       size: data.length,
       crc: crc32(data),
-      compression: 8,
-      flag: 6, // level 1: "super fast" in the general purpose bits (bits 1 and 2)
+      compression: 0,
       mtime: MTIME,
       terminate: () => {},
     };
     zip.add(file);
-    file.ondata!(null, deflateRawSync(data, { level: 1 }), true);
+    file.ondata!(null, data as Uint8Array<ArrayBuffer>, true);
   };
   // Every class number up to the largest gets a name, as data.yaml lists names without gaps.
   const names = new Map<number, string>();
   const largest = Math.max(-1, ...classes.names.keys());
   for (let k = 0; k <= largest; k++) names.set(k, classes.names.get(k) ?? `class${k}`);
-  add('data.yaml', yamlOfNames(names));
-  add('classes.txt', [...names.values()].map((n) => `${n}\n`).join(''));
-  yield* out.splice(0);
+  const encoder = new TextEncoder();
+  add('data.yaml', encoder.encode(yamlOfNames(names)));
+  add('classes.txt', encoder.encode([...names.values()].map((n) => `${n}\n`).join('')));
+  yield* flush();
   const c = v.boxes.columns;
   const order = frameOrder(v);
-  let text = '';
+  const text = new TextPieces();
   for (let k = 0; k < order.length; k++) {
     const i = order[k]!;
     const o = i * BOX_STRIDE;
@@ -156,14 +169,23 @@ export const yoloWriter: FormatWriter = function* (run, options = {}) {
     const h = c[o + 4]!;
     const cls = classes.numberOf(labelOf(v, i), classIdOf(v, i)) ?? 0;
     const conf = columnOf(v, i, 5);
-    text += `${cls} ${unitText(c[o + 1]! + w / 2)} ${unitText(c[o + 2]! + h / 2)} ${unitText(w)} ${unitText(h)}${!Number.isNaN(conf) ? ` ${plainText(conf)}` : ''} ${ids[v.trackOf[i]!]}\n`;
+    text
+      .integer(cls)
+      .char(32)
+      .rounded(c[o + 1]! + w / 2, 12)
+      .char(32)
+      .rounded(c[o + 2]! + h / 2, 12)
+      .char(32);
+    text.rounded(w, 12).char(32).rounded(h, 12);
+    if (!Number.isNaN(conf)) text.char(32).plain(conf);
+    text.char(32).integer(ids[v.trackOf[i]!]!).char(10);
     const next = order[k + 1];
     if (next === undefined || frameOf(v, next) !== frameOf(v, i)) {
-      add(`labels/${stem}_${frameOf(v, i) + 1}.txt`, text);
-      text = '';
-      yield* out.splice(0);
+      add(`labels/${stem}_${frameOf(v, i) + 1}.txt`, text.takeCopy());
+      // Entries are small (a frame's rows): they leave in pieces of about 64 KiB, as the text formats do.
+      if (outBytes >= PIECE_CHARS) yield* flush();
     }
   }
   zip.end();
-  yield* out.splice(0);
+  yield* flush();
 };

@@ -1,10 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvField, csvFields, lineSplitter } from '../../src/formats/lines.js';
+import { byteLineSplitter, csvField, csvFields, lineSplitter } from '../../src/formats/lines.js';
 
-function splitAll(bytes: Uint8Array, cuts: number[]): [string, number][] {
+function splitAll(bytes: Uint8Array, cuts: number[], asBytes = false): [string, number][] {
   const lines: [string, number][] = [];
-  const sink = lineSplitter((line, n) => lines.push([line, n]));
+  const sink = asBytes
+    ? byteLineSplitter((b, start, end, n) => lines.push([b.toString('utf8', start, end), n]))
+    : lineSplitter((line, n) => lines.push([line, n]));
   let at = 0;
   for (const cut of [...cuts].sort((a, b) => a - b)) {
     sink.write(bytes.subarray(at, cut));
@@ -26,9 +28,11 @@ describe('lineSplitter', () => {
       ['last', 4],
     ];
     expect(splitAll(bytes, [])).toEqual(expected);
+    expect(splitAll(bytes, [], true)).toEqual(expected);
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: bytes.length }), { maxLength: 8 }), (cuts) => {
         expect(splitAll(bytes, cuts)).toEqual(expected);
+        expect(splitAll(bytes, cuts, true)).toEqual(expected);
       }),
     );
   });

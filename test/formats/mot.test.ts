@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../src/formats/format-error.js';
 import { importWarnings } from '../../src/formats/import-warnings.js';
@@ -41,6 +42,35 @@ describe('mot reader', () => {
     for (const size of [1, 2, 3, 7, 64]) {
       expect(tracksOf(toExport(readInChunks('mot', bytes, size, { flavor: 'gt', ...MOT17 })))).toEqual(whole);
     }
+  });
+
+  it('reads a row from its bytes as from its text (spaced fields take the text path)', () => {
+    const field = fc.oneof(
+      fc.integer({ min: -3, max: 30 }).map(String),
+      fc.double({ min: -100, max: 3000, noNaN: true }).map(String),
+      fc.double({ min: 0, max: 1, noNaN: true }).map((v) => v.toFixed(3)),
+      fc.constantFrom('', 'x', '1e2', '3.0', '-0', '+4', '.5', '1.5.2', '0x1f', '-1'),
+    );
+    const row = fc.array(field, { minLength: 4, maxLength: 11 });
+    fc.assert(
+      fc.property(fc.array(row, { minLength: 1, maxLength: 12 }), fc.constantFrom('gt', 'results'), (rows, flavor) => {
+        const bytes = Buffer.from(rows.map((r) => r.join(',')).join('\n'));
+        const spaced = Buffer.from(rows.map((r) => r.join(', ')).join('\n'));
+        const options = { flavor: flavor as 'gt' | 'results', ...MOT17 };
+        const [fast, text] = [bytes, spaced].map((b) => {
+          try {
+            const r = read('mot', b, options);
+            // A message quotes the field as written, with its space.
+            const malformed = r.malformed.map((m) => ({ ...m, detail: m.detail.replaceAll(' ', '') }));
+            return { run: r.run, malformed, skipped: r.skipped };
+          } catch (err) {
+            return { error: String(err) };
+          }
+        });
+        expect(fast).toEqual(text);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('reports every malformed row with its line and imports the rest', () => {

@@ -1,7 +1,15 @@
 // The export's number text written from integer digits is the text String() gives of the rounded double.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DECIMAL, isDecimal, pixelText, unitText } from '../../src/formats/numbers.js';
+import {
+  DECIMAL,
+  decimalEnd,
+  isDecimal,
+  parseNumber,
+  pixelText,
+  readDecimal,
+  unitText,
+} from '../../src/formats/numbers.js';
 import { decimalText } from '../../src/util/decimal-text.js';
 
 const slow = (v: number, scale: number) => decimalText(Math.round(v * scale) / scale || 0);
@@ -39,5 +47,45 @@ describe('isDecimal', () => {
     );
     for (const t of ['', '.', '1.', '.5', '-1.5e-7', '1e', 'e1', '+.e1', '1.e5', '00', '1e+'])
       expect([t, isDecimal(t)]).toEqual([t, DECIMAL.test(t)]);
+  });
+});
+
+describe('readDecimal', () => {
+  /** readDecimal over the whole text: its value when it read every byte, else NaN (a caller's field ends there). */
+  const whole = (t: string) => {
+    const bytes = Buffer.from(t, 'latin1');
+    const v = readDecimal(bytes, 0, bytes.length);
+    return decimalEnd === bytes.length ? v : NaN;
+  };
+
+  it('gives the double parseNumber gives, for every text without spaces', () => {
+    const text = fc
+      .array(fc.constantFrom('0', '1', '5', '9', '.', '+', '-', 'e', 'E', 'x', ','), { maxLength: 24 })
+      .map((cs) => cs.join(''));
+    const printed = fc
+      .oneof(
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.double({ min: -1e4, max: 1e4, noNaN: true }),
+        fc.integer({ min: -1e9, max: 1e9 }).map((n) => n / 1e4),
+      )
+      .chain((v) => fc.constantFrom(String(v), v.toFixed(2), v.toExponential(), v.toPrecision(17)));
+    fc.assert(
+      fc.property(fc.oneof(text, printed), (t) => {
+        expect(Object.is(whole(t), parseNumber(t)) || (Number.isNaN(whole(t)) && Number.isNaN(parseNumber(t)))).toBe(
+          true,
+        );
+      }),
+      { numRuns: 20_000 },
+    );
+    for (const t of ['0.1', '-0', '1e308', '1e309', '9007199254740993', '123456789012345.6', '.5', '5.', '1e-400'])
+      expect([t, whole(t)]).toEqual([t, parseNumber(t)]);
+  });
+
+  it('stops at the first byte that cannot continue the number', () => {
+    const bytes = Buffer.from('12.5,7');
+    expect(readDecimal(bytes, 0, bytes.length)).toBe(12.5);
+    expect(decimalEnd).toBe(4);
+    // The end given, not the buffer's, bounds it.
+    expect(readDecimal(bytes, 5, 5)).toBeNaN();
   });
 });
