@@ -1,5 +1,11 @@
 // The demo recording's detection runs: a few objects moving across a 640×360, 25 fps, 10 s clip.
 
+/**
+ * The demo recording's key: fixed, so that the request examples of the API document (/docs) name a recording the
+ * demo has, and Swagger UI's "Try it out" works there as it stands.
+ */
+export const DEMO_MEDIA_KEY = 'demo/cam1.mp4';
+
 export const DEMO_MEDIA = { width: 640, height: 360, fps: 25, frameCount: 250 } as const;
 
 interface Mover {

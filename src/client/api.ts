@@ -720,7 +720,366 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        /** @description RFC 9457 problem details. Some codes carry extension members, e.g. `errors`, `field`, `header`, `mediaKeys` (ambiguous_run_id), `currentRevision` (revision_conflict), `rejected` and `warnings` (all_boxes_rejected) */
+        Problem: {
+            /** @description urn:sightline:problem:<code> */
+            type: string;
+            title: string;
+            status: number;
+            /** @description For people; may change between versions */
+            detail: string;
+            /** @description Stable and machine-readable: each response lists the codes it carries */
+            code: string;
+        } & {
+            [key: string]: unknown;
+        };
+        PostResult: {
+            runId: string;
+            tracksStored: number;
+            /** @description After duplicates are resolved */
+            boxesStored: number;
+            rejected: components["schemas"]["Rejection"][];
+            warnings: components["schemas"]["Warning"][];
+        };
+        /** @description A box that was not stored, and why; in the order of the request */
+        Rejection: {
+            trackId: string;
+            /** @description The frame sent, when it was an integer */
+            frame: number | null;
+            /** @description box_invalid_frame, box_missing_geometry, box_non_positive_dimensions or box_out_of_frame */
+            reason: string;
+        };
+        /** @description Something about kept boxes worth knowing; the run is stored */
+        Warning: {
+            /** @description TIMESTAMP_FRAME_MISMATCH, FRAME_OUT_OF_RANGE, DUPLICATE_FRAME or SCHEMA_VERSION_MINOR_MISMATCH */
+            code: string;
+            /** @description How many kept boxes it concerns */
+            count: number;
+            message: string;
+        };
+        /**
+         * @description A detection run for one recording. Send mediaKey or analysisId (at least one; mediaKey wins): without either → 400 target_missing
+         * @example {
+         *       "mediaKey": "demo/cam1.mp4",
+         *       "schemaVersion": "1.0",
+         *       "coordinateSpace": "pixel",
+         *       "media": {
+         *         "width": 640,
+         *         "height": 360,
+         *         "fps": 25
+         *       },
+         *       "source": {
+         *         "kind": "model",
+         *         "name": "yolov8n",
+         *         "version": "8.1.0",
+         *         "runId": "my-first-run"
+         *       },
+         *       "tracks": [
+         *         {
+         *           "id": 1,
+         *           "label": "bicycle",
+         *           "boxes": [
+         *             {
+         *               "frame": 0,
+         *               "x1": 100,
+         *               "y1": 120,
+         *               "x2": 180,
+         *               "y2": 200,
+         *               "confidence": 0.91
+         *             },
+         *             {
+         *               "frame": 1,
+         *               "x1": 104,
+         *               "y1": 121,
+         *               "x2": 184,
+         *               "y2": 201,
+         *               "confidence": 0.9
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        DetectionRunRequest: {
+            /** @description The recording key; wins over analysisId when both are sent. One of mediaKey and analysisId is required (else 400 target_missing) */
+            mediaKey?: string;
+            /** @description The recording's analysisId, when mediaKey is not sent. One of the two is required */
+            analysisId?: string;
+            /**
+             * @description MAJOR[.MINOR[.PATCH]]; major 1 is supported
+             * @example 1.0
+             */
+            schemaVersion: string;
+            task?: "detection" | "pose";
+            /** @description At most 128 bytes (UTF-8) */
+            name?: string;
+            /** @description Other members are kept as sent when they are scalars; others are dropped */
+            source: {
+                /** @description At most 64 bytes (UTF-8) */
+                kind?: string;
+                /** @description At most 64 bytes (UTF-8) */
+                name?: string;
+                /** @description At most 32 bytes (UTF-8) */
+                version?: string;
+                /** @description At most 128 bytes (UTF-8), no `/` and no control character. The idempotency key; generated when absent */
+                runId?: string;
+            } & {
+                [key: string]: string | number | boolean | null;
+            };
+            coordinateSpace: "pixel" | "normalized";
+            /** @description Required (with width and height) for pixel runs */
+            media?: {
+                width?: number | null;
+                height?: number | null;
+                fps?: number | null;
+                frameCount?: number | null;
+            };
+            categories?: unknown[];
+            tracks: components["schemas"]["Track"][];
+        } & {
+            [key: string]: unknown;
+        };
+        Track: {
+            /** @description Unique in the run */
+            id: string | number;
+            label?: string;
+            boxes: components["schemas"]["Box"][];
+        };
+        Box: {
+            /** @description An integer ≥ 0 (and < media.frameCount when given). Any other value rejects this box only (box_invalid_frame), not the run */
+            frame: number;
+            x?: number;
+            y?: number;
+            w?: number;
+            h?: number;
+            x1?: number;
+            y1?: number;
+            x2?: number;
+            y2?: number;
+            confidence?: number;
+            timestampMs?: number;
+            label?: string;
+            classId?: string | number;
+            /** @description Filled between keyframes; stored and returned (true), any other type → 400 invalid_field */
+            interpolated?: boolean;
+        };
+        RunSummary: {
+            runId: string;
+            mediaKey: string;
+            analysisId: string;
+            /** @description Only when the run was posted with one */
+            name?: string;
+            task: "detection" | "pose";
+            schemaVersion: string;
+            /** @description As posted: the source's scalar members */
+            source: {
+                kind?: string | null;
+                name?: string | null;
+                version?: string | null;
+                /** @description Also when the server generated it */
+                runId: string;
+            } & {
+                [key: string]: string | number | boolean | null;
+            };
+            /** @constant */
+            coordinateSpace: "normalized";
+            originalCoordinateSpace: "pixel" | "normalized";
+            originalBoxForm: "xywh" | "xyxy" | "mixed";
+            media: ({
+                width?: number | null;
+                height?: number | null;
+                fps?: number | null;
+                frameCount?: number | null;
+            } & {
+                [key: string]: string | number | boolean | null;
+            }) | null;
+            /** @description As posted; [] when none was sent */
+            categories: unknown[];
+            /** @description The recording's start, Unix seconds */
+            recordingTimestamp: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            tracksStored: number;
+            boxesStored: number;
+            /** @description Counts changes of the content; only grows (spec §9) */
+            revision: number;
+            /** @description Username of the person whose change made this revision; absent for an application */
+            editedBy?: string;
+            /**
+             * Format: date-time
+             * @description When that person made it
+             */
+            editedAt?: string;
+        };
+        Run: {
+            runId: string;
+            mediaKey: string;
+            analysisId: string;
+            /** @description Only when the run was posted with one */
+            name?: string;
+            task: "detection" | "pose";
+            schemaVersion: string;
+            /** @description As posted: the source's scalar members */
+            source: {
+                kind?: string | null;
+                name?: string | null;
+                version?: string | null;
+                /** @description Also when the server generated it */
+                runId: string;
+            } & {
+                [key: string]: string | number | boolean | null;
+            };
+            /** @constant */
+            coordinateSpace: "normalized";
+            originalCoordinateSpace: "pixel" | "normalized";
+            originalBoxForm: "xywh" | "xyxy" | "mixed";
+            media: ({
+                width?: number | null;
+                height?: number | null;
+                fps?: number | null;
+                frameCount?: number | null;
+            } & {
+                [key: string]: string | number | boolean | null;
+            }) | null;
+            /** @description As posted; [] when none was sent */
+            categories: unknown[];
+            /** @description The recording's start, Unix seconds */
+            recordingTimestamp: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            tracksStored: number;
+            boxesStored: number;
+            /** @description Counts changes of the content; only grows (spec §9) */
+            revision: number;
+            /** @description Username of the person whose change made this revision; absent for an application */
+            editedBy?: string;
+            /**
+             * Format: date-time
+             * @description When that person made it
+             */
+            editedAt?: string;
+            tracks: components["schemas"]["StoredTrack"][];
+        };
+        StoredTrack: {
+            /** @description A numeric id comes back as its decimal text */
+            id: string;
+            label?: string;
+            classId?: string | number;
+            confidence?: number;
+            color?: string;
+            /** @description Sorted by frame */
+            boxes: components["schemas"]["StoredBox"][];
+        };
+        /** @description Normalised x, y, w, h (0–1), whatever the run was posted in */
+        StoredBox: {
+            frame: number;
+            x: number;
+            y: number;
+            w: number;
+            h: number;
+            confidence?: number;
+            timestampMs?: number;
+            label?: string;
+            classId?: string | number;
+            /**
+             * @description Filled between keyframes, not seen by a model
+             * @constant
+             */
+            interpolated?: true;
+        };
+        PatchResult: {
+            runId: string;
+            mediaKey: string;
+            /** @description The new current revision */
+            revision: number;
+            /** @description The run's tracks after the patch */
+            tracksStored: number;
+            /** @description The run's boxes after the patch */
+            boxesStored: number;
+            rejected: components["schemas"]["Rejection"][];
+            warnings: components["schemas"]["Warning"][];
+        };
+        /**
+         * @description Upsert and delete tracks of the run, against the revision the change was made on
+         * @example {
+         *       "baseRevision": 1,
+         *       "tracks": {
+         *         "upsert": [
+         *           {
+         *             "id": "p1",
+         *             "label": "person",
+         *             "boxes": [
+         *               {
+         *                 "frame": 0,
+         *                 "x": 0.06,
+         *                 "y": 0.42,
+         *                 "w": 0.09,
+         *                 "h": 0.42
+         *               }
+         *             ]
+         *           }
+         *         ],
+         *         "delete": [
+         *           "d1"
+         *         ]
+         *       }
+         *     }
+         */
+        RunPatchRequest: {
+            /** @description The revision the change was made on; not current → 409 */
+            baseRevision: number;
+            tracks: {
+                /** @description Tracks as in POST /detections (normalized boxes): each replaces the track with its id or is added */
+                upsert?: components["schemas"]["Track"][];
+                /** @description Track ids */
+                delete?: (string | number)[];
+            };
+        };
+        Revision: {
+            revision: number;
+            /**
+             * Format: date-time
+             * @description When this revision became current
+             */
+            createdAt: string;
+            source: {
+                [key: string]: unknown;
+            };
+            tracksStored: number;
+            boxesStored: number;
+            editedBy?: string;
+            current: boolean;
+        };
+        ImportResult: {
+            runId: string;
+            tracksStored: number;
+            boxesStored: number;
+            /** @description In the order of the file */
+            rejected: components["schemas"]["ImportRejection"][];
+            warnings: components["schemas"]["Warning"][];
+        };
+        ImportRejection: {
+            trackId: string | null;
+            frame: number | null;
+            /** @description A box rule of POST /detections, or row_malformed for a row that could not be read */
+            reason: string;
+            /** @description row_malformed: what was wrong with the row */
+            detail?: string;
+            /** @description Text formats (mot, kitti, supervision-csv): the 1-based line */
+            line?: number;
+            /** @description cvat-video: track[i]/box[j], 1-based */
+            element?: string;
+            /** @description coco: the annotation's index; sightline: the box's index in its track */
+            index?: number;
+            /** @description yolo: <entry name>:<1-based line> */
+            entry?: string;
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -754,44 +1113,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -819,44 +1174,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -886,44 +1237,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -970,44 +1317,76 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_body, invalid_field (missing or empty username or password), malformed_json, bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: invalid_credentials */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: too_many_requests (repeated failures for the username or the address; see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1035,44 +1414,49 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1130,44 +1514,49 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_field, bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1251,44 +1640,85 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_body, media_key_missing, invalid_field, malformed_json, bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (only owners, admins and access tokens) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: recording_conflict (the mediaKey or analysisId is taken) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1383,44 +1813,85 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_body, invalid_field, malformed_json, bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (only owners, admins and access tokens) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: recording_conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1460,98 +1931,63 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                             /** @description Run summaries, oldest first, as GET /detections */
-                            runs: {
-                                runId: string;
-                                mediaKey: string;
-                                analysisId: string;
-                                /** @description Only when the run was posted with one */
-                                name?: string;
-                                task: "detection" | "pose";
-                                schemaVersion: string;
-                                /** @description As posted: the source's scalar members */
-                                source: {
-                                    kind?: string | null;
-                                    name?: string | null;
-                                    version?: string | null;
-                                    /** @description Also when the server generated it */
-                                    runId: string;
-                                } & {
-                                    [key: string]: string | number | boolean | null;
-                                };
-                                /** @enum {string} */
-                                coordinateSpace: "normalized";
-                                originalCoordinateSpace: "pixel" | "normalized";
-                                originalBoxForm: "xywh" | "xyxy" | "mixed";
-                                media: ({
-                                    width?: number | null;
-                                    height?: number | null;
-                                    fps?: number | null;
-                                    frameCount?: number | null;
-                                } & {
-                                    [key: string]: string | number | boolean | null;
-                                }) | null;
-                                /** @description As posted; [] when none was sent */
-                                categories: unknown[];
-                                /** @description The recording's start, Unix seconds */
-                                recordingTimestamp: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                tracksStored: number;
-                                boxesStored: number;
-                                /** @description Counts changes of the content; only grows (spec §9) */
-                                revision: number;
-                                /** @description Username of the person whose change made this revision; absent for an application */
-                                editedBy?: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When that person made it
-                                 */
-                                editedAt?: string;
-                            }[];
+                            runs: components["schemas"]["RunSummary"][];
                         };
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: recording_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1585,44 +2021,67 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (only owners, admins and access tokens) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: recording_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1673,44 +2132,67 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: recording_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Storage provider error: provider_error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1739,172 +2221,63 @@ export interface operations {
                         data: {
                             mediaKey: string;
                             /** @description Oldest first: summaries (no tracks), or full runs with include=tracks */
-                            runs: {
-                                runId: string;
-                                mediaKey: string;
-                                analysisId: string;
-                                /** @description Only when the run was posted with one */
-                                name?: string;
-                                task: "detection" | "pose";
-                                schemaVersion: string;
-                                /** @description As posted: the source's scalar members */
-                                source: {
-                                    kind?: string | null;
-                                    name?: string | null;
-                                    version?: string | null;
-                                    /** @description Also when the server generated it */
-                                    runId: string;
-                                } & {
-                                    [key: string]: string | number | boolean | null;
-                                };
-                                /** @enum {string} */
-                                coordinateSpace: "normalized";
-                                originalCoordinateSpace: "pixel" | "normalized";
-                                originalBoxForm: "xywh" | "xyxy" | "mixed";
-                                media: ({
-                                    width?: number | null;
-                                    height?: number | null;
-                                    fps?: number | null;
-                                    frameCount?: number | null;
-                                } & {
-                                    [key: string]: string | number | boolean | null;
-                                }) | null;
-                                /** @description As posted; [] when none was sent */
-                                categories: unknown[];
-                                /** @description The recording's start, Unix seconds */
-                                recordingTimestamp: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                tracksStored: number;
-                                boxesStored: number;
-                                /** @description Counts changes of the content; only grows (spec §9) */
-                                revision: number;
-                                /** @description Username of the person whose change made this revision; absent for an application */
-                                editedBy?: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When that person made it
-                                 */
-                                editedAt?: string;
-                            }[] | {
-                                runId: string;
-                                mediaKey: string;
-                                analysisId: string;
-                                /** @description Only when the run was posted with one */
-                                name?: string;
-                                task: "detection" | "pose";
-                                schemaVersion: string;
-                                /** @description As posted: the source's scalar members */
-                                source: {
-                                    kind?: string | null;
-                                    name?: string | null;
-                                    version?: string | null;
-                                    /** @description Also when the server generated it */
-                                    runId: string;
-                                } & {
-                                    [key: string]: string | number | boolean | null;
-                                };
-                                /** @enum {string} */
-                                coordinateSpace: "normalized";
-                                originalCoordinateSpace: "pixel" | "normalized";
-                                originalBoxForm: "xywh" | "xyxy" | "mixed";
-                                media: ({
-                                    width?: number | null;
-                                    height?: number | null;
-                                    fps?: number | null;
-                                    frameCount?: number | null;
-                                } & {
-                                    [key: string]: string | number | boolean | null;
-                                }) | null;
-                                /** @description As posted; [] when none was sent */
-                                categories: unknown[];
-                                /** @description The recording's start, Unix seconds */
-                                recordingTimestamp: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                tracksStored: number;
-                                boxesStored: number;
-                                /** @description Counts changes of the content; only grows (spec §9) */
-                                revision: number;
-                                /** @description Username of the person whose change made this revision; absent for an application */
-                                editedBy?: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When that person made it
-                                 */
-                                editedAt?: string;
-                                tracks: {
-                                    /** @description A numeric id comes back as its decimal text */
-                                    id: string;
-                                    label?: string;
-                                    classId?: string | number;
-                                    confidence?: number;
-                                    color?: string;
-                                    /** @description Sorted by frame */
-                                    boxes: {
-                                        frame: number;
-                                        x: number;
-                                        y: number;
-                                        w: number;
-                                        h: number;
-                                        confidence?: number;
-                                        timestampMs?: number;
-                                        label?: string;
-                                        classId?: string | number;
-                                        /**
-                                         * @description Filled between keyframes, not seen by a model
-                                         * @enum {boolean}
-                                         */
-                                        interpolated?: true;
-                                    }[];
-                                }[];
-                            }[];
+                            runs: components["schemas"]["RunSummary"][] | components["schemas"]["Run"][];
                         };
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: media_key_missing, invalid_field, bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: recording_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1918,66 +2291,49 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": ({
-                    /** @description The recording key; wins over analysisId when both are sent. One of the two is required */
-                    mediaKey?: string;
-                    analysisId?: string;
-                    /**
-                     * @description MAJOR[.MINOR[.PATCH]]; major 1 is supported
-                     * @example 1.0
-                     */
-                    schemaVersion: string;
-                    task?: "detection" | "pose";
-                    /** @description At most 128 bytes (UTF-8) */
-                    name?: string;
-                    /** @description Other members are kept as sent when they are scalars; others are dropped */
-                    source: {
-                        /** @description At most 64 bytes (UTF-8) */
-                        kind?: string;
-                        /** @description At most 64 bytes (UTF-8) */
-                        name?: string;
-                        /** @description At most 32 bytes (UTF-8) */
-                        version?: string;
-                        /** @description At most 128 bytes (UTF-8), no `/` and no control character. The idempotency key; generated when absent */
-                        runId?: string;
-                    } & {
-                        [key: string]: string | number | boolean | null;
-                    };
-                    coordinateSpace: "pixel" | "normalized";
-                    /** @description Required (with width and height) for pixel runs */
-                    media?: {
-                        width?: number | null;
-                        height?: number | null;
-                        fps?: number | null;
-                        frameCount?: number | null;
-                    };
-                    categories?: unknown[];
-                    tracks: {
-                        /** @description Unique in the run */
-                        id: string | number;
-                        label?: string;
-                        boxes: {
-                            /** @description An integer ≥ 0 (and < media.frameCount when given). Any other value rejects this box only (box_invalid_frame), not the run */
-                            frame: number;
-                            x?: number;
-                            y?: number;
-                            w?: number;
-                            h?: number;
-                            x1?: number;
-                            y1?: number;
-                            x2?: number;
-                            y2?: number;
-                            confidence?: number;
-                            timestampMs?: number;
-                            label?: string;
-                            classId?: string | number;
-                            /** @description Filled between keyframes; stored and returned (true), any other type → 400 invalid_field */
-                            interpolated?: boolean;
-                        }[];
-                    }[];
-                } & {
-                    [key: string]: unknown;
-                }) | unknown | unknown;
+                /**
+                 * @example {
+                 *       "mediaKey": "demo/cam1.mp4",
+                 *       "schemaVersion": "1.0",
+                 *       "coordinateSpace": "pixel",
+                 *       "media": {
+                 *         "width": 640,
+                 *         "height": 360,
+                 *         "fps": 25
+                 *       },
+                 *       "source": {
+                 *         "kind": "model",
+                 *         "name": "yolov8n",
+                 *         "version": "8.1.0",
+                 *         "runId": "my-first-run"
+                 *       },
+                 *       "tracks": [
+                 *         {
+                 *           "id": 1,
+                 *           "label": "bicycle",
+                 *           "boxes": [
+                 *             {
+                 *               "frame": 0,
+                 *               "x1": 100,
+                 *               "y1": 120,
+                 *               "x2": 180,
+                 *               "y2": 200,
+                 *               "confidence": 0.91
+                 *             },
+                 *             {
+                 *               "frame": 1,
+                 *               "x1": 104,
+                 *               "y1": 121,
+                 *               "x2": 184,
+                 *               "y2": 201,
+                 *               "confidence": 0.9
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["DetectionRunRequest"];
             };
         };
         responses: {
@@ -1987,21 +2343,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        runId: string;
-                        tracksStored: number;
-                        boxesStored: number;
-                        rejected: {
-                            trackId: string;
-                            frame: number | null;
-                            reason: string;
-                        }[];
-                        warnings: {
-                            code: string;
-                            count: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["PostResult"];
                 };
             };
             /** @description A new run, every box stored */
@@ -2010,21 +2352,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        runId: string;
-                        tracksStored: number;
-                        boxesStored: number;
-                        rejected: {
-                            trackId: string;
-                            frame: number | null;
-                            reason: string;
-                        }[];
-                        warnings: {
-                            code: string;
-                            count: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["PostResult"];
                 };
             };
             /** @description Stored, with the rejected boxes listed in `rejected` */
@@ -2033,61 +2361,97 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        runId: string;
-                        tracksStored: number;
-                        boxesStored: number;
-                        rejected: {
-                            trackId: string;
-                            frame: number | null;
-                            reason: string;
-                        }[];
-                        warnings: {
-                            code: string;
-                            count: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["PostResult"];
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_body, target_missing, schema_version_missing, unsupported_schema_version, unsupported_task, invalid_source, invalid_run_id, invalid_coordinate_space, media_required, invalid_media, invalid_field, tracks_missing, too_many_tracks, invalid_track, duplicate_track_id, track_without_boxes, too_many_boxes, all_boxes_rejected, malformed_body (a coded body that does not decode), malformed_json, bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (a role without write access) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: recording_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body arrived too slowly: request_timeout (a large body stopped arriving at the minimum rate) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large: payload_too_large (over 32 MiB, as sent or once decoded) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: unsupported_media_type (not application/json, or a Content-Encoding other than gzip, deflate, br) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2115,122 +2479,71 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            runId: string;
-                            mediaKey: string;
-                            analysisId: string;
-                            /** @description Only when the run was posted with one */
-                            name?: string;
-                            task: "detection" | "pose";
-                            schemaVersion: string;
-                            /** @description As posted: the source's scalar members */
-                            source: {
-                                kind?: string | null;
-                                name?: string | null;
-                                version?: string | null;
-                                /** @description Also when the server generated it */
-                                runId: string;
-                            } & {
-                                [key: string]: string | number | boolean | null;
-                            };
-                            /** @enum {string} */
-                            coordinateSpace: "normalized";
-                            originalCoordinateSpace: "pixel" | "normalized";
-                            originalBoxForm: "xywh" | "xyxy" | "mixed";
-                            media: ({
-                                width?: number | null;
-                                height?: number | null;
-                                fps?: number | null;
-                                frameCount?: number | null;
-                            } & {
-                                [key: string]: string | number | boolean | null;
-                            }) | null;
-                            /** @description As posted; [] when none was sent */
-                            categories: unknown[];
-                            /** @description The recording's start, Unix seconds */
-                            recordingTimestamp: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            tracksStored: number;
-                            boxesStored: number;
-                            /** @description Counts changes of the content; only grows (spec §9) */
-                            revision: number;
-                            /** @description Username of the person whose change made this revision; absent for an application */
-                            editedBy?: string;
-                            /**
-                             * Format: date-time
-                             * @description When that person made it
-                             */
-                            editedAt?: string;
-                            tracks: {
-                                /** @description A numeric id comes back as its decimal text */
-                                id: string;
-                                label?: string;
-                                classId?: string | number;
-                                confidence?: number;
-                                color?: string;
-                                /** @description Sorted by frame */
-                                boxes: {
-                                    frame: number;
-                                    x: number;
-                                    y: number;
-                                    w: number;
-                                    h: number;
-                                    confidence?: number;
-                                    timestampMs?: number;
-                                    label?: string;
-                                    classId?: string | number;
-                                    /**
-                                     * @description Filled between keyframes, not seen by a model
-                                     * @enum {boolean}
-                                     */
-                                    interpolated?: true;
-                                }[];
-                            }[];
-                        };
+                        data: components["schemas"]["Run"];
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: run_id_missing, invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: run_not_found, revision_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: ambiguous_run_id (the runId is on several recordings: the problem lists `mediaKeys`; add ?mediaKey=) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2265,44 +2578,76 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: run_id_missing, invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (a role without write access) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: run_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: ambiguous_run_id (the runId is on several recordings: the problem lists `mediaKeys`; add ?mediaKey=) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2321,16 +2666,32 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description The revision the change was made on; not current → 409 */
-                    baseRevision: number;
-                    tracks: {
-                        /** @description Tracks as in POST /detections (normalized boxes): each replaces the track with its id or is added */
-                        upsert?: unknown[];
-                        /** @description Track ids */
-                        delete?: (string | number)[];
-                    };
-                };
+                /**
+                 * @example {
+                 *       "baseRevision": 1,
+                 *       "tracks": {
+                 *         "upsert": [
+                 *           {
+                 *             "id": "p1",
+                 *             "label": "person",
+                 *             "boxes": [
+                 *               {
+                 *                 "frame": 0,
+                 *                 "x": 0.06,
+                 *                 "y": 0.42,
+                 *                 "w": 0.09,
+                 *                 "h": 0.42
+                 *               }
+                 *             ]
+                 *           }
+                 *         ],
+                 *         "delete": [
+                 *           "d1"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RunPatchRequest"];
             };
         };
         responses: {
@@ -2340,26 +2701,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        runId: string;
-                        mediaKey: string;
-                        /** @description The new current revision */
-                        revision: number;
-                        /** @description The run's tracks after the patch */
-                        tracksStored: number;
-                        /** @description The run's boxes after the patch */
-                        boxesStored: number;
-                        rejected: {
-                            trackId: string;
-                            frame: number | null;
-                            reason: string;
-                        }[];
-                        warnings: {
-                            code: string;
-                            count: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["PatchResult"];
                 };
             };
             /** @description Changed, with the rejected boxes listed in `rejected` */
@@ -2368,66 +2710,106 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        runId: string;
-                        mediaKey: string;
-                        /** @description The new current revision */
-                        revision: number;
-                        /** @description The run's tracks after the patch */
-                        tracksStored: number;
-                        /** @description The run's boxes after the patch */
-                        boxesStored: number;
-                        rejected: {
-                            trackId: string;
-                            frame: number | null;
-                            reason: string;
-                        }[];
-                        warnings: {
-                            code: string;
-                            count: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["PatchResult"];
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_body, invalid_field, nothing_to_change, all_boxes_rejected, track_not_found, malformed_body, and the track and box codes of POST /detections, malformed_json, bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (a role without write access) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: run_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body arrived too slowly: request_timeout (a large body stopped arriving at the minimum rate) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: revision_conflict (baseRevision is not current: the problem carries `currentRevision`), ambiguous_run_id */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large: payload_too_large (over 32 MiB, as sent or once decoded) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: unsupported_media_type (not application/json, or a Content-Encoding other than gzip, deflate, br) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2457,63 +2839,72 @@ export interface operations {
                             runId: string;
                             mediaKey: string;
                             /** @description Newest first; the first is the current content */
-                            revisions: {
-                                revision: number;
-                                /**
-                                 * Format: date-time
-                                 * @description When this revision became current
-                                 */
-                                createdAt: string;
-                                source: {
-                                    [key: string]: unknown;
-                                };
-                                tracksStored: number;
-                                boxesStored: number;
-                                editedBy?: string;
-                                current: boolean;
-                            }[];
+                            revisions: components["schemas"]["Revision"][];
                         };
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: run_id_missing, invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: run_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: ambiguous_run_id (the runId is on several recordings: the problem lists `mediaKeys`; add ?mediaKey=) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2552,44 +2943,76 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: run_id_missing, invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (a role without write access) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: run_not_found, revision_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: ambiguous_run_id (the runId is on several recordings: the problem lists `mediaKeys`; add ?mediaKey=) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2597,9 +3020,15 @@ export interface operations {
     importDetectionRun: {
         parameters: {
             query: {
-                /** @description The file format; an unknown name → 400 invalid_field */
+                /**
+                 * @description The file format; an unknown name → 400 invalid_field
+                 * @example mot
+                 */
                 format: "mot" | "cvat-video" | "coco" | "yolo" | "supervision-csv" | "kitti" | "sightline";
-                /** @description The recording; wins over analysisId. One of the two is required */
+                /**
+                 * @description The recording; wins over analysisId. One of the two is required
+                 * @example demo/cam1.mp4
+                 */
                 mediaKey?: string;
                 analysisId?: string;
                 /** @description At most 128 bytes (UTF-8). The idempotency key; when absent, the file's own (a run JSON's source.runId), else <format>-<SHA-256 of the file, 32 hex digits> */
@@ -2628,12 +3057,40 @@ export interface operations {
         /** @description The file itself, as its format's content type */
         requestBody: {
             content: {
+                /**
+                 * @example 1,1,100,120,80,80,0.9,-1,-1,-1
+                 *     2,1,104,121,80,80,0.9,-1,-1,-1
+                 */
                 "text/plain": string;
+                /**
+                 * @example 1,1,100,120,80,80,0.9,-1,-1,-1
+                 *     2,1,104,121,80,80,0.9,-1,-1,-1
+                 */
                 "text/csv": string;
+                /**
+                 * @example 1,1,100,120,80,80,0.9,-1,-1,-1
+                 *     2,1,104,121,80,80,0.9,-1,-1,-1
+                 */
                 "application/xml": string;
+                /**
+                 * @example 1,1,100,120,80,80,0.9,-1,-1,-1
+                 *     2,1,104,121,80,80,0.9,-1,-1,-1
+                 */
                 "text/xml": string;
+                /**
+                 * @example 1,1,100,120,80,80,0.9,-1,-1,-1
+                 *     2,1,104,121,80,80,0.9,-1,-1,-1
+                 */
                 "application/json": string;
+                /**
+                 * @example 1,1,100,120,80,80,0.9,-1,-1,-1
+                 *     2,1,104,121,80,80,0.9,-1,-1,-1
+                 */
                 "application/zip": string;
+                /**
+                 * @example 1,1,100,120,80,80,0.9,-1,-1,-1
+                 *     2,1,104,121,80,80,0.9,-1,-1,-1
+                 */
                 "application/x-zip-compressed": string;
             };
         };
@@ -2644,33 +3101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        runId: string;
-                        tracksStored: number;
-                        boxesStored: number;
-                        /** @description In the order of the file */
-                        rejected: {
-                            trackId: string | null;
-                            frame: number | null;
-                            /** @description A box rule of POST /detections, or row_malformed for a row that could not be read */
-                            reason: string;
-                            /** @description row_malformed: what was wrong with the row */
-                            detail?: string;
-                            /** @description Text formats (mot, kitti, supervision-csv): the 1-based line */
-                            line?: number;
-                            /** @description cvat-video: track[i]/box[j], 1-based */
-                            element?: string;
-                            /** @description coco: the annotation's index; sightline: the box's index in its track */
-                            index?: number;
-                            /** @description yolo: <entry name>:<1-based line> */
-                            entry?: string;
-                        }[];
-                        warnings: {
-                            code: string;
-                            count: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ImportResult"];
                 };
             };
             /** @description A new run, every row stored */
@@ -2679,33 +3110,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        runId: string;
-                        tracksStored: number;
-                        boxesStored: number;
-                        /** @description In the order of the file */
-                        rejected: {
-                            trackId: string | null;
-                            frame: number | null;
-                            /** @description A box rule of POST /detections, or row_malformed for a row that could not be read */
-                            reason: string;
-                            /** @description row_malformed: what was wrong with the row */
-                            detail?: string;
-                            /** @description Text formats (mot, kitti, supervision-csv): the 1-based line */
-                            line?: number;
-                            /** @description cvat-video: track[i]/box[j], 1-based */
-                            element?: string;
-                            /** @description coco: the annotation's index; sightline: the box's index in its track */
-                            index?: number;
-                            /** @description yolo: <entry name>:<1-based line> */
-                            entry?: string;
-                        }[];
-                        warnings: {
-                            code: string;
-                            count: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ImportResult"];
                 };
             };
             /** @description Stored, with the rows and boxes that were not listed in `rejected` */
@@ -2714,73 +3119,97 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        runId: string;
-                        tracksStored: number;
-                        boxesStored: number;
-                        /** @description In the order of the file */
-                        rejected: {
-                            trackId: string | null;
-                            frame: number | null;
-                            /** @description A box rule of POST /detections, or row_malformed for a row that could not be read */
-                            reason: string;
-                            /** @description row_malformed: what was wrong with the row */
-                            detail?: string;
-                            /** @description Text formats (mot, kitti, supervision-csv): the 1-based line */
-                            line?: number;
-                            /** @description cvat-video: track[i]/box[j], 1-based */
-                            element?: string;
-                            /** @description coco: the annotation's index; sightline: the box's index in its track */
-                            index?: number;
-                            /** @description yolo: <entry name>:<1-based line> */
-                            entry?: string;
-                        }[];
-                        warnings: {
-                            code: string;
-                            count: number;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ImportResult"];
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_field (a query parameter), target_missing, invalid_file (with the position of the first problem), media_required, all_boxes_rejected, and the run codes of POST /detections, malformed_json, bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (a role without write access) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: recording_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body arrived too slowly: request_timeout (a large body stopped arriving at the minimum rate) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large: payload_too_large (over 32 MiB, as sent or once decoded) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: unsupported_media_type (not the format's content type, or a charset other than UTF-8) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2788,7 +3217,10 @@ export interface operations {
     exportDetectionRun: {
         parameters: {
             query: {
-                /** @description The file format; an unknown name → 400 invalid_field */
+                /**
+                 * @description The file format; an unknown name → 400 invalid_field
+                 * @example mot
+                 */
                 format: "mot" | "cvat-video" | "coco" | "yolo" | "supervision-csv" | "kitti" | "sightline";
                 /** @description Narrow to one recording */
                 mediaKey?: string;
@@ -2820,44 +3252,67 @@ export interface operations {
                     "text/csv; charset=utf-8": string;
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_field, run_id_missing, media_required, bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: run_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: ambiguous_run_id (the runId is on several recordings: the problem lists `mediaKeys`; add ?mediaKey=) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2929,44 +3384,67 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_body, invalid_field, malformed_json, bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2999,44 +3477,67 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: missing_header, invalid_filename, invalid_expiry, bad_request, invalid_field (a broken query string) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: provider_not_allowed (the provider is not bound to the account, or disabled), invalid_credentials */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: directory_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Misdirected request: host_not_allowed (a service-signed URL for a Host that is not allowed) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3074,44 +3575,85 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_bulk_request, invalid_filename, invalid_expiry, malformed_json, invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: provider_not_allowed (the provider is not bound to the account, or disabled), invalid_credentials */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: directory_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Misdirected request: host_not_allowed (a service-signed URL for a Host that is not allowed) */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3207,44 +3749,103 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_signed_url, invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: invalid_credentials, provider_not_allowed (the account was disabled or lost the provider) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: bad_signature, url_expired, directory_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: object_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed: precondition_failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Range not satisfiable: range_not_satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Storage provider error: provider_unavailable, provider_error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Storage provider timeout: provider_timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3336,44 +3937,103 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_signed_url, invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: invalid_credentials, provider_not_allowed (the account was disabled or lost the provider) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: bad_signature, url_expired, directory_not_allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: object_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed: precondition_failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Range not satisfiable: range_not_satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Storage provider error: provider_unavailable, provider_error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Storage provider timeout: provider_timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3417,44 +4077,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3492,44 +4148,58 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (only owners and admins) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3579,44 +4249,94 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_body, invalid_provider, malformed_json, invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (only owners and admins) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: provider_exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Storage provider error: provider_error (the provider refused the configuration) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3662,44 +4382,85 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_body, malformed_json, invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (only owners and admins) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: provider_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3735,44 +4496,58 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (only owners and admins) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3820,44 +4595,85 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_body, invalid_account, unknown_provider, malformed_json, invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (only owners and admins) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: account_exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3904,44 +4720,85 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_body, invalid_account, unknown_provider, malformed_json, invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (only owners and admins) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: account_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3981,44 +4838,67 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (only owners and admins) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: account_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4116,44 +4996,49 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_field, bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4359,44 +5244,85 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_body, invalid_field, malformed_json, bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: recording_not_found, run_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: ambiguous_run_id (a groundTruth runId on several recordings: add mediaKey) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4489,44 +5415,58 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: evaluation_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4557,44 +5497,67 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (a role without write access) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: evaluation_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4627,44 +5590,58 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (only owners and admins) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4717,44 +5694,85 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_body, invalid_field, malformed_json, bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (only owners and admins; only an owner creates an owner) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: username_taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4789,44 +5807,67 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (only owners and admins) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: user_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4858,44 +5899,76 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (only owners and admins; only an owner deletes an owner) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: user_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: last_owner */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4936,44 +6009,94 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_body, invalid_field, malformed_json, bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (only owners and admins; only an owner gives or takes the owner role) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: user_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: last_owner */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5010,44 +6133,85 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_body, invalid_field, malformed_json, bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (only owners and admins; only an owner resets an owner's password) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: user_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5082,44 +6246,58 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (only owners and admins) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5167,44 +6345,76 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_body, invalid_field, malformed_json, bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (only owners and admins) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5241,44 +6451,76 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (only owners and admins) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: token_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: token_revoked */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5311,44 +6553,58 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (only owners and admins) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5389,44 +6645,76 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_body, invalid_field, unknown_account, malformed_json, bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (only owners and admins) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5476,44 +6764,58 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_field, bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not authenticated: unauthorized (no token, or an unknown, expired or revoked one; see WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed: forbidden (only owners and admins) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5550,44 +6852,58 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_field (a broken query string), bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not found: invitation_not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Gone: invitation_used, invitation_expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5630,44 +6946,76 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request was refused: application/problem+json with a stable `code`, and extension members where the route says so */
-            "4XX": {
+            /** @description Bad request: invalid_body, invalid_field, malformed_json, bad_request (a missing or repeated Host) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials */
-            "5XX": {
+            /** @description Not found: invitation_not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        /** @description urn:sightline:problem:<code> */
-                        type: string;
-                        title: string;
-                        status: number;
-                        /** @description For people; may change between versions */
-                        detail: string;
-                        /** @description Stable and machine-readable: the route description lists the codes it answers */
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported API version: unsupported_api_version (the version pinned in Accept is unknown: the problem lists the supported ones) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Gone: invitation_used, invitation_expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unavailable: service_unavailable (the database is unreachable, or the instance is shutting down; see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };

@@ -23,9 +23,7 @@ export interface ClientOptions {
 }
 
 /** An answer's problem (application/problem+json): `code` is stable, `detail` is for people. */
-export type Problem = NonNullable<
-  FetchResponse<operations['postDetectionRun'], object, `${string}/${string}`>['error']
->;
+export type Problem = components['schemas']['Problem'];
 
 type LoginResult = FetchResponse<operations['login'], object, `${string}/${string}`>;
 

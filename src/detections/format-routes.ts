@@ -202,7 +202,12 @@ export async function formatRoutes(app: FastifyInstance, { uploads }: { uploads:
         querystring: ImportQuery,
         // Documentation only: the body is the file, read as bytes, whichever of these types it is sent as.
         [DOCUMENTED_REQUEST]: {
-          body: Type.String({ format: 'binary', description: "The file itself, as its format's content type" }),
+          body: Type.String({
+            format: 'binary',
+            description: "The file itself, as its format's content type",
+            // Two rows of a MOT results file (frame, id, left, top, width, height, confidence, -1, -1, -1).
+            examples: ['1,1,100,120,80,80,0.9,-1,-1,-1\n2,1,104,121,80,80,0.9,-1,-1,-1\n'],
+          }),
           consumes: ALL_IMPORT_TYPES,
         },
         [DOCUMENTED_RESPONSES]: {

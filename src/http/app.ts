@@ -30,7 +30,7 @@ import { STORAGE_SECURITY_SCHEMES } from '../storage/api-schemas.js';
 import { walCheckpointerPlugin } from '../db/wal-checkpointer-plugin.js';
 import { webRoutes } from './web.js';
 import { asyncStdout } from './log-destination.js';
-import { documentRoute } from './openapi-docs.js';
+import { documentRoute, exampleBodies } from './openapi-docs.js';
 import { trackAllowedMethods } from './allowed-methods.js';
 import { headerCount } from './raw-headers.js';
 import { DECODED_CODINGS, bodyCoding } from './content-coding.js';
@@ -223,6 +223,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(swagger, {
     transform: documentRoute,
+    transformObject: exampleBodies,
     openapi: {
       openapi: '3.1.0',
       info: {

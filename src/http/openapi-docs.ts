@@ -3,31 +3,8 @@
 // would be stripped from the real answers.
 import type { FastifySchema } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-
-const Problem = Type.Object(
-  {
-    type: Type.String({ description: 'urn:sightline:problem:<code>' }),
-    title: Type.String(),
-    status: Type.Integer(),
-    detail: Type.String({ description: 'For people; may change between versions' }),
-    code: Type.String({ description: 'Stable and machine-readable: the route description lists the codes it answers' }),
-  },
-  { additionalProperties: true },
-);
-
-const problemResponse = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: Problem } },
-});
-
-const ERRORS = {
-  '4xx': problemResponse(
-    'The request was refused: application/problem+json with a stable `code`, and extension members where the route says so',
-  ),
-  '5xx': problemResponse(
-    'A failure on this side or at a storage provider (502/504): application/problem+json, never with credentials',
-  ),
-};
+import { hoistComponents, hoistInContent } from './openapi-components.js';
+import { errorResponses } from './openapi-errors.js';
 
 // A mediaKey holds slashes, so the routes that take one end in a wildcard; OpenAPI has no name for `*`.
 const WILDCARD = { key: Type.String({ description: 'A recording id, or its mediaKey as path segments or with %2F' }) };
@@ -115,7 +92,18 @@ export const jsonResponse = (description: string, schema: TSchema) => ({
   content: { 'application/json': { schema } },
 });
 
-export function documentRoute({ schema, url, route }: RouteDoc): RouteDoc {
+interface DocumentRouteArgs extends RouteDoc {
+  openapiObject?: { components?: { schemas?: Record<string, unknown> } };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the parts of an OpenAPI document this walks
+type Json = any;
+
+/**
+ * A route as the document shows it: its documented-only parts merged in, one problem response per status it answers,
+ * its named schemas (`named`) moved to `components.schemas` and referenced, and its operationId.
+ */
+export function documentRoute({ schema, url, route, openapiObject }: DocumentRouteArgs): RouteDoc {
   if (!schema || (schema as { hide?: boolean }).hide) return { schema, url };
   const {
     [DOCUMENTED_RESPONSES]: documentedOnly,
@@ -125,18 +113,47 @@ export function documentRoute({ schema, url, route }: RouteDoc): RouteDoc {
     [DOCUMENTED_RESPONSES]?: object;
     [DOCUMENTED_REQUEST]?: object;
   };
-  const documented: FastifySchema = {
-    ...rest,
-    ...requestOnly,
-    response: { ...(schema.response as object | undefined), ...documentedOnly, ...ERRORS },
-  };
+  const documented: FastifySchema = { ...rest, ...requestOnly };
   let path = url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
   if (path.endsWith('/*')) {
     documented.params = Type.Object(WILDCARD);
     path = `${path.slice(0, -1)}{key}`;
   }
   const method = typeof route?.method === 'string' ? route.method : undefined;
-  const operationId = method ? OPERATION_IDS[`${method} ${path}`] : undefined;
+  const key = `${method} ${path}`;
+  const security = (schema as { security?: Array<Record<string, unknown>> }).security ?? [];
+  const errors = errorResponses(key, {
+    bearer: security.some((scheme) => 'bearer' in scheme),
+    storageAccount: security.some((scheme) => 'storageAccessKey' in scheme),
+    body: documented.body !== undefined,
+  });
+  const components = (openapiObject?.components?.schemas ?? {}) as Record<string, Json>;
+  const responses: Record<string, Json> = { ...(schema.response as object | undefined), ...documentedOnly, ...errors };
+  documented.response = Object.fromEntries(
+    Object.entries(responses).map(([status, entry]) => [status, hoistInContent(entry, components)]),
+  );
+  if (documented.body !== undefined) documented.body = hoistComponents(documented.body, components);
+  const operationId = method ? OPERATION_IDS[key] : undefined;
   if (operationId) (documented as { operationId?: string }).operationId = operationId;
   return { schema: documented, url: path };
+}
+
+/**
+ * Swagger UI's "Try it out" fills a request body from the media type's `example`: each named request body carries its
+ * example (`examples[0]`, one that works against the demo), copied here to the operations that take it.
+ */
+export function exampleBodies(document: { openapiObject: Json } | { swaggerObject: Json }): Json {
+  if (!('openapiObject' in document)) return document.swaggerObject;
+  const { openapiObject } = document;
+  const schemas = openapiObject.components?.schemas ?? {};
+  for (const operations of Object.values<Json>(openapiObject.paths ?? {})) {
+    for (const operation of Object.values<Json>(operations)) {
+      for (const media of Object.values<Json>(operation?.requestBody?.content ?? {})) {
+        const ref: unknown = media.schema?.$ref;
+        const named = typeof ref === 'string' ? schemas[ref.slice('#/components/schemas/'.length)] : undefined;
+        if (media.example === undefined && Array.isArray(named?.examples)) media.example = named.examples[0];
+      }
+    }
+  }
+  return openapiObject;
 }

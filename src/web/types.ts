@@ -1,6 +1,6 @@
 // The API shapes the editor reads (see the detections contract §4.7 and the recordings API), taken from the answers
 // in the client's types (generated from the OpenAPI document), so that a change of the API shows here as a type error.
-import type { paths } from '../client/api.js';
+import type { components, paths } from '../client/api.js';
 
 type AnswerData<Operation> = Operation extends {
   responses: { 200: { content: { 'application/json': { data: infer Data } } } };
@@ -8,17 +8,17 @@ type AnswerData<Operation> = Operation extends {
   ? Data
   : never;
 
-export type Run = AnswerData<paths['/detections/{runId}']['get']>;
+export type Run = components['schemas']['Run'];
 
-export type Track = Run['tracks'][number];
+export type Track = components['schemas']['StoredTrack'];
 
-export type Box = Track['boxes'][number];
+export type Box = components['schemas']['StoredBox'];
 
 export type RunSource = Run['source'];
 
-export type RunSummary = AnswerData<paths['/detections']['get']>['runs'][number];
+export type RunSummary = components['schemas']['RunSummary'];
 
-export type RevisionSummary = AnswerData<paths['/detections/{runId}/revisions']['get']>['revisions'][number];
+export type RevisionSummary = components['schemas']['Revision'];
 
 export type RecordingAssets = AnswerData<paths['/recordings/{id}/assets']['get']>;
 

@@ -3,17 +3,13 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect } from 'vitest';
 import { createUser } from '../../src/auth/queries.js';
-import { type SightlineClient, createClient, type paths } from '../../src/client/index.js';
+import { type SightlineClient, type components, createClient } from '../../src/client/index.js';
 import { extendEach, storageTests } from '../support/fixtures.js';
 import { DIALECTS } from '../support/store.js';
 import { STORAGE_ENV, unique } from '../storage/helpers.js';
 
-interface Track {
-  id: string;
-  label?: string;
-  boxes: Array<Record<string, number>>;
-}
-type RunBody = paths['/detections']['post']['requestBody']['content']['application/json'];
+type RunBody = components['schemas']['DetectionRunRequest'];
+type Track = components['schemas']['Track'];
 
 const PASSWORD = 'correct horse battery';
 

@@ -39,6 +39,15 @@ const code: string | undefined = missing.error?.code;
 const boxes: number | undefined = read.data?.data.boxesStored;
 console.log(JSON.stringify({ posted: posted.response.status, boxes, code, status: problem?.status }));
 
+export function notARun() {
+  // @ts-expect-error a run is an object
+  return client.POST('/detections', { body: 42 });
+}
+export function boxWithoutFrame() {
+  const run = { schemaVersion: '1.0', source: {}, coordinateSpace: 'normalized' as const, mediaKey };
+  // @ts-expect-error every box has its frame
+  return client.POST('/detections', { body: { ...run, tracks: [{ id: 't', boxes: [{ x: 0, y: 0, w: 1, h: 1 }] }] } });
+}
 export function wrongPath() {
   // @ts-expect-error the route's parameter is runId
   return client.GET('/detections/{runId}', { params: { path: { id: 'x' } } });

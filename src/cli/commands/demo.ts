@@ -12,7 +12,7 @@ import { closeOnSignals, startServer } from '../../http/server.js';
 import { insertRecording } from '../../recordings/queries.js';
 import type { CommandTable } from '../command.js';
 import type { Config } from '../../config.js';
-import { DEMO_MEDIA, demoRuns } from '../demo-data.js';
+import { DEMO_MEDIA, DEMO_MEDIA_KEY, demoRuns } from '../demo-data.js';
 import { KEY_FILE, signingKeys } from '../../storage/signing-keys.js';
 import { DEMO_STORAGE_ACCOUNT, demoStorageLines, seedDemoStorage } from '../../storage/demo.js';
 import { ensureDirectory } from '../../util/ensure-directory.js';
@@ -33,7 +33,7 @@ async function seed(store: Store, config: Config): Promise<DemoCredentials> {
   await createUser(db, org.id, 'demo', password, 'owner');
   const token = await createAccessToken(db, org.id, 'demo producer', null);
   const start = Math.floor(Date.now() / 1000);
-  const mediaKey = `demo/${start}_cam1.mp4`;
+  const mediaKey = DEMO_MEDIA_KEY;
   const recording = await insertRecording(db, org.id, {
     mediaKey,
     startTimestamp: start,
