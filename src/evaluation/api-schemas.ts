@@ -1,6 +1,7 @@
 // OpenAPI shapes of /evaluations (documentation only: the handlers check bodies in code, so that each refusal gets its
 // code and field, and write their answers by hand).
 import { Type, type TSchema } from 'typebox';
+import { named } from '../http/openapi-components.js';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -13,39 +14,48 @@ const Selector = Type.Object(
 );
 const RunChoice = Type.Union([Type.String({ minLength: 1, description: 'A runId' }), Selector]);
 
-export const EvaluationBody = Type.Object(
-  {
-    mediaKey: Type.Optional(Type.String({ description: 'The recording (one-recording evaluations)' })),
-    analysisId: Type.Optional(Type.String({ description: 'Stands for mediaKey' })),
-    groundTruth: RunChoice,
-    predictions: Type.Array(RunChoice, { minItems: 1, maxItems: 20 }),
-    recordings: Type.Optional(
-      Type.Union(
-        [
-          Type.Object({ mediaKeys: Type.Array(Type.String(), { minItems: 1, maxItems: 1000 }) }),
-          Type.Object({
-            device: Type.Optional(Type.String()),
-            from: Type.Optional(
-              Type.Union([Type.Number(), Type.String()], { description: 'Unix seconds or ISO-8601' }),
-            ),
-            to: Type.Optional(Type.Union([Type.Number(), Type.String()], { description: 'Unix seconds or ISO-8601' })),
-          }),
-        ],
-        { description: 'With selectors: the recordings to score; left out, every recording with a ground-truth run' },
+export const EvaluationBody = named(
+  'EvaluationRequest',
+  Type.Object(
+    {
+      mediaKey: Type.Optional(Type.String({ description: 'The recording (one-recording evaluations)' })),
+      analysisId: Type.Optional(Type.String({ description: 'Stands for mediaKey' })),
+      groundTruth: RunChoice,
+      predictions: Type.Array(RunChoice, { minItems: 1, maxItems: 20 }),
+      recordings: Type.Optional(
+        Type.Union(
+          [
+            Type.Object({ mediaKeys: Type.Array(Type.String(), { minItems: 1, maxItems: 1000 }) }),
+            Type.Object({
+              device: Type.Optional(Type.String()),
+              from: Type.Optional(
+                Type.Union([Type.Number(), Type.String()], { description: 'Unix seconds or ISO-8601' }),
+              ),
+              to: Type.Optional(
+                Type.Union([Type.Number(), Type.String()], { description: 'Unix seconds or ISO-8601' }),
+              ),
+            }),
+          ],
+          { description: 'With selectors: the recordings to score; left out, every recording with a ground-truth run' },
+        ),
       ),
-    ),
-    metrics: Type.Optional(
-      Type.Array(
-        Type.Union([Type.Literal('hota'), Type.Literal('clear'), Type.Literal('identity'), Type.Literal('coco')]),
-        {
-          default: ['hota', 'clear', 'identity', 'coco'],
-        },
+      metrics: Type.Optional(
+        Type.Array(
+          Type.Union([Type.Literal('hota'), Type.Literal('clear'), Type.Literal('identity'), Type.Literal('coco')]),
+          {
+            default: ['hota', 'clear', 'identity', 'coco'],
+          },
+        ),
       ),
-    ),
-    iouThreshold: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1, default: 0.5 })),
-    classAgnostic: Type.Optional(Type.Boolean({ default: false })),
-  },
-  { additionalProperties: false },
+      iouThreshold: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1, default: 0.5 })),
+      classAgnostic: Type.Optional(Type.Boolean({ default: false })),
+    },
+    {
+      additionalProperties: false,
+      // The demo's two runs: the tracker's scored against the detector's.
+      examples: [{ mediaKey: 'demo/cam1.mp4', groundTruth: 'demo-detector-1', predictions: ['demo-tracker-1'] }],
+    },
+  ),
 );
 
 const Figures = Type.Record(Type.String(), Type.Unknown(), {
@@ -75,20 +85,23 @@ const Result = Type.Object({
   detAveraged: Figures,
   sequences: Type.Array(Sequence),
 });
-export const Evaluation = Type.Object({
-  id: Type.String(),
-  status: Type.Union([Type.Literal('running'), Type.Literal('complete'), Type.Literal('failed')]),
-  createdAt: Type.String({ format: 'date-time' }),
-  completedAt: Nullable(Type.String({ format: 'date-time' })),
-  error: Type.Optional(Type.String()),
-  parameters: Type.Object({
-    metrics: Type.Array(Type.String()),
-    iouThreshold: Type.Number(),
-    classAgnostic: Type.Boolean(),
+export const Evaluation = named(
+  'Evaluation',
+  Type.Object({
+    id: Type.String(),
+    status: Type.Union([Type.Literal('running'), Type.Literal('complete'), Type.Literal('failed')]),
+    createdAt: Type.String({ format: 'date-time' }),
+    completedAt: Nullable(Type.String({ format: 'date-time' })),
+    error: Type.Optional(Type.String()),
+    parameters: Type.Object({
+      metrics: Type.Array(Type.String()),
+      iouThreshold: Type.Number(),
+      classAgnostic: Type.Boolean(),
+    }),
+    stale: Type.Boolean({ description: 'A run it used has been replaced or deleted since' }),
+    results: Type.Array(Result, { description: 'One per prediction; empty while running' }),
   }),
-  stale: Type.Boolean({ description: 'A run it used has been replaced or deleted since' }),
-  results: Type.Array(Result, { description: 'One per prediction; empty while running' }),
-});
+);
 export const EvaluationResult = Type.Object({ data: Evaluation });
 export const EvaluationPage = Type.Object({
   data: Type.Object({

@@ -1,6 +1,7 @@
 // OpenAPI shapes of the registry's answers (documentation only: the handlers write their JSON by hand, and check
 // their inputs in code so that every failure gets its code).
 import { Type, type TSchema } from 'typebox';
+import { named } from '../http/openapi-components.js';
 
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -19,7 +20,7 @@ export const recordingFields = {
   durationMs: Nullable(Type.Number()),
   createdAt: Type.String({ format: 'date-time' }),
 };
-const Recording = Type.Object(recordingFields);
+const Recording = named('Recording', Type.Object(recordingFields));
 const NextCursor = Nullable(
   Type.String({ description: 'Pass back as `cursor` for the next page; null on the last page' }),
 );
@@ -61,61 +62,70 @@ export const TimeBound = (description: string) =>
     description: `${description}: Unix seconds or an ISO-8601 date`,
   });
 
-export const RegisterRecordingBody = Type.Object({
-  mediaKey: Type.String({
-    minLength: 1,
-    description: 'The object key, e.g. alice/1700000000_cam1.mp4; at most 1024 bytes',
-  }),
-  analysisId: Type.Optional(
-    Type.String({ minLength: 1, description: 'Generated when absent; at most 128 bytes, unique' }),
-  ),
-  startTimestamp: Type.Optional(
-    Type.Integer({
-      minimum: 0,
-      maximum: 253_402_300_799,
-      description: 'Unix seconds; required unless the key is `<dir>/<unixSeconds>_….mp4`',
-    }),
-  ),
-  deviceKey: Type.Optional(Type.Union([text('The camera or device'), Type.Null()])),
-  provider: Type.Optional(Type.Union([text('The storage provider holding the file'), Type.Null()])),
-  width: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
-  height: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
-  fps: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
-  frameCount: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
-  durationMs: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
-});
-
-export const UploadEventBody = Type.Object(
-  {
-    source: Type.Optional(Type.Union([text("The provider name (becomes the recording's provider)"), Type.Null()])),
-    payload: Type.Object(
-      {
-        key: Type.String({
-          minLength: 1,
-          description: "The uploaded object's key; only `.mp4` keys (not `*_redacted.mp4`) are recordings",
+export const RegisterRecordingBody = named(
+  'RecordingRequest',
+  Type.Object(
+    {
+      mediaKey: Type.String({
+        minLength: 1,
+        description: 'The object key, e.g. alice/1700000000_cam1.mp4; at most 1024 bytes',
+      }),
+      analysisId: Type.Optional(
+        Type.String({ minLength: 1, description: 'Generated when absent; at most 128 bytes, unique' }),
+      ),
+      startTimestamp: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          maximum: 253_402_300_799,
+          description: 'Unix seconds; required unless the key is `<dir>/<unixSeconds>_….mp4`',
         }),
-        fileSize: Type.Optional(Type.Number()),
-        metadata: Type.Optional(
-          Type.Object(
-            {
-              'event-timestamp': Type.Optional(
-                Type.Union([Type.Number({ minimum: 0 }), Type.String()], {
-                  description:
-                    'Unix seconds, milliseconds or ISO-8601; names are case-insensitive, `x-amz-meta-` prefix allowed',
-                }),
-              ),
-              productid: Type.Optional(
-                Type.Union([Type.String(), Type.Number()], { description: 'Becomes the deviceKey' }),
-              ),
-            },
-            { additionalProperties: true },
+      ),
+      deviceKey: Type.Optional(Type.Union([text('The camera or device'), Type.Null()])),
+      provider: Type.Optional(Type.Union([text('The storage provider holding the file'), Type.Null()])),
+      width: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
+      height: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
+      fps: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
+      frameCount: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+      durationMs: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
+    },
+    { examples: [{ mediaKey: 'demo/1700000000_cam2.mp4', deviceKey: 'cam2', width: 640, height: 360, fps: 25 }] },
+  ),
+);
+
+export const UploadEventBody = named(
+  'UploadEvent',
+  Type.Object(
+    {
+      source: Type.Optional(Type.Union([text("The provider name (becomes the recording's provider)"), Type.Null()])),
+      payload: Type.Object(
+        {
+          key: Type.String({
+            minLength: 1,
+            description: "The uploaded object's key; only `.mp4` keys (not `*_redacted.mp4`) are recordings",
+          }),
+          fileSize: Type.Optional(Type.Number()),
+          metadata: Type.Optional(
+            Type.Object(
+              {
+                'event-timestamp': Type.Optional(
+                  Type.Union([Type.Number({ minimum: 0 }), Type.String()], {
+                    description:
+                      'Unix seconds, milliseconds or ISO-8601; names are case-insensitive, `x-amz-meta-` prefix allowed',
+                  }),
+                ),
+                productid: Type.Optional(
+                  Type.Union([Type.String(), Type.Number()], { description: 'Becomes the deviceKey' }),
+                ),
+              },
+              { additionalProperties: true },
+            ),
           ),
-        ),
-      },
-      { additionalProperties: true },
-    ),
-  },
-  { additionalProperties: true },
+        },
+        { additionalProperties: true },
+      ),
+    },
+    { additionalProperties: true },
+  ),
 );
 
 export const RecordingListQuery = Type.Object({

@@ -1,5 +1,6 @@
 // OpenAPI shapes of the storage routes. Validation itself happens in code so that every failure gets the spec's code.
 import { Type } from 'typebox';
+import { named } from '../http/openapi-components.js';
 
 export const UrlResult = Type.Object({ data: Type.String({ description: 'The signed URL' }) });
 export const BulkResult = Type.Object({
@@ -45,23 +46,29 @@ export const StorageHeaders = Type.Object({
   ),
 });
 
-export const BulkBody = Type.Array(
-  Type.Object(
-    {
-      filename: Type.String({ minLength: 1, maxLength: 1024, description: 'Object key; 1 to 1024 bytes (UTF-8)' }),
-      provider: Type.Optional(
-        Type.String({ minLength: 1, description: "Bound to the account; the account's default provider when absent" }),
-      ),
-      uriExpiryTime: Type.Optional(
-        Type.Union(
-          [Type.Integer({ minimum: 1, maximum: 604800 }), Type.String({ pattern: '^(\\d+|(\\d+[smhd])+)$' })],
-          { description: lifetime },
+export const BulkBody = named(
+  'SignedUrlRequests',
+  Type.Array(
+    Type.Object(
+      {
+        filename: Type.String({ minLength: 1, maxLength: 1024, description: 'Object key; 1 to 1024 bytes (UTF-8)' }),
+        provider: Type.Optional(
+          Type.String({
+            minLength: 1,
+            description: "Bound to the account; the account's default provider when absent",
+          }),
         ),
-      ),
-    },
-    { additionalProperties: false },
+        uriExpiryTime: Type.Optional(
+          Type.Union(
+            [Type.Integer({ minimum: 1, maximum: 604800 }), Type.String({ pattern: '^(\\d+|(\\d+[smhd])+)$' })],
+            { description: lifetime },
+          ),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    { maxItems: 1000, description: 'Unknown members are refused (a typo such as fileName must not sign nothing)' },
   ),
-  { maxItems: 1000, description: 'Unknown members are refused (a typo such as fileName must not sign nothing)' },
 );
 
 export const SignedQuery = Type.Object({
@@ -104,23 +111,29 @@ const ProviderConfig = Type.Object(
       'Per type: s3 {bucket, region?, accessKeyId, secretAccessKey, sessionToken?, pathStyle?}; azure {container, account and accountKey, or connectionString}; gcs {bucket, serviceAccountKey, or clientEmail and privateKey}; fs {} (a folder of its own in the data directory). Credentials are write-only. endpoint (and an fs root) are for the operator (CLI) only: 403 forbidden here.',
   },
 );
-const Provider = Type.Object({
-  name: Type.String(),
-  type: ProviderType,
-  config: Type.Object({}, { additionalProperties: true, description: 'Without credentials' }),
-  hasCredentials: Type.Boolean(),
-  enabled: Type.Boolean(),
-  ...Timestamps,
-});
-const Account = Type.Object({
-  name: Type.String(),
-  accessKey: Type.String(),
-  defaultProvider: Type.String(),
-  providers: Type.Array(Type.String()),
-  directories: Type.Array(Type.String({ description: 'Key prefixes the account may sign for; "*" for all' })),
-  enabled: Type.Boolean(),
-  ...Timestamps,
-});
+const Provider = named(
+  'StorageProvider',
+  Type.Object({
+    name: Type.String(),
+    type: ProviderType,
+    config: Type.Object({}, { additionalProperties: true, description: 'Without credentials' }),
+    hasCredentials: Type.Boolean(),
+    enabled: Type.Boolean(),
+    ...Timestamps,
+  }),
+);
+const Account = named(
+  'StorageAccount',
+  Type.Object({
+    name: Type.String(),
+    accessKey: Type.String(),
+    defaultProvider: Type.String(),
+    providers: Type.Array(Type.String()),
+    directories: Type.Array(Type.String({ description: 'Key prefixes the account may sign for; "*" for all' })),
+    enabled: Type.Boolean(),
+    ...Timestamps,
+  }),
+);
 const AccountWithSecret = Type.Object({
   ...Account.properties,
   secretAccessKey: Type.String({ description: 'Shown only in this answer' }),

@@ -62,6 +62,16 @@ describe('named schemas', () => {
         'RunPatchRequest',
         'PatchResult',
         'ImportResult',
+        'Recording',
+        'RecordingRequest',
+        'SearchRequest',
+        'SearchResult',
+        'EvaluationRequest',
+        'Evaluation',
+        'User',
+        'AccessToken',
+        'StorageAccount',
+        'SignedUrlRequests',
       ]),
     );
     expect(names.filter((name) => /^def-\d+$/.test(name))).toEqual([]);

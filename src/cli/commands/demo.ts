@@ -26,7 +26,8 @@ export interface DemoCredentials {
   [more: string]: unknown;
 }
 
-async function seed(store: Store, config: Config): Promise<DemoCredentials> {
+/** The demo organisation, user, token, recording, runs and storage; exported for the test of the API examples. */
+export async function seedDemo(store: Store, config: Config): Promise<DemoCredentials> {
   const db = store.db;
   const org = await createOrganisation(db, 'demo', 3650);
   const password = randomBytes(9).toString('base64url');
@@ -77,7 +78,7 @@ export const demoCommands: CommandTable = {
       const file = path.join(config.dataDir, 'demo-credentials.json');
       let credentials: DemoCredentials;
       if (!(await findOrganisationByName(server.store.db, 'demo'))) {
-        credentials = await seed(server.store, config);
+        credentials = await seedDemo(server.store, config);
         fs.writeFileSync(file, JSON.stringify(credentials, null, 2), { mode: 0o600 });
       } else if (fs.existsSync(file)) {
         credentials = JSON.parse(fs.readFileSync(file, 'utf8')) as DemoCredentials;
