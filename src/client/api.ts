@@ -734,6 +734,66 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        Recording: {
+            id: string;
+            mediaKey: string;
+            analysisId: string;
+            /** @description Unix seconds */
+            startTimestamp: number;
+            deviceKey: string | null;
+            provider: string | null;
+            width: number | null;
+            height: number | null;
+            fps: number | null;
+            frameCount: number | null;
+            durationMs: number | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "mediaKey": "demo/1700000000_cam2.mp4",
+         *       "deviceKey": "cam2",
+         *       "width": 640,
+         *       "height": 360,
+         *       "fps": 25
+         *     }
+         */
+        RecordingRequest: {
+            /** @description The object key, e.g. alice/1700000000_cam1.mp4; at most 1024 bytes */
+            mediaKey: string;
+            /** @description Generated when absent; at most 128 bytes, unique */
+            analysisId?: string;
+            /** @description Unix seconds; required unless the key is `<dir>/<unixSeconds>_….mp4` */
+            startTimestamp?: number;
+            deviceKey?: string | null;
+            provider?: string | null;
+            width?: number | null;
+            height?: number | null;
+            fps?: number | null;
+            frameCount?: number | null;
+            durationMs?: number | null;
+        };
+        UploadEvent: {
+            source?: string | null;
+            payload: {
+                /** @description The uploaded object's key; only `.mp4` keys (not `*_redacted.mp4`) are recordings */
+                key: string;
+                fileSize?: number;
+                metadata?: {
+                    /** @description Unix seconds, milliseconds or ISO-8601; names are case-insensitive, `x-amz-meta-` prefix allowed */
+                    "event-timestamp"?: number | string;
+                    /** @description Becomes the deviceKey */
+                    productid?: string | number;
+                } & {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
         PostResult: {
             runId: string;
             tracksStored: number;
@@ -1078,6 +1138,271 @@ export interface components {
             index?: number;
             /** @description yolo: <entry name>:<1-based line> */
             entry?: string;
+        };
+        SearchResult: {
+            data: {
+                /** @description Newest first; fewer than `limit`, even none, when the page reached the work one request may do (then nextCursor is set) */
+                recordings: {
+                    id: string;
+                    mediaKey: string;
+                    analysisId: string;
+                    startTimestamp: number;
+                    deviceKey: string | null;
+                    /** @description One per (run, label), sorted by runId then label */
+                    matches: {
+                        runId: string;
+                        /** @description The track's label, or `object` */
+                        label: string;
+                        /** @description How many of the run's centroids with that label lie inside the region */
+                        count: number;
+                    }[];
+                }[];
+                nextCursor: string | null;
+            };
+        };
+        /**
+         * @example {
+         *       "region": {
+         *         "x": 0,
+         *         "y": 0,
+         *         "w": 1,
+         *         "h": 1
+         *       },
+         *       "labels": [
+         *         "person"
+         *       ]
+         *     }
+         */
+        SearchRequest: {
+            region: {
+                points: {
+                    x: number;
+                    y: number;
+                }[];
+                /** @description Canvas width; without width and height the points are normalized (0–1) */
+                width?: number;
+                height?: number;
+            } | {
+                x: number;
+                y: number;
+                w: number;
+                h: number;
+            };
+            /** @description Any of these track labels */
+            labels?: string[];
+            /** @description Earliest recording start: Unix seconds or an ISO-8601 date */
+            from?: number | string;
+            /** @description Latest recording start: Unix seconds or an ISO-8601 date */
+            to?: number | string;
+            /** @default 50 */
+            limit: number;
+            /** @description The nextCursor of the previous page */
+            cursor?: string;
+        };
+        /** @description Unknown members are refused (a typo such as fileName must not sign nothing) */
+        SignedUrlRequests: {
+            /** @description Object key; 1 to 1024 bytes (UTF-8) */
+            filename: string;
+            /** @description Bound to the account; the account's default provider when absent */
+            provider?: string;
+            /** @description Seconds or a duration (90, 90s, 30m, 1h30m, 7d): from 1 s to 7 days (604800 s); the account's default when absent */
+            uriExpiryTime?: number | string;
+        }[];
+        StorageProvider: {
+            name: string;
+            type: "fs" | "s3" | "azure" | "gcs";
+            /** @description Without credentials */
+            config: {
+                [key: string]: unknown;
+            };
+            hasCredentials: boolean;
+            enabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        StorageAccount: {
+            name: string;
+            accessKey: string;
+            defaultProvider: string;
+            providers: string[];
+            directories: string[];
+            enabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        Evaluation: {
+            id: string;
+            status: "running" | "complete" | "failed";
+            /** Format: date-time */
+            createdAt: string;
+            completedAt: string | null;
+            error?: string;
+            parameters: {
+                metrics: string[];
+                iouThreshold: number;
+                classAgnostic: boolean;
+            };
+            /** @description A run it used has been replaced or deleted since */
+            stale: boolean;
+            /** @description One per prediction; empty while running */
+            results: {
+                prediction: string | {
+                    /** @description The run's source.name */
+                    sourceName: string;
+                    /** @description The run's source.version */
+                    sourceVersion?: string;
+                };
+                classAgnostic: boolean;
+                /** @description Fields named as the references name them (HOTA, MOTA, IDF1, AP, …); HOTA per α under `alpha` */
+                combined: {
+                    [key: string]: unknown;
+                };
+                classes: {
+                    [key: string]: {
+                        [key: string]: unknown;
+                    };
+                };
+                /** @description Fields named as the references name them (HOTA, MOTA, IDF1, AP, …); HOTA per α under `alpha` */
+                classAveraged: {
+                    [key: string]: unknown;
+                };
+                /** @description Fields named as the references name them (HOTA, MOTA, IDF1, AP, …); HOTA per α under `alpha` */
+                detAveraged: {
+                    [key: string]: unknown;
+                };
+                sequences: {
+                    mediaKey: string;
+                    groundTruthRunId: string;
+                    predictionRunId: string | null;
+                    /** @description Fields named as the references name them (HOTA, MOTA, IDF1, AP, …); HOTA per α under `alpha` */
+                    combined: {
+                        [key: string]: unknown;
+                    };
+                    classes: {
+                        [key: string]: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    /** @description Per frame, CLEAR counts (with include=frames only) */
+                    frames?: {
+                        frame: number;
+                        tp: number;
+                        fp: number;
+                        fn: number;
+                        idsw: number;
+                    }[];
+                }[];
+            }[];
+        };
+        /**
+         * @example {
+         *       "mediaKey": "demo/cam1.mp4",
+         *       "groundTruth": "demo-detector-1",
+         *       "predictions": [
+         *         "demo-tracker-1"
+         *       ]
+         *     }
+         */
+        EvaluationRequest: {
+            /** @description The recording (one-recording evaluations) */
+            mediaKey?: string;
+            /** @description Stands for mediaKey */
+            analysisId?: string;
+            groundTruth: string | {
+                /** @description The run's source.name */
+                sourceName: string;
+                /** @description The run's source.version */
+                sourceVersion?: string;
+            };
+            predictions: (string | {
+                /** @description The run's source.name */
+                sourceName: string;
+                /** @description The run's source.version */
+                sourceVersion?: string;
+            })[];
+            /** @description With selectors: the recordings to score; left out, every recording with a ground-truth run */
+            recordings?: {
+                mediaKeys: string[];
+            } | {
+                device?: string;
+                /** @description Unix seconds or ISO-8601 */
+                from?: number | string;
+                /** @description Unix seconds or ISO-8601 */
+                to?: number | string;
+            };
+            /**
+             * @default [
+             *       "hota",
+             *       "clear",
+             *       "identity",
+             *       "coco"
+             *     ]
+             */
+            metrics: ("hota" | "clear" | "identity" | "coco")[];
+            /** @default 0.5 */
+            iouThreshold: number;
+            /** @default false */
+            classAgnostic: boolean;
+        };
+        User: {
+            id: string;
+            username: string;
+            role: "owner" | "admin" | "editor" | "viewer";
+            status: "active" | "invited";
+            invitationExpiresAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        UserRequest: {
+            username: string;
+            role: "owner" | "admin" | "editor" | "viewer";
+            /** @description Leave out with invite: true */
+            password?: string;
+            /** @description No password: answer a one-time invitation instead */
+            invite?: boolean;
+            /** @description The invitation's lifetime: 7d by default, at most 30d */
+            expiresIn?: string | number;
+        };
+        AccessToken: {
+            id: string;
+            name: string;
+            /** @constant */
+            role: "application";
+            /** Format: date-time */
+            createdAt: string;
+            expiresAt: string | null;
+            revokedAt: string | null;
+            status: "active" | "expired" | "revoked";
+        };
+        AccessTokenRequest: {
+            name: string;
+            /** @description 90d, 12h, 3600 … */
+            expiresIn?: string | number;
+            /** Format: date-time */
+            expiresAt?: string;
+        };
+        Organisation: {
+            id: string;
+            name: string;
+            retentionDays: number;
+            keepRecordings: boolean;
+            editorStorageAccount: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        Invitation: {
+            username: string;
+            role: "owner" | "admin" | "editor" | "viewer";
+            organisation: {
+                id: string;
+                name: string;
+            };
+            /** Format: date-time */
+            expiresAt: string;
         };
     };
     responses: never;
@@ -1570,21 +1895,16 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description The object key, e.g. alice/1700000000_cam1.mp4; at most 1024 bytes */
-                    mediaKey: string;
-                    /** @description Generated when absent; at most 128 bytes, unique */
-                    analysisId?: string;
-                    /** @description Unix seconds; required unless the key is `<dir>/<unixSeconds>_….mp4` */
-                    startTimestamp?: number;
-                    deviceKey?: string | null;
-                    provider?: string | null;
-                    width?: number | null;
-                    height?: number | null;
-                    fps?: number | null;
-                    frameCount?: number | null;
-                    durationMs?: number | null;
-                };
+                /**
+                 * @example {
+                 *       "mediaKey": "demo/1700000000_cam2.mp4",
+                 *       "deviceKey": "cam2",
+                 *       "width": 640,
+                 *       "height": 360,
+                 *       "fps": 25
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecordingRequest"];
             };
         };
         responses: {
@@ -1595,22 +1915,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            mediaKey: string;
-                            analysisId: string;
-                            /** @description Unix seconds */
-                            startTimestamp: number;
-                            deviceKey: string | null;
-                            provider: string | null;
-                            width: number | null;
-                            height: number | null;
-                            fps: number | null;
-                            frameCount: number | null;
-                            durationMs: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
+                        data: components["schemas"]["Recording"];
                     };
                 };
             };
@@ -1621,22 +1926,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            mediaKey: string;
-                            analysisId: string;
-                            /** @description Unix seconds */
-                            startTimestamp: number;
-                            deviceKey: string | null;
-                            provider: string | null;
-                            width: number | null;
-                            height: number | null;
-                            fps: number | null;
-                            frameCount: number | null;
-                            durationMs: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
+                        data: components["schemas"]["Recording"];
                     };
                 };
             };
@@ -1732,26 +2022,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    source?: string | null;
-                    payload: {
-                        /** @description The uploaded object's key; only `.mp4` keys (not `*_redacted.mp4`) are recordings */
-                        key: string;
-                        fileSize?: number;
-                        metadata?: {
-                            /** @description Unix seconds, milliseconds or ISO-8601; names are case-insensitive, `x-amz-meta-` prefix allowed */
-                            "event-timestamp"?: number | string;
-                            /** @description Becomes the deviceKey */
-                            productid?: string | number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    } & {
-                        [key: string]: unknown;
-                    };
-                } & {
-                    [key: string]: unknown;
-                };
+                "application/json": components["schemas"]["UploadEvent"];
             };
         };
         responses: {
@@ -1762,22 +2033,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            mediaKey: string;
-                            analysisId: string;
-                            /** @description Unix seconds */
-                            startTimestamp: number;
-                            deviceKey: string | null;
-                            provider: string | null;
-                            width: number | null;
-                            height: number | null;
-                            fps: number | null;
-                            frameCount: number | null;
-                            durationMs: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                        } | {
+                        data: components["schemas"]["Recording"] | {
                             /** @enum {boolean} */
                             ignored: true;
                             key: string;
@@ -1794,22 +2050,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            mediaKey: string;
-                            analysisId: string;
-                            /** @description Unix seconds */
-                            startTimestamp: number;
-                            deviceKey: string | null;
-                            provider: string | null;
-                            width: number | null;
-                            height: number | null;
-                            fps: number | null;
-                            frameCount: number | null;
-                            durationMs: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
+                        data: components["schemas"]["Recording"];
                     };
                 };
             };
@@ -3326,32 +3567,20 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    region: {
-                        points: {
-                            x: number;
-                            y: number;
-                        }[];
-                        /** @description Canvas width; without width and height the points are normalized (0–1) */
-                        width?: number;
-                        height?: number;
-                    } | {
-                        x: number;
-                        y: number;
-                        w: number;
-                        h: number;
-                    };
-                    /** @description Any of these track labels */
-                    labels?: string[];
-                    /** @description Earliest recording start: Unix seconds or an ISO-8601 date */
-                    from?: number | string;
-                    /** @description Latest recording start: Unix seconds or an ISO-8601 date */
-                    to?: number | string;
-                    /** @default 50 */
-                    limit?: number;
-                    /** @description The nextCursor of the previous page */
-                    cursor?: string;
-                };
+                /**
+                 * @example {
+                 *       "region": {
+                 *         "x": 0,
+                 *         "y": 0,
+                 *         "w": 1,
+                 *         "h": 1
+                 *       },
+                 *       "labels": [
+                 *         "person"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["SearchRequest"];
             };
         };
         responses: {
@@ -3361,27 +3590,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description Newest first; fewer than `limit`, even none, when the page reached the work one request may do (then nextCursor is set) */
-                            recordings: {
-                                id: string;
-                                mediaKey: string;
-                                analysisId: string;
-                                startTimestamp: number;
-                                deviceKey: string | null;
-                                /** @description One per (run, label), sorted by runId then label */
-                                matches: {
-                                    runId: string;
-                                    /** @description The track's label, or `object` */
-                                    label: string;
-                                    /** @description How many of the run's centroids with that label lie inside the region */
-                                    count: number;
-                                }[];
-                            }[];
-                            nextCursor: string | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["SearchResult"];
                 };
             };
             /** @description Bad request: invalid_body, invalid_field, malformed_json, bad_request (a missing or repeated Host) */
@@ -3549,17 +3758,9 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description Unknown members are refused (a typo such as fileName must not sign nothing) */
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Object key; 1 to 1024 bytes (UTF-8) */
-                    filename: string;
-                    /** @description Bound to the account; the account's default provider when absent */
-                    provider?: string;
-                    /** @description Seconds or a duration (90, 90s, 30m, 1h30m, 7d): from 1 s to 7 days (604800 s); the account's default when absent */
-                    uriExpiryTime?: number | string;
-                }[];
+                "application/json": components["schemas"]["SignedUrlRequests"];
             };
         };
         responses: {
@@ -4131,20 +4332,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            name: string;
-                            type: "fs" | "s3" | "azure" | "gcs";
-                            /** @description Without credentials */
-                            config: {
-                                [key: string]: unknown;
-                            };
-                            hasCredentials: boolean;
-                            enabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["StorageProvider"][];
                     };
                 };
             };
@@ -4232,20 +4420,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            name: string;
-                            type: "fs" | "s3" | "azure" | "gcs";
-                            /** @description Without credentials */
-                            config: {
-                                [key: string]: unknown;
-                            };
-                            hasCredentials: boolean;
-                            enabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["StorageProvider"];
                     };
                 };
             };
@@ -4365,20 +4540,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            name: string;
-                            type: "fs" | "s3" | "azure" | "gcs";
-                            /** @description Without credentials */
-                            config: {
-                                [key: string]: unknown;
-                            };
-                            hasCredentials: boolean;
-                            enabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["StorageProvider"];
                     };
                 };
             };
@@ -4481,18 +4643,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            name: string;
-                            accessKey: string;
-                            defaultProvider: string;
-                            providers: string[];
-                            directories: string[];
-                            enabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["StorageAccount"][];
                     };
                 };
             };
@@ -4705,18 +4856,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            name: string;
-                            accessKey: string;
-                            defaultProvider: string;
-                            providers: string[];
-                            directories: string[];
-                            enabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["StorageAccount"];
                     };
                 };
             };
@@ -4927,70 +5067,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @description Newest first */
-                            evaluations: {
-                                id: string;
-                                status: "running" | "complete" | "failed";
-                                /** Format: date-time */
-                                createdAt: string;
-                                completedAt: string | null;
-                                error?: string;
-                                parameters: {
-                                    metrics: string[];
-                                    iouThreshold: number;
-                                    classAgnostic: boolean;
-                                };
-                                /** @description A run it used has been replaced or deleted since */
-                                stale: boolean;
-                                /** @description One per prediction; empty while running */
-                                results: {
-                                    prediction: string | {
-                                        /** @description The run's source.name */
-                                        sourceName: string;
-                                        /** @description The run's source.version */
-                                        sourceVersion?: string;
-                                    };
-                                    classAgnostic: boolean;
-                                    /** @description Fields named as the references name them (HOTA, MOTA, IDF1, AP, …); HOTA per α under `alpha` */
-                                    combined: {
-                                        [key: string]: unknown;
-                                    };
-                                    classes: {
-                                        [key: string]: {
-                                            [key: string]: unknown;
-                                        };
-                                    };
-                                    /** @description Fields named as the references name them (HOTA, MOTA, IDF1, AP, …); HOTA per α under `alpha` */
-                                    classAveraged: {
-                                        [key: string]: unknown;
-                                    };
-                                    /** @description Fields named as the references name them (HOTA, MOTA, IDF1, AP, …); HOTA per α under `alpha` */
-                                    detAveraged: {
-                                        [key: string]: unknown;
-                                    };
-                                    sequences: {
-                                        mediaKey: string;
-                                        groundTruthRunId: string;
-                                        predictionRunId: string | null;
-                                        /** @description Fields named as the references name them (HOTA, MOTA, IDF1, AP, …); HOTA per α under `alpha` */
-                                        combined: {
-                                            [key: string]: unknown;
-                                        };
-                                        classes: {
-                                            [key: string]: {
-                                                [key: string]: unknown;
-                                            };
-                                        };
-                                        /** @description Per frame, CLEAR counts (with include=frames only) */
-                                        frames?: {
-                                            frame: number;
-                                            tp: number;
-                                            fp: number;
-                                            fn: number;
-                                            idsw: number;
-                                        }[];
-                                    }[];
-                                }[];
-                            }[];
+                            evaluations: components["schemas"]["Evaluation"][];
                             nextCursor: string | null;
                         };
                     };
@@ -5052,47 +5129,16 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description The recording (one-recording evaluations) */
-                    mediaKey?: string;
-                    /** @description Stands for mediaKey */
-                    analysisId?: string;
-                    groundTruth: string | {
-                        /** @description The run's source.name */
-                        sourceName: string;
-                        /** @description The run's source.version */
-                        sourceVersion?: string;
-                    };
-                    predictions: (string | {
-                        /** @description The run's source.name */
-                        sourceName: string;
-                        /** @description The run's source.version */
-                        sourceVersion?: string;
-                    })[];
-                    /** @description With selectors: the recordings to score; left out, every recording with a ground-truth run */
-                    recordings?: {
-                        mediaKeys: string[];
-                    } | {
-                        device?: string;
-                        /** @description Unix seconds or ISO-8601 */
-                        from?: number | string;
-                        /** @description Unix seconds or ISO-8601 */
-                        to?: number | string;
-                    };
-                    /**
-                     * @default [
-                     *       "hota",
-                     *       "clear",
-                     *       "identity",
-                     *       "coco"
-                     *     ]
-                     */
-                    metrics?: ("hota" | "clear" | "identity" | "coco")[];
-                    /** @default 0.5 */
-                    iouThreshold?: number;
-                    /** @default false */
-                    classAgnostic?: boolean;
-                };
+                /**
+                 * @example {
+                 *       "mediaKey": "demo/cam1.mp4",
+                 *       "groundTruth": "demo-detector-1",
+                 *       "predictions": [
+                 *         "demo-tracker-1"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["EvaluationRequest"];
             };
         };
         responses: {
@@ -5103,70 +5149,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            status: "running" | "complete" | "failed";
-                            /** Format: date-time */
-                            createdAt: string;
-                            completedAt: string | null;
-                            error?: string;
-                            parameters: {
-                                metrics: string[];
-                                iouThreshold: number;
-                                classAgnostic: boolean;
-                            };
-                            /** @description A run it used has been replaced or deleted since */
-                            stale: boolean;
-                            /** @description One per prediction; empty while running */
-                            results: {
-                                prediction: string | {
-                                    /** @description The run's source.name */
-                                    sourceName: string;
-                                    /** @description The run's source.version */
-                                    sourceVersion?: string;
-                                };
-                                classAgnostic: boolean;
-                                /** @description Fields named as the references name them (HOTA, MOTA, IDF1, AP, …); HOTA per α under `alpha` */
-                                combined: {
-                                    [key: string]: unknown;
-                                };
-                                classes: {
-                                    [key: string]: {
-                                        [key: string]: unknown;
-                                    };
-                                };
-                                /** @description Fields named as the references name them (HOTA, MOTA, IDF1, AP, …); HOTA per α under `alpha` */
-                                classAveraged: {
-                                    [key: string]: unknown;
-                                };
-                                /** @description Fields named as the references name them (HOTA, MOTA, IDF1, AP, …); HOTA per α under `alpha` */
-                                detAveraged: {
-                                    [key: string]: unknown;
-                                };
-                                sequences: {
-                                    mediaKey: string;
-                                    groundTruthRunId: string;
-                                    predictionRunId: string | null;
-                                    /** @description Fields named as the references name them (HOTA, MOTA, IDF1, AP, …); HOTA per α under `alpha` */
-                                    combined: {
-                                        [key: string]: unknown;
-                                    };
-                                    classes: {
-                                        [key: string]: {
-                                            [key: string]: unknown;
-                                        };
-                                    };
-                                    /** @description Per frame, CLEAR counts (with include=frames only) */
-                                    frames?: {
-                                        frame: number;
-                                        tp: number;
-                                        fp: number;
-                                        fn: number;
-                                        idsw: number;
-                                    }[];
-                                }[];
-                            }[];
-                        };
+                        data: components["schemas"]["Evaluation"];
                     };
                 };
             };
@@ -5177,70 +5160,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            status: "running" | "complete" | "failed";
-                            /** Format: date-time */
-                            createdAt: string;
-                            completedAt: string | null;
-                            error?: string;
-                            parameters: {
-                                metrics: string[];
-                                iouThreshold: number;
-                                classAgnostic: boolean;
-                            };
-                            /** @description A run it used has been replaced or deleted since */
-                            stale: boolean;
-                            /** @description One per prediction; empty while running */
-                            results: {
-                                prediction: string | {
-                                    /** @description The run's source.name */
-                                    sourceName: string;
-                                    /** @description The run's source.version */
-                                    sourceVersion?: string;
-                                };
-                                classAgnostic: boolean;
-                                /** @description Fields named as the references name them (HOTA, MOTA, IDF1, AP, …); HOTA per α under `alpha` */
-                                combined: {
-                                    [key: string]: unknown;
-                                };
-                                classes: {
-                                    [key: string]: {
-                                        [key: string]: unknown;
-                                    };
-                                };
-                                /** @description Fields named as the references name them (HOTA, MOTA, IDF1, AP, …); HOTA per α under `alpha` */
-                                classAveraged: {
-                                    [key: string]: unknown;
-                                };
-                                /** @description Fields named as the references name them (HOTA, MOTA, IDF1, AP, …); HOTA per α under `alpha` */
-                                detAveraged: {
-                                    [key: string]: unknown;
-                                };
-                                sequences: {
-                                    mediaKey: string;
-                                    groundTruthRunId: string;
-                                    predictionRunId: string | null;
-                                    /** @description Fields named as the references name them (HOTA, MOTA, IDF1, AP, …); HOTA per α under `alpha` */
-                                    combined: {
-                                        [key: string]: unknown;
-                                    };
-                                    classes: {
-                                        [key: string]: {
-                                            [key: string]: unknown;
-                                        };
-                                    };
-                                    /** @description Per frame, CLEAR counts (with include=frames only) */
-                                    frames?: {
-                                        frame: number;
-                                        tp: number;
-                                        fp: number;
-                                        fn: number;
-                                        idsw: number;
-                                    }[];
-                                }[];
-                            }[];
-                        };
+                        data: components["schemas"]["Evaluation"];
                     };
                 };
             };
@@ -5348,70 +5268,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            status: "running" | "complete" | "failed";
-                            /** Format: date-time */
-                            createdAt: string;
-                            completedAt: string | null;
-                            error?: string;
-                            parameters: {
-                                metrics: string[];
-                                iouThreshold: number;
-                                classAgnostic: boolean;
-                            };
-                            /** @description A run it used has been replaced or deleted since */
-                            stale: boolean;
-                            /** @description One per prediction; empty while running */
-                            results: {
-                                prediction: string | {
-                                    /** @description The run's source.name */
-                                    sourceName: string;
-                                    /** @description The run's source.version */
-                                    sourceVersion?: string;
-                                };
-                                classAgnostic: boolean;
-                                /** @description Fields named as the references name them (HOTA, MOTA, IDF1, AP, …); HOTA per α under `alpha` */
-                                combined: {
-                                    [key: string]: unknown;
-                                };
-                                classes: {
-                                    [key: string]: {
-                                        [key: string]: unknown;
-                                    };
-                                };
-                                /** @description Fields named as the references name them (HOTA, MOTA, IDF1, AP, …); HOTA per α under `alpha` */
-                                classAveraged: {
-                                    [key: string]: unknown;
-                                };
-                                /** @description Fields named as the references name them (HOTA, MOTA, IDF1, AP, …); HOTA per α under `alpha` */
-                                detAveraged: {
-                                    [key: string]: unknown;
-                                };
-                                sequences: {
-                                    mediaKey: string;
-                                    groundTruthRunId: string;
-                                    predictionRunId: string | null;
-                                    /** @description Fields named as the references name them (HOTA, MOTA, IDF1, AP, …); HOTA per α under `alpha` */
-                                    combined: {
-                                        [key: string]: unknown;
-                                    };
-                                    classes: {
-                                        [key: string]: {
-                                            [key: string]: unknown;
-                                        };
-                                    };
-                                    /** @description Per frame, CLEAR counts (with include=frames only) */
-                                    frames?: {
-                                        frame: number;
-                                        tp: number;
-                                        fp: number;
-                                        fn: number;
-                                        idsw: number;
-                                    }[];
-                                }[];
-                            }[];
-                        };
+                        data: components["schemas"]["Evaluation"];
                     };
                 };
             };
@@ -5578,15 +5435,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            username: string;
-                            role: "owner" | "admin" | "editor" | "viewer";
-                            status: "active" | "invited";
-                            invitationExpiresAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                        }[];
+                        data: components["schemas"]["User"][];
                     };
                 };
             };
@@ -5655,16 +5504,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    username: string;
-                    role: "owner" | "admin" | "editor" | "viewer";
-                    /** @description Leave out with invite: true */
-                    password?: string;
-                    /** @description No password: answer a one-time invitation instead */
-                    invite?: boolean;
-                    /** @description The invitation's lifetime: 7d by default, at most 30d */
-                    expiresIn?: string | number;
-                };
+                "application/json": components["schemas"]["UserRequest"];
             };
         };
         responses: {
@@ -5675,15 +5515,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            username: string;
-                            role: "owner" | "admin" | "editor" | "viewer";
-                            status: "active" | "invited";
-                            invitationExpiresAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                        } & {
+                        data: components["schemas"]["User"] & {
                             invitation?: {
                                 /** @description Shown only in this answer; the user redeems it at POST /invitations/{token} */
                                 token: string;
@@ -5795,15 +5627,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            username: string;
-                            role: "owner" | "admin" | "editor" | "viewer";
-                            status: "active" | "invited";
-                            invitationExpiresAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
+                        data: components["schemas"]["User"];
                     };
                 };
             };
@@ -5997,15 +5821,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            username: string;
-                            role: "owner" | "admin" | "editor" | "viewer";
-                            status: "active" | "invited";
-                            invitationExpiresAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
+                        data: components["schemas"]["User"];
                     };
                 };
             };
@@ -6232,17 +6048,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "application";
-                            /** Format: date-time */
-                            createdAt: string;
-                            expiresAt: string | null;
-                            revokedAt: string | null;
-                            status: "active" | "expired" | "revoked";
-                        }[];
+                        data: components["schemas"]["AccessToken"][];
                     };
                 };
             };
@@ -6311,13 +6117,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    /** @description 90d, 12h, 3600 … */
-                    expiresIn?: string | number;
-                    /** Format: date-time */
-                    expiresAt?: string;
-                };
+                "application/json": components["schemas"]["AccessTokenRequest"];
             };
         };
         responses: {
@@ -6328,17 +6128,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "application";
-                            /** Format: date-time */
-                            createdAt: string;
-                            expiresAt: string | null;
-                            revokedAt: string | null;
-                            status: "active" | "expired" | "revoked";
-                        } & {
+                        data: components["schemas"]["AccessToken"] & {
                             /** @description Shown only in this answer */
                             token: string;
                         };
@@ -6437,17 +6227,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            role: "application";
-                            /** Format: date-time */
-                            createdAt: string;
-                            expiresAt: string | null;
-                            revokedAt: string | null;
-                            status: "active" | "expired" | "revoked";
-                        };
+                        data: components["schemas"]["AccessToken"];
                     };
                 };
             };
@@ -6541,15 +6321,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            retentionDays: number;
-                            keepRecordings: boolean;
-                            editorStorageAccount: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
+                        data: components["schemas"]["Organisation"];
                     };
                 };
             };
@@ -6633,15 +6405,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            retentionDays: number;
-                            keepRecordings: boolean;
-                            editorStorageAccount: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
+                        data: components["schemas"]["Organisation"];
                     };
                 };
             };
@@ -6839,16 +6603,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            username: string;
-                            role: "owner" | "admin" | "editor" | "viewer";
-                            organisation: {
-                                id: string;
-                                name: string;
-                            };
-                            /** Format: date-time */
-                            expiresAt: string;
-                        };
+                        data: components["schemas"]["Invitation"];
                     };
                 };
             };
@@ -6933,16 +6688,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            username: string;
-                            role: "owner" | "admin" | "editor" | "viewer";
-                            organisation: {
-                                id: string;
-                                name: string;
-                            };
-                            /** Format: date-time */
-                            expiresAt: string;
-                        };
+                        data: components["schemas"]["Invitation"];
                     };
                 };
             };
