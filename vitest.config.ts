@@ -47,6 +47,7 @@ const UNIT = [
 const E2E = [
   'test/cli/binary.test.ts',
   'test/cli/help.test.ts',
+  'test/client/package.test.ts',
   'test/db/migrate.test.ts',
   'test/db/pg-resilience.test.ts',
   'test/detections/body-budget.test.ts',
