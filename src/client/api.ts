@@ -1148,6 +1148,7 @@ export interface components {
                     analysisId: string;
                     startTimestamp: number;
                     deviceKey: string | null;
+                    firstFrame: number | null;
                     /** @description One per (run, label), sorted by runId then label */
                     matches: {
                         runId: string;
@@ -1155,6 +1156,7 @@ export interface components {
                         label: string;
                         /** @description How many of the run's centroids with that label lie inside the region */
                         count: number;
+                        firstFrame: number | null;
                     }[];
                 }[];
                 nextCursor: string | null;
