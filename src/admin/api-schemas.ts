@@ -40,20 +40,28 @@ export const CreatedUserResult = Type.Object({
 });
 export const NewUserBody = named(
   'UserRequest',
-  Type.Object({
-    username: Type.String({ minLength: 1, maxLength: 256 }),
-    role: Role,
-    password: Type.Optional(Type.String({ minLength: 8, maxLength: 1024, description: 'Leave out with invite: true' })),
-    invite: Type.Optional(Type.Boolean({ description: 'No password: answer a one-time invitation instead' })),
-    expiresIn: Type.Optional(
-      Type.Union([Type.String(), Type.Integer()], {
-        description: "The invitation's lifetime: 7d by default, at most 30d",
-      }),
-    ),
-  }),
+  Type.Object(
+    {
+      username: Type.String({ minLength: 1, maxLength: 256 }),
+      role: Role,
+      password: Type.Optional(
+        Type.String({ minLength: 8, maxLength: 1024, description: 'Leave out with invite: true' }),
+      ),
+      invite: Type.Optional(Type.Boolean({ description: 'No password: answer a one-time invitation instead' })),
+      expiresIn: Type.Optional(
+        Type.Union([Type.String(), Type.Integer()], {
+          description: "The invitation's lifetime: 7d by default, at most 30d",
+        }),
+      ),
+    },
+    { examples: [{ username: 'analyst', role: 'editor', password: 'a long passphrase of her own' }] },
+  ),
 );
-export const UserPatchBody = Type.Object({ role: Role });
-export const PasswordBody = Type.Object({ password: Type.String({ minLength: 8, maxLength: 1024 }) });
+export const UserPatchBody = Type.Object({ role: Role }, { examples: [{ role: 'viewer' }] });
+export const PasswordBody = Type.Object(
+  { password: Type.String({ minLength: 8, maxLength: 1024 }) },
+  { examples: [{ password: 'another long passphrase' }] },
+);
 export const PasswordResult = Type.Object({
   data: Type.Object({ id: Type.String(), username: Type.String(), sessionsEnded: Type.Integer() }),
 });
@@ -91,11 +99,14 @@ export const CreatedTokenResult = Type.Object({
 });
 export const NewTokenBody = named(
   'AccessTokenRequest',
-  Type.Object({
-    name: Type.String({ minLength: 1, maxLength: 256 }),
-    expiresIn: Type.Optional(Type.Union([Type.String(), Type.Integer()], { description: '90d, 12h, 3600 …' })),
-    expiresAt: Type.Optional(Time),
-  }),
+  Type.Object(
+    {
+      name: Type.String({ minLength: 1, maxLength: 256 }),
+      expiresIn: Type.Optional(Type.Union([Type.String(), Type.Integer()], { description: '90d, 12h, 3600 …' })),
+      expiresAt: Type.Optional(Time),
+    },
+    { examples: [{ name: 'detector pipeline', expiresIn: '90d' }] },
+  ),
 );
 
 export const Organisation = named(
@@ -110,11 +121,14 @@ export const Organisation = named(
   }),
 );
 export const OrganisationResult = Type.Object({ data: Organisation });
-export const OrganisationPatchBody = Type.Object({
-  retentionDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
-  keepRecordings: Type.Optional(Type.Boolean()),
-  editorStorageAccount: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
-});
+export const OrganisationPatchBody = Type.Object(
+  {
+    retentionDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+    keepRecordings: Type.Optional(Type.Boolean()),
+    editorStorageAccount: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
+  },
+  { examples: [{ retentionDays: 3650 }] },
+);
 
 export const AuditQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),

@@ -25,10 +25,14 @@ import {
 } from './throttle.js';
 import { loginFailures, loginThrottled, usernamesOverLimit } from '../http/metrics.js';
 
-const LoginBody = Type.Object({
-  username: Type.String({ minLength: 1 }),
-  password: Type.String({ minLength: 1 }),
-});
+const LoginBody = Type.Object(
+  {
+    username: Type.String({ minLength: 1 }),
+    password: Type.String({ minLength: 1 }),
+  },
+  // The demo's password is made at its first start and printed then (and kept in demo-credentials.json).
+  { examples: [{ username: 'demo', password: 'the password `sightline demo` printed' }] },
+);
 
 // No account has a longer name (MAX_USERNAME) or password; a longer one is a wrong one (401), not a malformed request.
 const MAX_PASSWORD = 1024;

@@ -774,6 +774,18 @@ export interface components {
             frameCount?: number | null;
             durationMs?: number | null;
         };
+        /**
+         * @example {
+         *       "source": "local",
+         *       "payload": {
+         *         "key": "demo/1700000600_cam3.mp4",
+         *         "fileSize": 1048576,
+         *         "metadata": {
+         *           "event-timestamp": 1700000600
+         *         }
+         *       }
+         *     }
+         */
         UploadEvent: {
             source?: string | null;
             payload: {
@@ -1201,7 +1213,18 @@ export interface components {
             /** @description The nextCursor of the previous page */
             cursor?: string;
         };
-        /** @description Unknown members are refused (a typo such as fileName must not sign nothing) */
+        /**
+         * @description Unknown members are refused (a typo such as fileName must not sign nothing)
+         * @example [
+         *       {
+         *         "filename": "demo/cam1.mp4",
+         *         "uriExpiryTime": "1h"
+         *       },
+         *       {
+         *         "filename": "demo/cam1_thumbnail.jpg"
+         *       }
+         *     ]
+         */
         SignedUrlRequests: {
             /** @description Object key; 1 to 1024 bytes (UTF-8) */
             filename: string;
@@ -1359,6 +1382,13 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        /**
+         * @example {
+         *       "username": "analyst",
+         *       "role": "editor",
+         *       "password": "a long passphrase of her own"
+         *     }
+         */
         UserRequest: {
             username: string;
             role: "owner" | "admin" | "editor" | "viewer";
@@ -1380,6 +1410,12 @@ export interface components {
             revokedAt: string | null;
             status: "active" | "expired" | "revoked";
         };
+        /**
+         * @example {
+         *       "name": "detector pipeline",
+         *       "expiresIn": "90d"
+         *     }
+         */
         AccessTokenRequest: {
             name: string;
             /** @description 90d, 12h, 3600 … */
@@ -1611,6 +1647,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "username": "demo",
+                 *       "password": "the password `sightline demo` printed"
+                 *     }
+                 */
                 "application/json": {
                     username: string;
                     password: string;
@@ -2024,6 +2066,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "source": "local",
+                 *       "payload": {
+                 *         "key": "demo/1700000600_cam3.mp4",
+                 *         "fileSize": 1048576,
+                 *         "metadata": {
+                 *           "event-timestamp": 1700000600
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["UploadEvent"];
             };
         };
@@ -3762,6 +3816,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "filename": "demo/cam1.mp4",
+                 *         "uriExpiryTime": "1h"
+                 *       },
+                 *       {
+                 *         "filename": "demo/cam1_thumbnail.jpg"
+                 *       }
+                 *     ]
+                 */
                 "application/json": components["schemas"]["SignedUrlRequests"];
             };
         };
@@ -4403,6 +4468,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "archive",
+                 *       "type": "fs",
+                 *       "config": {}
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     type: "fs" | "s3" | "azure" | "gcs";
@@ -4529,6 +4601,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "enabled": true
+                 *     }
+                 */
                 "application/json": {
                     enabled: boolean;
                 };
@@ -4714,6 +4791,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "archive-reader",
+                 *       "defaultProvider": "archive",
+                 *       "directories": [
+                 *         "demo"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     defaultProvider: string;
@@ -4842,6 +4928,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "directories": [
+                 *         "demo",
+                 *         "archive"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     enabled?: boolean;
                     defaultProvider?: string;
@@ -5506,6 +5600,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "username": "analyst",
+                 *       "role": "editor",
+                 *       "password": "a long passphrase of her own"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UserRequest"];
             };
         };
@@ -5810,6 +5911,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "role": "viewer"
+                 *     }
+                 */
                 "application/json": {
                     role: "owner" | "admin" | "editor" | "viewer";
                 };
@@ -5930,6 +6036,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "password": "another long passphrase"
+                 *     }
+                 */
                 "application/json": {
                     password: string;
                 };
@@ -6119,6 +6230,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "detector pipeline",
+                 *       "expiresIn": "90d"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AccessTokenRequest"];
             };
         };
@@ -6392,6 +6509,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "retentionDays": 3650
+                 *     }
+                 */
                 "application/json": {
                     retentionDays?: number;
                     keepRecordings?: boolean;
@@ -6677,6 +6799,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "password": "another long passphrase"
+                 *     }
+                 */
                 "application/json": {
                     password: string;
                 };

@@ -124,7 +124,15 @@ export const UploadEventBody = named(
         { additionalProperties: true },
       ),
     },
-    { additionalProperties: true },
+    {
+      additionalProperties: true,
+      examples: [
+        {
+          source: 'local',
+          payload: { key: 'demo/1700000600_cam3.mp4', fileSize: 1048576, metadata: { 'event-timestamp': 1700000600 } },
+        },
+      ],
+    },
   ),
 );
 

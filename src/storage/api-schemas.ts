@@ -67,7 +67,11 @@ export const BulkBody = named(
       },
       { additionalProperties: false },
     ),
-    { maxItems: 1000, description: 'Unknown members are refused (a typo such as fileName must not sign nothing)' },
+    {
+      maxItems: 1000,
+      description: 'Unknown members are refused (a typo such as fileName must not sign nothing)',
+      examples: [[{ filename: 'demo/cam1.mp4', uriExpiryTime: '1h' }, { filename: 'demo/cam1_thumbnail.jpg' }]],
+    },
   ),
 );
 
@@ -146,9 +150,12 @@ export const AccountResult = Type.Object({ data: Account });
 export const AccountSecretResult = Type.Object({ data: AccountWithSecret });
 export const NewProviderBody = Type.Object(
   { name: Type.String(), type: ProviderType, config: ProviderConfig, enabled: Type.Optional(Type.Boolean()) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ name: 'archive', type: 'fs', config: {} }] },
 );
-export const ProviderPatchBody = Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false });
+export const ProviderPatchBody = Type.Object(
+  { enabled: Type.Boolean() },
+  { additionalProperties: false, examples: [{ enabled: true }] },
+);
 export const NewAccountBody = Type.Object(
   {
     name: Type.String(),
@@ -156,7 +163,10 @@ export const NewAccountBody = Type.Object(
     providers: Type.Optional(Type.Array(Type.String())),
     directories: Type.Optional(Type.Array(Type.String(), { description: 'Default ["*"]' })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ name: 'archive-reader', defaultProvider: 'archive', directories: ['demo'] }],
+  },
 );
 export const AccountPatchBody = Type.Object(
   {
@@ -165,7 +175,7 @@ export const AccountPatchBody = Type.Object(
     providers: Type.Optional(Type.Array(Type.String())),
     directories: Type.Optional(Type.Array(Type.String())),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ directories: ['demo', 'archive'] }] },
 );
 export const NameParam = Type.Object({ name: Type.String() });
 
