@@ -279,7 +279,10 @@ describe.each(DIALECTS)('app basics on %s', (dialect) => {
     );
     // Errors are documented as problems; a mediaKey route has a named parameter, not OpenAPI-invalid `{*}`.
     const post = res.body.paths['/detections'].post;
-    expect(post.responses['4XX'].content['application/problem+json'].schema.properties.code.type).toBe('string');
+    expect(post.responses['400'].content['application/problem+json'].schema).toEqual({
+      $ref: '#/components/schemas/Problem',
+    });
+    expect(res.body.components.schemas.Problem.properties.code.type).toBe('string');
     expect(Object.keys(res.body.paths)).not.toContain('/recordings/{*}');
     expect(Object.keys(res.body.paths['/api/storage/signed'])).toEqual(expect.arrayContaining(['get', 'head']));
     expect(res.body.paths['/recordings/{key}'].get.parameters).toEqual([
