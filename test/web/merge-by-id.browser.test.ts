@@ -2,13 +2,13 @@
 // track with boxes on the same frames are refused with a message saying why; a fitting id merges, and Save sends it.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, getJson, postJson } from '../support/server.js';
+import { bearer, getJson } from '../support/server.js';
 import { DIALECTS } from '../support/store.js';
 import {
   HAS_CHROMIUM,
   NO_CHROMIUM_MESSAGE,
-  PASSWORD,
   launchChromium,
+  signedInPage,
   startEditorServer,
   type EditorFixture,
 } from './support.js';
@@ -33,15 +33,7 @@ if (!HAS_CHROMIUM) {
     });
 
     async function openDemo(): Promise<Page> {
-      const login = await postJson(`${fx.server.url}/login`, { username: fx.username('editor'), password: PASSWORD });
-      expect(login.status).toBe(200);
-      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-      await context.addInitScript(
-        (session) => sessionStorage.setItem('sightline.session', session),
-        JSON.stringify(login.body.data),
-      );
-      const page = await context.newPage();
-      page.setDefaultTimeout(5000);
+      const page = await signedInPage(fx, browser, 'editor');
       await page.goto(`${fx.server.url}/#/recording/${encodeURIComponent(fx.mediaKey)}?frame=120`);
       await page.waitForFunction(() => window.__sightline?.frame === 120 && window.__sightline.drawn > 0);
       return page;

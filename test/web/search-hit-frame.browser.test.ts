@@ -6,8 +6,8 @@ import { DIALECTS } from '../support/store.js';
 import {
   HAS_CHROMIUM,
   NO_CHROMIUM_MESSAGE,
-  PASSWORD,
   launchChromium,
+  signedInPage,
   startEditorServer,
   type EditorFixture,
 } from './support.js';
@@ -50,14 +50,7 @@ if (!HAS_CHROMIUM) {
     });
 
     async function searchPage(): Promise<Page> {
-      const login = await postJson(`${fx.server.url}/login`, { username: fx.username('viewer'), password: PASSWORD });
-      expect(login.status).toBe(200);
-      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-      await context.addInitScript(
-        (session) => sessionStorage.setItem('sightline.session', session),
-        JSON.stringify(login.body.data),
-      );
-      const page = await context.newPage();
+      const page = await signedInPage(fx, browser, 'viewer');
       await page.goto(`${fx.server.url}/#/search`);
       await page.getByRole('textbox', { name: 'Region: x, y, width, height (px)' }).fill('2, 2, 40, 40');
       await page.getByRole('button', { name: 'Search' }).click();

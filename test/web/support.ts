@@ -9,7 +9,7 @@ import { upsertRun } from '../../src/detections/queries.js';
 import { validateRun } from '../../src/detections/validate-run.js';
 import type { DialectName } from '../../src/db/store.js';
 import { DEMO_MEDIA, demoRuns } from '../../src/cli/demo-data.js';
-import { seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
+import { postJson, seedOrg, startTestServer, type SeededOrg, type TestServer } from '../support/server.js';
 
 import { CHROMIUM } from './chromium.js';
 
@@ -74,6 +74,23 @@ export async function startEditorServer(
   }
   const suffix = org.name.slice('org-'.length);
   return { server, org, mediaKey, username: (role) => `${role}-${suffix}` };
+}
+
+/**
+ * A page of its own (a new context, 1400×900) signed in as `role` of the fixture's organisation: the session is put
+ * where the editor keeps it, so the page opens signed in. Actions wait at most 5 s.
+ */
+export async function signedInPage(fx: EditorFixture, browser: Browser, role: string): Promise<Page> {
+  const login = await postJson(`${fx.server.url}/login`, { username: fx.username(role), password: PASSWORD });
+  if (login.status !== 200) throw new Error(`login as ${role} answered ${login.status}`);
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  await context.addInitScript(
+    (session) => sessionStorage.setItem('sightline.session', session),
+    JSON.stringify(login.body.data),
+  );
+  const page = await context.newPage();
+  page.setDefaultTimeout(5000);
+  return page;
 }
 
 /** Sets a range input as a user's drag would: the value, then an input event. */

@@ -2,12 +2,11 @@
 // same tracks (forced by hiding and showing the layer, which changes the row count), in Debian's Chromium.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { postJson } from '../support/server.js';
 import {
   HAS_CHROMIUM,
   NO_CHROMIUM_MESSAGE,
-  PASSWORD,
   launchChromium,
+  signedInPage,
   startEditorServer,
   type EditorFixture,
 } from './support.js';
@@ -32,15 +31,7 @@ if (!HAS_CHROMIUM) {
     });
 
     async function openDemo(): Promise<Page> {
-      const login = await postJson(`${fx.server.url}/login`, { username: fx.username('editor'), password: PASSWORD });
-      expect(login.status).toBe(200);
-      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-      await context.addInitScript(
-        (session) => sessionStorage.setItem('sightline.session', session),
-        JSON.stringify(login.body.data),
-      );
-      const page = await context.newPage();
-      page.setDefaultTimeout(5000);
+      const page = await signedInPage(fx, browser, 'editor');
       await page.goto(`${fx.server.url}/#/recording/${encodeURIComponent(fx.mediaKey)}`);
       await page.locator(`.layer[data-run-id="${TRACKER}"]`).waitFor();
       await page.waitForFunction(() => window.__sightline?.frame === 0 && window.__sightline.drawn > 0);
