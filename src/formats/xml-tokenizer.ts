@@ -81,6 +81,11 @@ export class XmlTokenizer {
 
   constructor(private readonly handler: XmlHandler) {}
 
+  /** Everything written so far has been read (no token waits for more input). */
+  get idle(): boolean {
+    return this.pos >= this.buf.length;
+  }
+
   write(chunk: string): void {
     const bad = FORBIDDEN.exec(chunk);
     if (bad !== null) {
