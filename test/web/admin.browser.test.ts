@@ -12,8 +12,8 @@ import { DIALECTS } from '../support/store.js';
 import {
   HAS_CHROMIUM,
   NO_CHROMIUM_MESSAGE,
-  PASSWORD,
   launchChromium,
+  signedInPage,
   startEditorServer,
   type EditorFixture,
 } from './support.js';
@@ -43,22 +43,15 @@ if (!HAS_CHROMIUM) {
       await fx?.server.close();
     });
 
-    async function signedInPage(role: string, hash: string): Promise<Page> {
-      const login = await postJson(`${fx.server.url}/login`, { username: fx.username(role), password: PASSWORD });
-      expect(login.status).toBe(200);
-      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-      await context.addInitScript(
-        (session) => sessionStorage.setItem('sightline.session', session),
-        JSON.stringify(login.body.data),
-      );
-      const page = await context.newPage();
+    async function openAs(role: string, hash: string): Promise<Page> {
+      const page = await signedInPage(fx, browser, role, { timeoutMs: 30_000 });
       page.on('dialog', (d) => void d.accept());
       await page.goto(`${fx.server.url}/${hash}`);
       return page;
     }
 
     it('an owner adds a user and a token, sets retention, connects storage for the editor, and the video plays', async () => {
-      const owner = await signedInPage('owner', `#/recording/${encodeURIComponent(fx.mediaKey)}`);
+      const owner = await openAs('owner', `#/recording/${encodeURIComponent(fx.mediaKey)}`);
       // Before: the editor says why there is no video, and what an admin can do.
       await owner.locator('.no-video').waitFor();
       expect(await owner.locator('.no-video').textContent()).toMatch(
@@ -159,7 +152,7 @@ if (!HAS_CHROMIUM) {
 
     it('shows a viewer and an editor no administration section', async () => {
       for (const role of ['viewer', 'editor']) {
-        const page = await signedInPage(role, '#/recordings');
+        const page = await openAs(role, '#/recordings');
         await page.locator('header nav').waitFor();
         expect(await page.getByRole('link', { name: 'Administration' }).count()).toBe(0);
         await page.goto(`${fx.server.url}/#/admin/people`);

@@ -11,8 +11,8 @@ import { bearer, getJson, postJson } from '../support/server.js';
 import {
   HAS_CHROMIUM,
   NO_CHROMIUM_MESSAGE,
-  PASSWORD,
   launchChromium,
+  signedInPage,
   startEditorServer,
   type EditorFixture,
 } from './support.js';
@@ -115,13 +115,7 @@ if (!HAS_CHROMIUM) {
         const res = await postJson(`${fx.server.url}/detections`, body, bearer(fx.org.token));
         expect(res.status).toBe(201);
       }
-      const login = await postJson(`${fx.server.url}/login`, { username: fx.username('viewer'), password: PASSWORD });
-      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-      await context.addInitScript(
-        (session) => sessionStorage.setItem('sightline.session', session),
-        JSON.stringify(login.body.data),
-      );
-      page = await context.newPage();
+      page = await signedInPage(fx, browser, 'viewer', { timeoutMs: 30_000 });
       page.on('worker', (worker) => workers.push(worker.url()));
       await page.goto(`${fx.server.url}/#/recording/${encodeURIComponent(fx.mediaKey)}`);
       await page.locator('.layer[data-run-id="pred-1"]').waitFor();

@@ -16,6 +16,7 @@ import {
   NO_CHROMIUM_MESSAGE,
   PASSWORD,
   launchChromium,
+  signedInPage,
   setRange,
   startEditorServer,
   type EditorFixture,
@@ -45,25 +46,18 @@ function harness(dialect: (typeof DIALECTS)[number], env: Record<string, string>
     await ctx.browser?.close();
     await ctx.fx?.server.close();
   });
-  async function signedInPage(hash = '', role = 'editor'): Promise<Page> {
-    const login = await postJson(`${ctx.fx.server.url}/login`, { username: ctx.fx.username(role), password: PASSWORD });
-    expect(login.status).toBe(200);
-    const context = await ctx.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    await context.addInitScript(
-      (session) => sessionStorage.setItem('sightline.session', session),
-      JSON.stringify(login.body.data),
-    );
-    const page = await context.newPage();
+  async function openAs(hash = '', role = 'editor'): Promise<Page> {
+    const page = await signedInPage(ctx.fx, ctx.browser, role, { timeoutMs: 30_000 });
     await page.goto(`${ctx.fx.server.url}/${hash}`);
     return page;
   }
   async function open(mediaKey = ctx.fx.mediaKey, role = 'editor'): Promise<Page> {
-    const page = await signedInPage(`#/recording/${encodeURIComponent(mediaKey)}`, role);
+    const page = await openAs(`#/recording/${encodeURIComponent(mediaKey)}`, role);
     await page.locator('.layer').first().waitFor();
     await page.waitForFunction(() => window.__sightline?.frame === 0 && window.__sightline.drawn > 0);
     return page;
   }
-  return { ctx, signedInPage, open };
+  return { ctx, openAs, open };
 }
 
 if (!HAS_CHROMIUM) {
@@ -72,7 +66,7 @@ if (!HAS_CHROMIUM) {
   });
 } else {
   describe.each(DIALECTS)('editor audit, blank-canvas player (%s)', (dialect) => {
-    const { ctx, signedInPage, open } = harness(dialect);
+    const { ctx, openAs, open } = harness(dialect);
 
     it('the frame slider seeks by keys and by click', async () => {
       const page = await open();
@@ -124,7 +118,7 @@ if (!HAS_CHROMIUM) {
     });
 
     it('leaving a recording with unsaved corrections asks first; cancelling stays', async () => {
-      const page = await signedInPage('#/recordings');
+      const page = await openAs('#/recordings');
       await page.locator(`tr.recording-row[data-media-key="${ctx.fx.mediaKey}"]`).click();
       await page.waitForFunction(() => window.__sightline?.frame === 0 && window.__sightline.drawn > 0);
       const editorHash = await page.evaluate(() => location.hash);
@@ -150,7 +144,7 @@ if (!HAS_CHROMIUM) {
     });
 
     it('Back with unsaved corrections, cancelled, keeps the recording; closing the page asks too', async () => {
-      const page = await signedInPage('#/recordings');
+      const page = await openAs('#/recordings');
       await page.locator(`tr.recording-row[data-media-key="${ctx.fx.mediaKey}"]`).click();
       await page.waitForFunction(() => window.__sightline?.frame === 0 && window.__sightline.drawn > 0);
       // Leaving without edits asks nothing.
@@ -187,7 +181,7 @@ if (!HAS_CHROMIUM) {
 
     it('a malformed link shows an error, at load and on a hash change', async () => {
       const errors: string[] = [];
-      const page = await signedInPage('#/recording/%E0%A4%A');
+      const page = await openAs('#/recording/%E0%A4%A');
       page.on('pageerror', (e) => errors.push(e.message));
       await page.locator('.not-found .error').waitFor({ timeout: 5000 });
       expect(await page.locator('.not-found .error').textContent()).toContain('malformed');
@@ -237,7 +231,7 @@ if (!HAS_CHROMIUM) {
     });
 
     it('an error in the list or the region search replaces the stale results, in words', async () => {
-      const page = await signedInPage('#/recordings');
+      const page = await openAs('#/recordings');
       await page.locator('tr.recording-row').first().waitFor();
       await page.fill('input[name=from]', '2100-01-01');
       await page.fill('input[name=to]', '2000-01-01');
@@ -360,7 +354,7 @@ if (!HAS_CHROMIUM) {
           ).status,
         ).toBe(201);
       }
-      const page = await signedInPage('#/recordings');
+      const page = await openAs('#/recordings');
       const row = page.locator(`tr.recording-row[data-media-key="${spoof}"]`);
       await row.waitFor();
       // The override is shown as a mark inside its own <bdi>, so it reorders nothing, not even the rest of its name.
@@ -425,7 +419,7 @@ if (!HAS_CHROMIUM) {
         (await postJson(`${fx.server.url}/recordings`, { mediaKey: other, deviceKey: 'cam9' }, bearer(fx.org.token)))
           .status,
       ).toBe(201);
-      const page = await signedInPage('#/recordings');
+      const page = await openAs('#/recordings');
       await page.locator(`tr.recording-row[data-media-key="${other}"]`).waitFor();
       await page.getByRole('textbox', { name: 'Device' }).fill('cam1');
       await page.getByRole('button', { name: 'Filter' }).click();
@@ -441,7 +435,7 @@ if (!HAS_CHROMIUM) {
 
     it('each page has its own title and takes the focus, so a screen reader starts at its content', async () => {
       const { fx } = ctx;
-      const page = await signedInPage('#/recordings');
+      const page = await openAs('#/recordings');
       await page.locator(`tr.recording-row[data-media-key="${fx.mediaKey}"] td a`).click();
       await page.locator('.layer').first().waitFor();
       await expect.poll(() => page.title()).toBe(`${fx.mediaKey} · Sightline`);

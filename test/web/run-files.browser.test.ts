@@ -5,12 +5,12 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { DIALECTS } from '../support/store.js';
-import { bearer, postJson } from '../support/server.js';
+import { bearer } from '../support/server.js';
 import {
   HAS_CHROMIUM,
   NO_CHROMIUM_MESSAGE,
-  PASSWORD,
   launchChromium,
+  signedInPage,
   startEditorServer,
   type EditorFixture,
 } from './support.js';
@@ -36,14 +36,7 @@ if (!HAS_CHROMIUM) {
     });
 
     async function openRecording(role: string): Promise<Page> {
-      const login = await postJson(`${fx.server.url}/login`, { username: fx.username(role), password: PASSWORD });
-      expect(login.status).toBe(200);
-      const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
-      await context.addInitScript(
-        (session) => sessionStorage.setItem('sightline.session', session),
-        JSON.stringify(login.body.data),
-      );
-      const page = await context.newPage();
+      const page = await signedInPage(fx, browser, role, { context: { acceptDownloads: true }, timeoutMs: 30_000 });
       await page.goto(`${fx.server.url}/#/recording/${encodeURIComponent(fx.mediaKey)}`);
       await page.locator('.layer').first().waitFor();
       return page;

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { upsertRun } from '../../src/detections/queries.js';
 import { validateRun } from '../../src/detections/validate-run.js';
 import type { DialectName } from '../../src/db/store.js';
@@ -78,18 +78,24 @@ export async function startEditorServer(
 
 /**
  * A page of its own (a new context, 1400×900) signed in as `role` of the fixture's organisation: the session is put
- * where the editor keeps it, so the page opens signed in. Actions wait at most 5 s.
+ * where the editor keeps it, so the page opens signed in. Actions wait at most `timeoutMs` (5 s unless given);
+ * `context` adds options of the browser context (acceptDownloads, …).
  */
-export async function signedInPage(fx: EditorFixture, browser: Browser, role: string): Promise<Page> {
+export async function signedInPage(
+  fx: EditorFixture,
+  browser: Browser,
+  role: string,
+  { context: contextOptions = {}, timeoutMs = 5000 }: { context?: BrowserContextOptions; timeoutMs?: number } = {},
+): Promise<Page> {
   const login = await postJson(`${fx.server.url}/login`, { username: fx.username(role), password: PASSWORD });
   if (login.status !== 200) throw new Error(`login as ${role} answered ${login.status}`);
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, ...contextOptions });
   await context.addInitScript(
     (session) => sessionStorage.setItem('sightline.session', session),
     JSON.stringify(login.body.data),
   );
   const page = await context.newPage();
-  page.setDefaultTimeout(5000);
+  page.setDefaultTimeout(timeoutMs);
   return page;
 }
 
