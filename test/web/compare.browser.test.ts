@@ -2,20 +2,13 @@
 // over HTTP (one known false positive, one known miss, one identity switch), compared in the editor; the canvas
 // pixels show the false positive red and the miss orange where their boxes are, the switch marked on its frame, the
 // timeline's switch mark seeks, and the panel's figures are the evaluation engine's.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { evaluate } from '../../src/evaluation/evaluate.js';
 import { boxSetFromRows } from '../../src/evaluation/layout.js';
-import { DIALECTS } from '../support/store.js';
 import { bearer, getJson, postJson } from '../support/server.js';
-import {
-  HAS_CHROMIUM,
-  NO_CHROMIUM_MESSAGE,
-  launchChromium,
-  signedInPage,
-  startEditorServer,
-  type EditorFixture,
-} from './support.js';
+import { signedInPage } from './support.js';
+import { describeInChromium } from './chromium-suite.js';
 
 const W = 640;
 const H = 360;
@@ -89,146 +82,143 @@ async function seek(page: Page, frame: number) {
   await page.waitForFunction((f) => window.__sightline?.frame === f, frame);
 }
 
-if (!HAS_CHROMIUM) {
-  describe('comparison mode in Chromium', () => {
-    it.skip(NO_CHROMIUM_MESSAGE, () => {});
-  });
-} else {
-  describe.each(DIALECTS)('comparison mode in Chromium (%s)', (dialect) => {
-    let fx: EditorFixture;
-    let browser: Browser;
-    let page: Page;
-    const workers: string[] = [];
+describeInChromium('comparison mode in Chromium', (suite) => {
+  let page: Page;
+  const workers: string[] = [];
 
-    beforeAll(async () => {
-      [fx, browser] = await Promise.all([startEditorServer(dialect), launchChromium()]);
-      // Only the two runs compared here stay on the recording.
-      for (const runId of ['demo-detector-1', 'demo-tracker-1']) {
-        const res = await fetch(`${fx.server.url}/detections/${runId}?mediaKey=${encodeURIComponent(fx.mediaKey)}`, {
+  beforeAll(async () => {
+    // Only the two runs compared here stay on the recording.
+    for (const runId of ['demo-detector-1', 'demo-tracker-1']) {
+      const res = await fetch(
+        `${suite.fx.server.url}/detections/${runId}?mediaKey=${encodeURIComponent(suite.fx.mediaKey)}`,
+        {
           method: 'DELETE',
-          headers: bearer(fx.org.token),
-        });
-        expect(res.status).toBe(200);
-      }
-      const { gt, pred } = runs(fx.mediaKey);
-      for (const body of [gt, pred]) {
-        const res = await postJson(`${fx.server.url}/detections`, body, bearer(fx.org.token));
-        expect(res.status).toBe(201);
-      }
-      page = await signedInPage(fx, browser, 'viewer', { timeoutMs: 30_000 });
-      page.on('worker', (worker) => workers.push(worker.url()));
-      await page.goto(`${fx.server.url}/#/recording/${encodeURIComponent(fx.mediaKey)}`);
-      await page.locator('.layer[data-run-id="pred-1"]').waitFor();
-      await page.waitForFunction(() => window.__sightline?.drawn !== undefined);
-      await page.locator('select.compare-gt').selectOption('gt-1');
-      await page.locator('select.compare-pred').selectOption('pred-1');
-      await page.locator('button.compare-run').click();
-      await page.waitForFunction(() => window.__sightline?.comparing === true);
-    });
-    afterAll(async () => {
-      await browser?.close();
-      await fx?.server.close();
-    });
-
-    it('draws the false positive red and the miss orange where their boxes are', async () => {
-      await seek(page, MISS_FRAME);
-      const [fx0, fy0, fw, fh] = FP as [number, number, number, number];
-      // Dashed red outline: red pixels along the top edge, a faint red fill inside.
-      const edge = await Promise.all(range(0, 20).map((k) => pixel(page, fx0 + 5 + k * 4, fy0)));
-      expect(edge.filter(isRed).length).toBeGreaterThan(4);
-      expect(isRed(await pixel(page, fx0 + fw / 2, fy0 + fh / 2))).toBe(true);
-      // Hollow orange: the outline is orange, the inside left clear.
-      const [bx, by, bw, bh] = B as [number, number, number, number];
-      expect(isOrange(await pixel(page, bx, by + bh / 2))).toBe(true);
-      expect(isOrange(await pixel(page, bx + bw, by + bh / 2))).toBe(true);
-      expect((await pixel(page, bx + bw / 2, by + bh / 2))[3]).toBe(0);
-      // A matched box is neither: A's outline at the same frame.
-      const a = await pixel(page, A[0]!, A[1]! + 50);
-      expect(isRed(a) || isOrange(a)).toBe(false);
-      expect(a[3]).toBe(255);
-      // One frame later B is matched and the false positive is gone.
-      await seek(page, MISS_FRAME + 1);
-      expect(isOrange(await pixel(page, bx, by + bh / 2))).toBe(false);
-      expect(isRed(await pixel(page, fx0 + fw / 2, fy0 + fh / 2))).toBe(false);
-    });
-
-    it('marks the identity switch on its frame only', async () => {
-      await seek(page, SWITCH_FRAME);
-      expect(isMagenta(await pixel(page, A[0]!, A[1]!))).toBe(true);
-      await seek(page, SWITCH_FRAME + 1);
-      expect(isMagenta(await pixel(page, A[0]!, A[1]!))).toBe(false);
-    });
-
-    it("a click on the timeline's switch mark seeks to the switch", async () => {
-      await seek(page, 0);
-      const timeline = (await page.locator('canvas.timeline').boundingBox())!;
-      const frames = await page.evaluate(() => window.__sightline!.frames);
-      // Two CSS pixels right of the mark's centre: the click snaps to the switch.
-      const x = timeline.x + ((SWITCH_FRAME + 0.5) / frames) * timeline.width + 2;
-      await page.mouse.click(x, timeline.y + 10);
-      await page.waitForFunction((f) => window.__sightline?.frame === f, SWITCH_FRAME);
-      // The panel lists the switch too, and its button seeks.
-      await seek(page, 0);
-      await page.locator('button.switch-frame', { hasText: String(SWITCH_FRAME) }).click();
-      await page.waitForFunction((f) => window.__sightline?.frame === f, SWITCH_FRAME);
-    });
-
-    it("the panel's figures are the evaluation engine's, with the full table a click away", async () => {
-      // The engine on the runs as the server returns them.
-      const sides = await Promise.all(
-        ['gt-1', 'pred-1'].map(async (runId) => {
-          const res = await getJson(
-            `${fx.server.url}/detections/${runId}?mediaKey=${encodeURIComponent(fx.mediaKey)}`,
-            bearer(fx.org.token),
-          );
-          const rows = {
-            f: [] as number[],
-            ids: [] as number[],
-            xywh: [] as number[],
-            cls: [] as number[],
-            s: [] as number[],
-          };
-          res.body.data.tracks.forEach(
-            (
-              t: {
-                confidence?: number;
-                boxes: { frame: number; x: number; y: number; w: number; h: number; confidence?: number }[];
-              },
-              ti: number,
-            ) => {
-              for (const b of t.boxes) {
-                rows.f.push(b.frame);
-                rows.ids.push(ti);
-                rows.xywh.push(b.x * W, b.y * H, b.w * W, b.h * H);
-                rows.cls.push(0);
-                rows.s.push(b.confidence ?? t.confidence ?? 1);
-              }
-            },
-          );
-          return boxSetFromRows(fx.org.recording.frameCount ?? FRAMES, rows.f, rows.ids, rows.xywh, rows.cls, rows.s);
-        }),
+          headers: bearer(suite.fx.org.token),
+        },
       );
-      const numFrames = fx.org.recording.frameCount ?? FRAMES;
-      const want = evaluate([{ name: 'r', numFrames, gt: sides[0]!, pred: sides[1]! }], {
-        classNames: ['person'],
-        metrics: ['hota', 'clear', 'identity', 'count', 'coco'],
-      }).combined;
-      expect(want.IDSW).toBe(1);
-      expect(want.CLR_FP).toBe(1);
-      expect(want.CLR_FN).toBe(1);
-      for (const field of ['HOTA', 'MOTA', 'IDF1', 'AP', 'AP50']) {
-        const cell = page.locator(`.compare-figures dd[data-field="${field}"]`);
-        expect(Math.abs(Number(await cell.getAttribute('data-value')) - (want[field] as number))).toBeLessThanOrEqual(
-          1e-9,
-        );
-        expect(await cell.textContent()).toBe((want[field] as number).toFixed(4));
-      }
-      // Scored off the page's thread.
-      expect(workers.some((url) => /compare-worker/.test(url))).toBe(true);
-      await page.locator('.compare-all summary').click();
-      await expect.poll(() => page.locator('.compare-table td[data-field="IDSW"]').textContent()).toBe('1');
-      expect(await page.locator('.compare-table td[data-field="CLR_FP"]').textContent()).toBe('1');
-      expect(await page.locator('.compare-table td[data-field="DetA"]').isVisible()).toBe(true);
-    });
+      expect(res.status).toBe(200);
+    }
+    const { gt, pred } = runs(suite.fx.mediaKey);
+    for (const body of [gt, pred]) {
+      const res = await postJson(`${suite.fx.server.url}/detections`, body, bearer(suite.fx.org.token));
+      expect(res.status).toBe(201);
+    }
+    page = await signedInPage(suite.fx, suite.browser, 'viewer', { timeoutMs: 30_000 });
+    page.on('worker', (worker) => workers.push(worker.url()));
+    await page.goto(`${suite.fx.server.url}/#/recording/${encodeURIComponent(suite.fx.mediaKey)}`);
+    await page.locator('.layer[data-run-id="pred-1"]').waitFor();
+    await page.waitForFunction(() => window.__sightline?.drawn !== undefined);
+    await page.locator('select.compare-gt').selectOption('gt-1');
+    await page.locator('select.compare-pred').selectOption('pred-1');
+    await page.locator('button.compare-run').click();
+    await page.waitForFunction(() => window.__sightline?.comparing === true);
   });
-}
+
+  it('draws the false positive red and the miss orange where their boxes are', async () => {
+    await seek(page, MISS_FRAME);
+    const [fx0, fy0, fw, fh] = FP as [number, number, number, number];
+    // Dashed red outline: red pixels along the top edge, a faint red fill inside.
+    const edge = await Promise.all(range(0, 20).map((k) => pixel(page, fx0 + 5 + k * 4, fy0)));
+    expect(edge.filter(isRed).length).toBeGreaterThan(4);
+    expect(isRed(await pixel(page, fx0 + fw / 2, fy0 + fh / 2))).toBe(true);
+    // Hollow orange: the outline is orange, the inside left clear.
+    const [bx, by, bw, bh] = B as [number, number, number, number];
+    expect(isOrange(await pixel(page, bx, by + bh / 2))).toBe(true);
+    expect(isOrange(await pixel(page, bx + bw, by + bh / 2))).toBe(true);
+    expect((await pixel(page, bx + bw / 2, by + bh / 2))[3]).toBe(0);
+    // A matched box is neither: A's outline at the same frame.
+    const a = await pixel(page, A[0]!, A[1]! + 50);
+    expect(isRed(a) || isOrange(a)).toBe(false);
+    expect(a[3]).toBe(255);
+    // One frame later B is matched and the false positive is gone.
+    await seek(page, MISS_FRAME + 1);
+    expect(isOrange(await pixel(page, bx, by + bh / 2))).toBe(false);
+    expect(isRed(await pixel(page, fx0 + fw / 2, fy0 + fh / 2))).toBe(false);
+  });
+
+  it('marks the identity switch on its frame only', async () => {
+    await seek(page, SWITCH_FRAME);
+    expect(isMagenta(await pixel(page, A[0]!, A[1]!))).toBe(true);
+    await seek(page, SWITCH_FRAME + 1);
+    expect(isMagenta(await pixel(page, A[0]!, A[1]!))).toBe(false);
+  });
+
+  it("a click on the timeline's switch mark seeks to the switch", async () => {
+    await seek(page, 0);
+    const timeline = (await page.locator('canvas.timeline').boundingBox())!;
+    const frames = await page.evaluate(() => window.__sightline!.frames);
+    // Two CSS pixels right of the mark's centre: the click snaps to the switch.
+    const x = timeline.x + ((SWITCH_FRAME + 0.5) / frames) * timeline.width + 2;
+    await page.mouse.click(x, timeline.y + 10);
+    await page.waitForFunction((f) => window.__sightline?.frame === f, SWITCH_FRAME);
+    // The panel lists the switch too, and its button seeks.
+    await seek(page, 0);
+    await page.locator('button.switch-frame', { hasText: String(SWITCH_FRAME) }).click();
+    await page.waitForFunction((f) => window.__sightline?.frame === f, SWITCH_FRAME);
+  });
+
+  it("the panel's figures are the evaluation engine's, with the full table a click away", async () => {
+    // The engine on the runs as the server returns them.
+    const sides = await Promise.all(
+      ['gt-1', 'pred-1'].map(async (runId) => {
+        const res = await getJson(
+          `${suite.fx.server.url}/detections/${runId}?mediaKey=${encodeURIComponent(suite.fx.mediaKey)}`,
+          bearer(suite.fx.org.token),
+        );
+        const rows = {
+          f: [] as number[],
+          ids: [] as number[],
+          xywh: [] as number[],
+          cls: [] as number[],
+          s: [] as number[],
+        };
+        res.body.data.tracks.forEach(
+          (
+            t: {
+              confidence?: number;
+              boxes: { frame: number; x: number; y: number; w: number; h: number; confidence?: number }[];
+            },
+            ti: number,
+          ) => {
+            for (const b of t.boxes) {
+              rows.f.push(b.frame);
+              rows.ids.push(ti);
+              rows.xywh.push(b.x * W, b.y * H, b.w * W, b.h * H);
+              rows.cls.push(0);
+              rows.s.push(b.confidence ?? t.confidence ?? 1);
+            }
+          },
+        );
+        return boxSetFromRows(
+          suite.fx.org.recording.frameCount ?? FRAMES,
+          rows.f,
+          rows.ids,
+          rows.xywh,
+          rows.cls,
+          rows.s,
+        );
+      }),
+    );
+    const numFrames = suite.fx.org.recording.frameCount ?? FRAMES;
+    const want = evaluate([{ name: 'r', numFrames, gt: sides[0]!, pred: sides[1]! }], {
+      classNames: ['person'],
+      metrics: ['hota', 'clear', 'identity', 'count', 'coco'],
+    }).combined;
+    expect(want.IDSW).toBe(1);
+    expect(want.CLR_FP).toBe(1);
+    expect(want.CLR_FN).toBe(1);
+    for (const field of ['HOTA', 'MOTA', 'IDF1', 'AP', 'AP50']) {
+      const cell = page.locator(`.compare-figures dd[data-field="${field}"]`);
+      expect(Math.abs(Number(await cell.getAttribute('data-value')) - (want[field] as number))).toBeLessThanOrEqual(
+        1e-9,
+      );
+      expect(await cell.textContent()).toBe((want[field] as number).toFixed(4));
+    }
+    // Scored off the page's thread.
+    expect(workers.some((url) => /compare-worker/.test(url))).toBe(true);
+    await page.locator('.compare-all summary').click();
+    await expect.poll(() => page.locator('.compare-table td[data-field="IDSW"]').textContent()).toBe('1');
+    expect(await page.locator('.compare-table td[data-field="CLR_FP"]').textContent()).toBe('1');
+    expect(await page.locator('.compare-table td[data-field="DetA"]').isVisible()).toBe(true);
+  });
+});

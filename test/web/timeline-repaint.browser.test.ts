@@ -1,38 +1,18 @@
 // The timeline repaints only the rows an edit changed: its pixels after an edit must equal a full repaint of the
 // same tracks (forced by hiding and showing the layer, which changes the row count), in Debian's Chromium.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import {
-  HAS_CHROMIUM,
-  NO_CHROMIUM_MESSAGE,
-  launchChromium,
-  signedInPage,
-  startEditorServer,
-  type EditorFixture,
-} from './support.js';
+import { expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { signedInPage } from './support.js';
+import { describeInChromium } from './chromium-suite.js';
 
 const TRACKER = 'demo-tracker-1';
 
-if (!HAS_CHROMIUM) {
-  describe('timeline repaint in Chromium', () => {
-    it.skip(NO_CHROMIUM_MESSAGE, () => {});
-  });
-} else {
-  describe('timeline repaint in Chromium (sqlite)', () => {
-    let fx: EditorFixture;
-    let browser: Browser;
-
-    beforeAll(async () => {
-      [fx, browser] = await Promise.all([startEditorServer('sqlite'), launchChromium()]);
-    });
-    afterAll(async () => {
-      await browser?.close();
-      await fx?.server.close();
-    });
-
+describeInChromium(
+  'timeline repaint in Chromium',
+  (suite) => {
     async function openDemo(): Promise<Page> {
-      const page = await signedInPage(fx, browser, 'editor');
-      await page.goto(`${fx.server.url}/#/recording/${encodeURIComponent(fx.mediaKey)}`);
+      const page = await signedInPage(suite.fx, suite.browser, 'editor');
+      await page.goto(`${suite.fx.server.url}/#/recording/${encodeURIComponent(suite.fx.mediaKey)}`);
       await page.locator(`.layer[data-run-id="${TRACKER}"]`).waitFor();
       await page.waitForFunction(() => window.__sightline?.frame === 0 && window.__sightline.drawn > 0);
       return page;
@@ -70,5 +50,7 @@ if (!HAS_CHROMIUM) {
       expect(await pixels(page)).toBe(edited);
       await page.context().close();
     });
-  });
-}
+  },
+  // The repaint is the editor's own work: one dialect is enough.
+  { dialects: ['sqlite'] },
+);
