@@ -16,10 +16,11 @@ interface TrackRows {
   classId?: number | string;
   values: Float64Array;
   n: number;
-  /** First position number per box (line, index, track ordinal or entry ordinal). */
-  at: number[];
-  /** Second position number per box (box ordinal in an XML track, line in a zip entry); unused otherwise. */
-  sub: number[];
+  /**
+   * Two position numbers per box: the first (line, index, track ordinal or entry ordinal), then the second (box
+   * ordinal in an XML track, line in a zip entry; unused otherwise). Grown with `values`.
+   */
+  positions: Int32Array;
   /** Label / class of a box that differs from its track's, by box index. */
   extras?: Map<number, { label?: string; classId?: number | string }>;
   /** A one-box track of a row without a track id: its id is chosen at the end, clear of every id of the file. */
@@ -39,6 +40,9 @@ export class RunBuilder {
   private readonly tracks: TrackRows[] = [];
   private readonly byId = new Map<string, TrackRows>();
   private readonly byNumber = new Map<number, TrackRows>();
+  /** The track of the last box() call: files list a track's boxes together (CVAT, COCO by track), so most hit. */
+  private lastId: string | undefined;
+  private lastTrack: TrackRows | undefined;
   readonly malformed: MalformedRow[] = [];
   readonly skipped: SkipCounts = { notObjects: 0, nonBoxShapes: 0, untracked: 0 };
   /** Entry names for `entry` positions, by ordinal. */
@@ -81,7 +85,10 @@ export class RunBuilder {
     at: number,
     sub = 0,
   ): void {
-    const track = this.byId.get(trackId) ?? this.namedTrack(trackId, label, classId);
+    let track = trackId === this.lastId ? this.lastTrack! : this.byId.get(trackId);
+    if (track === undefined) track = this.namedTrack(trackId, label, classId);
+    this.lastId = trackId;
+    this.lastTrack = track;
     this.addBox(track, frame, form, a, b, c, d, confidence, label, classId, at, sub);
   }
 
@@ -170,7 +177,12 @@ export class RunBuilder {
     classId: number | string | undefined,
     room: number,
   ): TrackRows {
-    const track: TrackRows = { id, values: new Float64Array(room * PACKED_STRIDE).fill(NaN), n: 0, at: [], sub: [] };
+    const track: TrackRows = {
+      id,
+      values: new Float64Array(room * PACKED_STRIDE).fill(NaN),
+      n: 0,
+      positions: new Int32Array(room * 2),
+    };
     if (label !== undefined) track.label = label;
     if (classId !== undefined) track.classId = classId;
     this.tracks.push(track);
@@ -193,6 +205,9 @@ export class RunBuilder {
       const grown = new Float64Array(track.values.length * 2).fill(NaN);
       grown.set(track.values);
       track.values = grown;
+      const positions = new Int32Array(track.positions.length * 2);
+      positions.set(track.positions);
+      track.positions = positions;
     }
     const o = track.n * PACKED_STRIDE;
     const v = track.values;
@@ -203,8 +218,8 @@ export class RunBuilder {
     v[o + first + 2] = c;
     v[o + first + 3] = d;
     v[o + SLOT.confidence] = confidence;
-    track.at.push(at);
-    track.sub.push(sub);
+    track.positions[track.n * 2] = at;
+    track.positions[track.n * 2 + 1] = sub;
     track.n++;
   }
 
@@ -248,7 +263,9 @@ export class RunBuilder {
       run: { schemaVersion: '1.0', source: { kind: 'import' }, ...header, tracks },
       positionOf: (track, box) => {
         const t = rows[track];
-        return this.position(t?.at[box] ?? 0, t?.sub[box] ?? 0);
+        return t === undefined || box >= t.n
+          ? this.position(0, 0)
+          : this.position(t.positions[box * 2]!, t.positions[box * 2 + 1]!);
       },
       malformed: this.malformed,
       skipped: this.skipped,
