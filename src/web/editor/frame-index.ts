@@ -98,6 +98,7 @@ export function updateFrameIndex(
   before: readonly Track[],
 ): FrameIndex {
   const touched = new Set(ids);
+  if (updateInPlace(index, tracks, touched, before)) return index;
   const position = new Map<string, number>();
   for (let ti = 0; ti < tracks.length; ti++) position.set(tracks[ti]!.id, ti);
   // Where each track of the index is now; -1 for an edited one (its boxes are read again from the track).
@@ -209,6 +210,98 @@ export function updateFrameIndex(
   if (next < frameCount) copyFrames(next, frameCount);
   out.start[frameCount] = at;
   return out;
+}
+
+/**
+ * The common edit (a box moved or resized, its track interpolated again, a keyframe toggled, and their undo):
+ * no track moved in the run and every frame keeps its number of boxes. Then only the edited tracks' frames are
+ * rewritten, where they are, and the rest of the index is not walked at all. False (nothing written) otherwise.
+ */
+function updateInPlace(
+  index: FrameIndex,
+  tracks: readonly Track[],
+  touched: ReadonlySet<string>,
+  before: readonly Track[],
+): boolean {
+  // The edited tracks must stand where they stood, and no track came or went: then neither did any other move.
+  if (tracks.length !== index.ids.length || before.length !== touched.size) return false;
+  const edited: number[] = [];
+  for (const id of touched) {
+    const ti = index.ids.indexOf(id);
+    if (ti < 0 || tracks[ti]!.id !== id) return false;
+    edited.push(ti);
+  }
+  // Boxes per frame, before (+1 each) and now (-1 each): every frame must come out even.
+  const balance = new Map<number, number>();
+  for (const t of before) for (const b of t.boxes) balance.set(b.frame, (balance.get(b.frame) ?? 0) + 1);
+  for (const ti of edited) for (const b of tracks[ti]!.boxes) balance.set(b.frame, (balance.get(b.frame) ?? 0) - 1);
+  for (const n of balance.values()) if (n !== 0) return false;
+  edited.sort((a, b) => a - b);
+  const isEdited = new Set(edited);
+  // The edited tracks' boxes by frame, in buildFrameIndex's order within a frame (track, then slot).
+  const added = new Map<number, Array<[number, number]>>();
+  for (const ti of edited) {
+    const boxes = tracks[ti]!.boxes;
+    for (let bi = 0; bi < boxes.length; bi++) {
+      const f = boxes[bi]!.frame;
+      const list = added.get(f);
+      if (list) list.push([ti, bi]);
+      else added.set(f, [[ti, bi]]);
+    }
+  }
+  const kept: number[] = [];
+  for (const [f, list] of added) {
+    list.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const from = index.start[f]!;
+    const to = index.start[f + 1]!;
+    // The untouched tracks' boxes of the frame, copied out before the frame is written over.
+    kept.length = 0;
+    for (let i = from; i < to; i++) if (!isEdited.has(index.track[i]!)) kept.push(i);
+    const rows = kept.map((i) => [
+      index.track[i]!,
+      index.slot[i]!,
+      index.x[i]!,
+      index.y[i]!,
+      index.w[i]!,
+      index.h[i]!,
+      index.conf[i]!,
+    ]);
+    let at = from;
+    let k = 0;
+    let a = 0;
+    while (k < rows.length || a < list.length) {
+      if (k < rows.length && (a >= list.length || rows[k]![0]! < list[a]![0])) {
+        const [ti, bi, x, y, w, h, conf] = rows[k++]!;
+        writeBox(index, at++, ti!, bi!, x!, y!, w!, h!, conf!);
+      } else {
+        const [ti, bi] = list[a++]!;
+        const t = tracks[ti]!;
+        const b = t.boxes[bi]!;
+        writeBox(index, at++, ti, bi, b.x, b.y, b.w, b.h, boxConfidence(t, bi));
+      }
+    }
+  }
+  return true;
+}
+
+function writeBox(
+  index: FrameIndex,
+  i: number,
+  ti: number,
+  bi: number,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  conf: number,
+): void {
+  index.x[i] = x;
+  index.y[i] = y;
+  index.w[i] = w;
+  index.h[i] = h;
+  index.conf[i] = conf;
+  index.track[i] = ti;
+  index.slot[i] = bi;
 }
 
 /** Where box (track ti, slot bi) sits in the index, or -1. */

@@ -11,7 +11,7 @@ import type { RecordingAssets, Run, Track } from '../types.js';
 import { correctedRunBody, moveBox, resizeBox, type Corner, type SaveMode } from '../editor/corrections.js';
 import { layerName, makeLayer, reindex, trackLabel, type Layer } from '../editor/layers.js';
 import { applySnapshot, History, snapshot, type TrackState } from '../editor/history.js';
-import { buildPatch, isEmptyPatch, remember } from '../editor/patch.js';
+import { buildPatch, isEmptyPatch, markChanged, remember } from '../editor/patch.js';
 import { addKeyframe, interpolateAround, toggleKeyframe } from '../editor/interpolate.js';
 import {
   addTrack,
@@ -629,7 +629,15 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
         before: edited.flatMap((s) => (s.track ? [s.track] : [])),
       },
     );
-    layer.edited = !isEmptyPatch(buildPatch(layer.baseline, layer.tracks, layer.revision));
+    if (edited) {
+      markChanged(
+        layer.changed,
+        layer.baseline,
+        layer.tracks,
+        edited.map((s) => s.id),
+      );
+      layer.edited = layer.changed.size > 0;
+    } else layer.edited = !isEmptyPatch(buildPatch(layer.baseline, layer.tracks, layer.revision));
     reselect();
     layersChanged(true);
   }
@@ -640,10 +648,10 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
    */
   function edit(layer: Layer, ids: string[], change: () => unknown) {
     const before = snapshot(layer.tracks, ids);
-    const base = new Map(layer.baseline);
+    const fresh = ids.filter((id) => !layer.baseline.has(id));
     remember(layer.baseline, layer.tracks, ids);
     if (change() === false) {
-      layer.baseline = base;
+      for (const id of fresh) layer.baseline.delete(id);
       return;
     }
     engine.history.push({ layer, before, after: snapshot(layer.tracks, ids) });
@@ -893,7 +901,7 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
   if (!info) return h('main', { class: 'editor' }, h('p', { class: 'muted' }, 'Loading…'));
 
   const rec = info.recording;
-  const labels = [...new Set(engine.layers.flatMap((l) => l.tracks.map(trackLabel)))].sort();
+  const labels = [...new Set(engine.layers.flatMap((l) => [...l.labels.keys()]))].sort();
   const selTrack = selectedTrack();
   const inspected = inspect && describe(inspect, engine.frame);
   return h(
