@@ -212,10 +212,14 @@ export function updateFrameIndex(
   return out;
 }
 
+/** An edited track's entries while the index is re-laid in place: they are written over. */
+const EDITED = 0xffffffff;
+
 /**
- * The common edit (a box moved or resized, its track interpolated again, a keyframe toggled, and their undo):
- * no track moved in the run and every frame keeps its number of boxes. Then only the edited tracks' frames are
- * rewritten, where they are, and the rest of the index is not walked at all. False (nothing written) otherwise.
+ * The common edits (a box moved or resized, its track interpolated again, a keyframe toggled, a track split, and
+ * their undo) keep every frame's number of boxes. Then the index is updated where it is: only the edited tracks'
+ * frames are rewritten, and when tracks came or went the others' track numbers are shifted in one pass over the
+ * track column. False (nothing written) when some frame's count changed.
  */
 function updateInPlace(
   index: FrameIndex,
@@ -223,21 +227,49 @@ function updateInPlace(
   touched: ReadonlySet<string>,
   before: readonly Track[],
 ): boolean {
-  // The edited tracks must stand where they stood, and no track came or went: then neither did any other move.
-  if (tracks.length !== index.ids.length || before.length !== touched.size) return false;
   const edited: number[] = [];
+  // Where each track of the index stands now (EDITED for an edited or removed one); undefined: none moved.
+  let moved: Uint32Array | undefined;
   for (const id of touched) {
-    const ti = index.ids.indexOf(id);
-    if (ti < 0 || tracks[ti]!.id !== id) return false;
+    const ti = tracks.length === index.ids.length ? index.ids.indexOf(id) : -1;
+    if (ti < 0 || tracks[ti]!.id !== id) {
+      moved = new Uint32Array(index.ids.length);
+      break;
+    }
     edited.push(ti);
+  }
+  if (moved) {
+    // The untouched tracks keep their order: walk the index's ids and the tracks together.
+    edited.length = 0;
+    moved.fill(EDITED);
+    let old = 0;
+    for (let ti = 0; ti < tracks.length; ti++) {
+      const id = tracks[ti]!.id;
+      if (touched.has(id)) {
+        edited.push(ti);
+        continue;
+      }
+      while (old < index.ids.length && index.ids[old] !== id) old++;
+      if (old === index.ids.length) return false;
+      moved[old++] = ti;
+    }
   }
   // Boxes per frame, before (+1 each) and now (-1 each): every frame must come out even.
   const balance = new Map<number, number>();
   for (const t of before) for (const b of t.boxes) balance.set(b.frame, (balance.get(b.frame) ?? 0) + 1);
   for (const ti of edited) for (const b of tracks[ti]!.boxes) balance.set(b.frame, (balance.get(b.frame) ?? 0) - 1);
   for (const n of balance.values()) if (n !== 0) return false;
-  edited.sort((a, b) => a - b);
-  const isEdited = new Set(edited);
+  if (!moved && sameFrames(tracks, edited, before)) {
+    rewriteBoxes(index, tracks, edited, before);
+    return true;
+  }
+  if (moved) {
+    const total = index.start[index.frames]!;
+    for (let i = 0; i < total; i++) index.track[i] = moved[index.track[i]!]!;
+    index.ids = tracks.map((t) => t.id);
+  }
+  // Without a move, the edited tracks' entries still carry their (unchanged) numbers.
+  const isEdited = new Set(moved ? [EDITED] : edited);
   // The edited tracks' boxes by frame, in buildFrameIndex's order within a frame (track, then slot).
   const added = new Map<number, Array<[number, number]>>();
   for (const ti of edited) {
@@ -282,6 +314,44 @@ function updateInPlace(
     }
   }
   return true;
+}
+
+/** Whether each edited track has its boxes on the same frames, in the same slots, as before the edit. */
+function sameFrames(tracks: readonly Track[], edited: readonly number[], before: readonly Track[]): boolean {
+  for (let k = 0; k < edited.length; k++) {
+    const now = tracks[edited[k]!]!;
+    const was = before.find((t) => t.id === now.id);
+    if (!was || was.boxes.length !== now.boxes.length) return false;
+    for (let bi = 0; bi < now.boxes.length; bi++) if (was.boxes[bi]!.frame !== now.boxes[bi]!.frame) return false;
+  }
+  return true;
+}
+
+/**
+ * Every box keeps its place in the index (same frame, same slot), so a box that changed is written over where
+ * it stands; a nudge writes one box, and re-reads only the frames whose boxes changed.
+ */
+function rewriteBoxes(
+  index: FrameIndex,
+  tracks: readonly Track[],
+  edited: readonly number[],
+  before: readonly Track[],
+) {
+  for (const ti of edited) {
+    const now = tracks[ti]!;
+    const was = before.find((t) => t.id === now.id)!;
+    for (let bi = 0; bi < now.boxes.length; bi++) {
+      const b = now.boxes[bi]!;
+      const a = was.boxes[bi]!;
+      const conf = boxConfidence(now, bi);
+      if (a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h && Object.is(boxConfidence(was, bi), conf)) continue;
+      for (let i = index.start[b.frame]!; i < index.start[b.frame + 1]!; i++) {
+        if (index.track[i] !== ti || index.slot[i] !== bi) continue;
+        writeBox(index, i, ti, bi, b.x, b.y, b.w, b.h, conf);
+        break;
+      }
+    }
+  }
 }
 
 function writeBox(

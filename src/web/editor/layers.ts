@@ -79,12 +79,11 @@ export function reindex(layer: Layer, edited?: { ids: Iterable<string>; before: 
     return;
   }
   const ids = new Set(edited.ids);
-  const was = layer.index;
-  const wasIds = was.ids;
-  layer.index = updateFrameIndex(was, layer.tracks, ids, edited.before);
+  const wasIds = layer.index.ids;
+  layer.index = updateFrameIndex(layer.index, layer.tracks, ids, edited.before);
   let now: Track[];
-  if (layer.index === was) {
-    // Updated in place: no track moved, so only the edited tracks' slots are looked at again.
+  if (layer.index.ids === wasIds) {
+    // No track moved (the index kept its ids), so only the edited tracks' slots are looked at again.
     now = [];
     for (const id of ids) {
       const ti = wasIds.indexOf(id);
@@ -124,7 +123,7 @@ export function recolorEdited(layer: Layer, was: readonly string[], edited: Read
       continue;
     }
     // Skips the edited (or removed) tracks' old places; an untouched track is met in the same order.
-    while (was[old] !== t.id) old++;
+    while (old < was.length && was[old] !== t.id) old++;
     byLabel[ti] = layer.slotByLabel[old]!;
     byTrack[ti] = layer.slotByTrack[old]!;
     old++;
