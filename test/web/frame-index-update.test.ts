@@ -3,7 +3,13 @@
 // rebuild gives.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildFrameIndex, updateFrameIndex, type FrameIndex } from '../../src/web/editor/frame-index.js';
+import { FrameCounts } from '../../src/web/editor/frame-counts.js';
+import {
+  buildFrameIndex,
+  countsPerFrame,
+  updateFrameIndex,
+  type FrameIndex,
+} from '../../src/web/editor/frame-index.js';
 import { applySnapshot, snapshot } from '../../src/web/editor/history.js';
 import { makeLayer, recolor, reindex } from '../../src/web/editor/layers.js';
 import { mergeTracks, splitTrack } from '../../src/web/editor/track-edits.js';
@@ -163,13 +169,15 @@ describe('updateFrameIndex', () => {
     );
   });
 
-  it('reindexes a layer (index, colour slots, label counts) as a rebuild would, after random edit sequences', () => {
+  it('reindexes a layer (index, colour slots, label counts, counts per frame) as a rebuild would, after random edit sequences', () => {
     const labels = ['car', 'person', 'bus'];
     fc.assert(
       fc.property(
         fc.array(fc.tuple(boxesArb, fc.nat(2)), { minLength: 0, maxLength: 8 }),
         fc.array(editArb, { minLength: 1, maxLength: 25 }),
-        (initial, edits) => {
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (initial, edits, threshold) => {
+          const counts = new FrameCounts<object>();
           const tracks: Track[] = structuredClone(initial).map(([boxes, l], i) => ({
             id: `t${i}`,
             label: labels[l]!,
@@ -186,6 +194,9 @@ describe('updateFrameIndex', () => {
             const old = state.filter((s) => ids.includes(s.id) && s.track).map((s) => s.track!);
             reindex(layer, { ids, before: old });
             const rebuilt = makeLayer({ runId: 'r', tracks } as unknown as Run);
+            const fresh = new Uint32Array(45);
+            countsPerFrame(rebuilt.index, threshold, fresh);
+            expect([...counts.of(layer, layer.index, threshold, 45)]).toEqual([...fresh]);
             recolor(rebuilt);
             expect(plain(layer.index)).toEqual(plain(rebuilt.index));
             expect([[...layer.slotByLabel], [...layer.slotByTrack], layer.labels]).toEqual([

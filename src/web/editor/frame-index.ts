@@ -23,7 +23,13 @@ export interface FrameIndex {
    * arrays of the run's size on every edit costs more (in garbage collection) than the edit itself.
    */
   spare?: Columns;
+  /** Tells this state of the index from any other (an update in place changes it too). */
+  version: number;
+  /** What the last update changed: the version it started from and the frames whose boxes it wrote. */
+  changed?: { from: number; frames: number[] };
 }
+
+let versions = 0;
 
 type Columns = Pick<FrameIndex, 'x' | 'y' | 'w' | 'h' | 'conf' | 'track' | 'slot'>;
 
@@ -54,6 +60,7 @@ export function buildFrameIndex(tracks: readonly Track[]): FrameIndex {
     track: new Uint32Array(total),
     slot: new Uint32Array(total),
     ids: tracks.map((t) => t.id),
+    version: ++versions,
   };
   tracks.forEach((t, ti) => {
     t.boxes.forEach((b, bi) => {
@@ -98,7 +105,13 @@ export function updateFrameIndex(
   before: readonly Track[],
 ): FrameIndex {
   const touched = new Set(ids);
-  if (updateInPlace(index, tracks, touched, before)) return index;
+  const from = index.version;
+  const written = updateInPlace(index, tracks, touched, before);
+  if (written) {
+    index.version = ++versions;
+    index.changed = { from, frames: written };
+    return index;
+  }
   const position = new Map<string, number>();
   for (let ti = 0; ti < tracks.length; ti++) position.set(tracks[ti]!.id, ti);
   // Where each track of the index is now; -1 for an edited one (its boxes are read again from the track).
@@ -156,6 +169,8 @@ export function updateFrameIndex(
     ...columns,
     ids: tracks.map((t) => t.id),
     spare: { x, y, w, h, conf, track, slot },
+    version: ++versions,
+    changed: { from: index.version, frames },
   };
   let at = 0;
   /** Copies the untouched frames [from, to) as one block. */
@@ -219,14 +234,14 @@ const EDITED = 0xffffffff;
  * The common edits (a box moved or resized, its track interpolated again, a keyframe toggled, a track split, and
  * their undo) keep every frame's number of boxes. Then the index is updated where it is: only the edited tracks'
  * frames are rewritten, and when tracks came or went the others' track numbers are shifted in one pass over the
- * track column. False (nothing written) when some frame's count changed.
+ * track column. Returns the frames written, or undefined (nothing written) when some frame's count changed.
  */
 function updateInPlace(
   index: FrameIndex,
   tracks: readonly Track[],
   touched: ReadonlySet<string>,
   before: readonly Track[],
-): boolean {
+): number[] | undefined {
   const edited: number[] = [];
   // Where each track of the index stands now (EDITED for an edited or removed one); undefined: none moved.
   let moved: Uint32Array | undefined;
@@ -250,7 +265,7 @@ function updateInPlace(
         continue;
       }
       while (old < index.ids.length && index.ids[old] !== id) old++;
-      if (old === index.ids.length) return false;
+      if (old === index.ids.length) return undefined;
       moved[old++] = ti;
     }
   }
@@ -258,11 +273,8 @@ function updateInPlace(
   const balance = new Map<number, number>();
   for (const t of before) for (const b of t.boxes) balance.set(b.frame, (balance.get(b.frame) ?? 0) + 1);
   for (const ti of edited) for (const b of tracks[ti]!.boxes) balance.set(b.frame, (balance.get(b.frame) ?? 0) - 1);
-  for (const n of balance.values()) if (n !== 0) return false;
-  if (!moved && sameFrames(tracks, edited, before)) {
-    rewriteBoxes(index, tracks, edited, before);
-    return true;
-  }
+  for (const n of balance.values()) if (n !== 0) return undefined;
+  if (!moved && sameFrames(tracks, edited, before)) return rewriteBoxes(index, tracks, edited, before);
   if (moved) {
     const total = index.start[index.frames]!;
     for (let i = 0; i < total; i++) index.track[i] = moved[index.track[i]!]!;
@@ -313,7 +325,7 @@ function updateInPlace(
       }
     }
   }
-  return true;
+  return [...added.keys()];
 }
 
 /** Whether each edited track has its boxes on the same frames, in the same slots, as before the edit. */
@@ -336,7 +348,8 @@ function rewriteBoxes(
   tracks: readonly Track[],
   edited: readonly number[],
   before: readonly Track[],
-) {
+): number[] {
+  const frames: number[] = [];
   for (const ti of edited) {
     const now = tracks[ti]!;
     const was = before.find((t) => t.id === now.id)!;
@@ -348,10 +361,12 @@ function rewriteBoxes(
       for (let i = index.start[b.frame]!; i < index.start[b.frame + 1]!; i++) {
         if (index.track[i] !== ti || index.slot[i] !== bi) continue;
         writeBox(index, i, ti, bi, b.x, b.y, b.w, b.h, conf);
+        frames.push(b.frame);
         break;
       }
     }
   }
+  return frames;
 }
 
 function writeBox(
@@ -381,6 +396,14 @@ export function findInIndex(index: FrameIndex, frame: number, ti: number, bi: nu
     if (index.track[i] === ti && index.slot[i] === bi) return i;
   }
   return -1;
+}
+
+/** Boxes of frame f shown at a confidence threshold (a box without confidence is always shown). */
+export function countFrame(index: FrameIndex, f: number, threshold: number): number {
+  if (f >= index.frames) return 0;
+  let c = 0;
+  for (let i = index.start[f]!; i < index.start[f + 1]!; i++) if (!(index.conf[i]! < threshold)) c++;
+  return c;
 }
 
 /** Boxes shown per frame at a confidence threshold (a box without confidence is always shown). */

@@ -1,6 +1,7 @@
 // The timeline under the video: per-frame detection counts on top, each track's presence (Gantt) below,
 // and the playhead. The static part is drawn once into an offscreen canvas; a frame change only blits it.
-import { countsPerFrame, presence } from './frame-index.js';
+import { FrameCounts } from './frame-counts.js';
+import { presence } from './frame-index.js';
 import { trackLabel, type Layer } from './layers.js';
 import { PALETTE } from './palette.js';
 import {
@@ -33,7 +34,9 @@ export class Timeline {
    * entry counts for the boxes array and length it was computed from; edits that keep both (a box moved, a
    * keyframe toggled) change no frame, and edits that change frames are also dropped by forget().
    */
-  private spans = new WeakMap<Track, { boxes: Box[]; n: number; spans: Spans }>();
+  private spans = new WeakMap<Track, { boxes: Box[]; n: number; spans: Spans; row?: PaintedRow }>();
+  /** Each layer's boxes per frame, recounted only where an edit wrote. */
+  private frameCounts = new FrameCounts<Layer>();
   /** What the background holds now: the rows compare against it to repaint only what an edit changed. */
   private painted:
     | { W: number; H: number; frames: number; rows: PaintedRow[]; counts: Uint32Array; decorated: boolean }
@@ -49,12 +52,12 @@ export class Timeline {
     for (const t of tracks) this.spans.delete(t);
   }
 
-  private presenceOf(track: Track): Spans {
+  private presenceOf(track: Track): { spans: Spans; row?: PaintedRow } {
     const kept = this.spans.get(track);
-    if (kept && kept.boxes === track.boxes && kept.n === track.boxes.length) return kept.spans;
-    const spans = presence(track);
-    this.spans.set(track, { boxes: track.boxes, n: track.boxes.length, spans });
-    return spans;
+    if (kept && kept.boxes === track.boxes && kept.n === track.boxes.length) return kept;
+    const entry = { boxes: track.boxes, n: track.boxes.length, spans: presence(track) };
+    this.spans.set(track, entry);
+    return entry;
   }
 
   /**
@@ -67,7 +70,10 @@ export class Timeline {
     const frames = Math.max(1, this.frames);
     const counts = new Uint32Array(frames);
     const visible = layers.filter((l) => l.visible);
-    for (const layer of visible) countsPerFrame(layer.index, layer.threshold, counts);
+    for (const layer of visible) {
+      const shown = this.frameCounts.of(layer, layer.index, layer.threshold, frames);
+      for (let f = 0; f < frames; f++) counts[f]! += shown[f]!;
+    }
     const rowCount = visible.reduce((n, l) => n + l.tracks.length, 0);
     const g = rowGeometry(rowCount, COUNTS_HEIGHT + 2, H - COUNTS_HEIGHT - 2);
     const rows = this.rowsOf(visible, g.rowH);
@@ -112,10 +118,18 @@ export class Timeline {
       const slots = layer.colorBy === 'label' ? layer.slotByLabel : layer.slotByTrack;
       const alpha = Math.max(0.3, layer.opacity);
       layer.tracks.forEach((track, ti) => {
-        const spans = this.presenceOf(track);
+        const kept = this.presenceOf(track);
+        const { spans } = kept;
         // Rows tall enough to read carry the track's name at its start.
         const name = rowH >= 9 && spans.length > 0 ? `${trackLabel(track)} #${track.id}` : '';
-        rows.push({ spans, color: PALETTE[slots[ti]!]!, alpha, name });
+        const color = PALETTE[slots[ti]!]!;
+        const last = kept.row;
+        // The row painted last time when it is the same: changedRows then passes over it at once.
+        if (last && last.color === color && last.alpha === alpha && last.name === name) rows.push(last);
+        else {
+          kept.row = { spans, color, alpha, name };
+          rows.push(kept.row);
+        }
       });
     }
     return rows;
