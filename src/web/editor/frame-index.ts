@@ -293,35 +293,23 @@ function updateInPlace(
       else added.set(f, [[ti, bi]]);
     }
   }
-  const kept: number[] = [];
   for (const [f, list] of added) {
     list.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     const from = index.start[f]!;
     const to = index.start[f + 1]!;
-    // The untouched tracks' boxes of the frame, copied out before the frame is written over.
-    kept.length = 0;
-    for (let i = from; i < to; i++) if (!isEdited.has(index.track[i]!)) kept.push(i);
-    const rows = kept.map((i) => [
-      index.track[i]!,
-      index.slot[i]!,
-      index.x[i]!,
-      index.y[i]!,
-      index.w[i]!,
-      index.h[i]!,
-      index.conf[i]!,
-    ]);
-    let at = from;
-    let k = 0;
-    let a = 0;
-    while (k < rows.length || a < list.length) {
-      if (k < rows.length && (a >= list.length || rows[k]![0]! < list[a]![0])) {
-        const [ti, bi, x, y, w, h, conf] = rows[k++]!;
-        writeBox(index, at++, ti!, bi!, x!, y!, w!, h!, conf!);
-      } else {
-        const [ti, bi] = list[a++]!;
+    // The untouched tracks' boxes of the frame moved to its front, in their order; then merged with the edited
+    // tracks' from the back, so that no box is written over before it is moved.
+    let end = from;
+    for (let i = from; i < to; i++) if (!isEdited.has(index.track[i]!)) copyBox(index, i, end++);
+    let k = end - 1;
+    let a = list.length - 1;
+    for (let at = to - 1; at >= from; at--) {
+      if (k >= from && (a < 0 || index.track[k]! > list[a]![0])) copyBox(index, k--, at);
+      else {
+        const [ti, bi] = list[a--]!;
         const t = tracks[ti]!;
         const b = t.boxes[bi]!;
-        writeBox(index, at++, ti, bi, b.x, b.y, b.w, b.h, boxConfidence(t, bi));
+        writeBox(index, at, ti, bi, b.x, b.y, b.w, b.h, boxConfidence(t, bi));
       }
     }
   }
@@ -367,6 +355,17 @@ function rewriteBoxes(
     }
   }
   return frames;
+}
+
+function copyBox(index: FrameIndex, from: number, to: number): void {
+  if (from === to) return;
+  index.x[to] = index.x[from]!;
+  index.y[to] = index.y[from]!;
+  index.w[to] = index.w[from]!;
+  index.h[to] = index.h[from]!;
+  index.conf[to] = index.conf[from]!;
+  index.track[to] = index.track[from]!;
+  index.slot[to] = index.slot[from]!;
 }
 
 function writeBox(
