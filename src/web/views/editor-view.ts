@@ -197,14 +197,16 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
 
   // ——— drawing ———
   function redraw() {
+    // The part an edit changed is for this redraw only, whatever it draws.
+    const dirty = engine.dirty;
+    engine.dirty = undefined;
     const canvas = overlay.current;
     if (!canvas) return;
     const t0 = performance.now();
     const scale = canvas.width / (canvas.clientWidth || canvas.width);
     const cmp = engine.compare;
     const ctx = canvas.getContext('2d')!;
-    const clip = cmp || engine.drawing ? undefined : engine.dirty;
-    engine.dirty = undefined;
+    const clip = cmp || engine.drawing ? undefined : dirty;
     if (clip) engine.partialDraws++;
     engine.drawn = drawOverlay(ctx, cmp ? engine.layers.filter((l) => l !== cmp.gt && l !== cmp.pred) : engine.layers, {
       frame: engine.frame,
