@@ -35,6 +35,16 @@ export class Timeline {
    * keyframe toggled) change no frame, and edits that change frames are also dropped by forget().
    */
   private spans = new WeakMap<Track, { boxes: Box[]; n: number; spans: Spans; row?: PaintedRow }>();
+  /**
+   * Each layer's rows as last made, with what they were made from: after an edit that moved no track (the index
+   * kept its ids), only the forgotten tracks' rows are made again.
+   */
+  private layerRows = new WeakMap<
+    Layer,
+    { version: number; ids: readonly string[]; slots: Uint8Array; alpha: number; rowH: number; rows: PaintedRow[] }
+  >();
+  /** The tracks forget() was given since the last rebuild. */
+  private forgotten = new Set<Track>();
   /** Each layer's boxes per frame, recounted only where an edit wrote. */
   private frameCounts = new FrameCounts<Layer>();
   /** What the background holds now: the rows compare against it to repaint only what an edit changed. */
@@ -49,7 +59,10 @@ export class Timeline {
 
   /** Drops the kept presence of tracks an edit changed. */
   forget(tracks: Iterable<Track>): void {
-    for (const t of tracks) this.spans.delete(t);
+    for (const t of tracks) {
+      this.spans.delete(t);
+      this.forgotten.add(t);
+    }
   }
 
   private presenceOf(track: Track): { spans: Spans; row?: PaintedRow } {
@@ -76,7 +89,7 @@ export class Timeline {
     }
     const rowCount = visible.reduce((n, l) => n + l.tracks.length, 0);
     const g = rowGeometry(rowCount, COUNTS_HEIGHT + 2, H - COUNTS_HEIGHT - 2);
-    const rows = this.rowsOf(visible, g.rowH);
+    const rows = this.rowsOf(layers, g.rowH);
     const before = this.painted;
     const decorated = this.decorate !== undefined;
     const same = before && !decorated && !before.decorated && before.W === W && before.H === H;
@@ -112,27 +125,52 @@ export class Timeline {
   }
 
   /** What each visible track's row paints, in row order. */
-  private rowsOf(visible: readonly Layer[], rowH: number): PaintedRow[] {
+  private rowsOf(layers: readonly Layer[], rowH: number): PaintedRow[] {
     const rows: PaintedRow[] = [];
-    for (const layer of visible) {
+    for (const layer of layers) {
+      // A hidden layer's rows are made whole when it shows again.
+      if (!layer.visible) {
+        this.layerRows.delete(layer);
+        continue;
+      }
       const slots = layer.colorBy === 'label' ? layer.slotByLabel : layer.slotByTrack;
       const alpha = Math.max(0.3, layer.opacity);
-      layer.tracks.forEach((track, ti) => {
-        const kept = this.presenceOf(track);
-        const { spans } = kept;
-        // Rows tall enough to read carry the track's name at its start.
-        const name = rowH >= 9 && spans.length > 0 ? `${trackLabel(track)} #${track.id}` : '';
-        const color = PALETTE[slots[ti]!]!;
-        const last = kept.row;
-        // The row painted last time when it is the same: changedRows then passes over it at once.
-        if (last && last.color === color && last.alpha === alpha && last.name === name) rows.push(last);
-        else {
-          kept.row = { spans, color, alpha, name };
-          rows.push(kept.row);
+      const { index } = layer;
+      const kept = this.layerRows.get(layer);
+      const follows =
+        kept &&
+        (kept.version === index.version || kept.version === index.changed?.from) &&
+        kept.ids === index.ids &&
+        kept.slots === slots &&
+        kept.alpha === alpha &&
+        kept.rowH === rowH &&
+        kept.rows.length === layer.tracks.length;
+      if (kept && follows) {
+        for (const t of this.forgotten) {
+          const ti = layer.tracks.indexOf(t);
+          if (ti >= 0) kept.rows[ti] = this.rowOf(t, PALETTE[slots[ti]!]!, alpha, rowH);
         }
-      });
+        kept.version = index.version;
+      } else {
+        const made = layer.tracks.map((t, ti) => this.rowOf(t, PALETTE[slots[ti]!]!, alpha, rowH));
+        this.layerRows.set(layer, { version: index.version, ids: index.ids, slots, alpha, rowH, rows: made });
+      }
+      for (const row of this.layerRows.get(layer)!.rows) rows.push(row);
     }
+    this.forgotten.clear();
     return rows;
+  }
+
+  /** What one track's row paints: the row painted last time when it is the same (changedRows passes over it). */
+  private rowOf(track: Track, color: string, alpha: number, rowH: number): PaintedRow {
+    const kept = this.presenceOf(track);
+    const { spans } = kept;
+    // Rows tall enough to read carry the track's name at its start.
+    const name = rowH >= 9 && spans.length > 0 ? `${trackLabel(track)} #${track.id}` : '';
+    const last = kept.row;
+    if (last && last.color === color && last.alpha === alpha && last.name === name) return last;
+    kept.row = { spans, color, alpha, name };
+    return kept.row;
   }
 
   private clear(ctx: CanvasRenderingContext2D, from: number, to: number): void {
