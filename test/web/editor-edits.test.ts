@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { applySnapshot, History, snapshot } from '../../src/web/editor/history.js';
-import { buildPatch, isEmptyPatch, remember, type Baseline } from '../../src/web/editor/patch.js';
+import { buildPatch, isEmptyPatch, markChanged, remember, type Baseline } from '../../src/web/editor/patch.js';
 import { addKeyframe, between, interpolateAround, toggleKeyframe } from '../../src/web/editor/interpolate.js';
 import {
   addTrack,
@@ -127,6 +127,54 @@ describe('patch body', () => {
     remember(base, tracks, ['a']);
     tracks[0]!.boxes[0]!.x = 0.1;
     expect(isEmptyPatch(buildPatch(base, tracks, 1))).toBe(true);
+  });
+
+  it('the changed set, kept edit by edit for the edited tracks, is empty exactly when the patch is', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({ t: fc.nat(5), kind: fc.constantFrom('move', 'back', 'relabel', 'delete', 'add', 'undo') }),
+          { minLength: 1, maxLength: 30 },
+        ),
+        (edits) => {
+          const tracks = Array.from({ length: 6 }, (_, i) => track(String(i), [i]));
+          const base: Baseline = new Map();
+          const changed = new Set<string>();
+          const history = new History<null>();
+          for (const e of edits) {
+            const target = tracks[e.t % tracks.length];
+            const id = e.kind === 'add' ? `n${e.t}` : target?.id;
+            if (e.kind === 'undo') {
+              const step = history.undo();
+              if (!step) continue;
+              applySnapshot(tracks, step.before);
+              markChanged(
+                changed,
+                base,
+                tracks,
+                step.before.map((s) => s.id),
+              );
+            } else {
+              if (id === undefined || (e.kind === 'add' && tracks.some((t) => t.id === id))) continue;
+              remember(base, tracks, [id]);
+              const before = snapshot(tracks, [id]);
+              if (e.kind === 'move') target!.boxes[0]!.x = 0.5;
+              else if (e.kind === 'back') target!.boxes[0]!.x = 0.1;
+              else if (e.kind === 'relabel') relabel(target!, target!.label === 'bus' ? 'car' : 'bus');
+              else if (e.kind === 'delete') tracks.splice(tracks.indexOf(target!), 1);
+              else addTrack(tracks, id, 'person', box(1));
+              history.push({ layer: null, before, after: snapshot(tracks, [id]) });
+              markChanged(changed, base, tracks, [id]);
+            }
+            const patch = buildPatch(base, tracks, 1);
+            expect([...changed].sort()).toEqual(
+              [...patch.tracks.upsert.map((t) => t.id as string), ...patch.tracks.delete].sort(),
+            );
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 
   it('keeps interpolated marks on the boxes it sends', () => {

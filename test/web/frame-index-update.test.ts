@@ -3,10 +3,17 @@
 // rebuild gives.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildFrameIndex, updateFrameIndex, type FrameIndex } from '../../src/web/editor/frame-index.js';
+import { FrameCounts } from '../../src/web/editor/frame-counts.js';
+import {
+  buildFrameIndex,
+  countsPerFrame,
+  updateFrameIndex,
+  type FrameIndex,
+} from '../../src/web/editor/frame-index.js';
 import { applySnapshot, snapshot } from '../../src/web/editor/history.js';
+import { makeLayer, recolor, reindex } from '../../src/web/editor/layers.js';
 import { mergeTracks, splitTrack } from '../../src/web/editor/track-edits.js';
-import type { Box, Track } from '../../src/web/types.js';
+import type { Box, Run, Track } from '../../src/web/types.js';
 
 /** The index's content: its arrays up to the boxes it holds (an updated index keeps room beyond). */
 const plain = (index: FrameIndex) => {
@@ -160,6 +167,70 @@ describe('updateFrameIndex', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('reindexes a layer (index, colour slots, label counts, counts per frame) as a rebuild would, after random edit sequences', () => {
+    const labels = ['car', 'person', 'bus'];
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(boxesArb, fc.nat(2)), { minLength: 0, maxLength: 8 }),
+        fc.array(editArb, { minLength: 1, maxLength: 25 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (initial, edits, threshold) => {
+          const counts = new FrameCounts<object>();
+          const tracks: Track[] = structuredClone(initial).map(([boxes, l], i) => ({
+            id: `t${i}`,
+            label: labels[l]!,
+            boxes,
+          }));
+          const layer = makeLayer({ runId: 'r', tracks } as unknown as Run);
+          let last: { ids: string[]; before: ReturnType<typeof snapshot> } | undefined;
+          for (const edit of edits) {
+            const state = snapshot(
+              tracks,
+              tracks.map((t) => t.id),
+            );
+            const ids = apply(tracks, edit, last);
+            const old = state.filter((s) => ids.includes(s.id) && s.track).map((s) => s.track!);
+            reindex(layer, { ids, before: old });
+            const rebuilt = makeLayer({ runId: 'r', tracks } as unknown as Run);
+            const fresh = new Uint32Array(45);
+            countsPerFrame(rebuilt.index, threshold, fresh);
+            expect([...counts.of(layer, layer.index, threshold, 45)]).toEqual([...fresh]);
+            recolor(rebuilt);
+            expect(plain(layer.index)).toEqual(plain(rebuilt.index));
+            expect([[...layer.slotByLabel], [...layer.slotByTrack], layer.labels]).toEqual([
+              [...rebuilt.slotByLabel],
+              [...rebuilt.slotByTrack],
+              rebuilt.labels,
+            ]);
+            last = edit.kind === 'undo' ? undefined : { ids, before: state.filter((s) => ids.includes(s.id)) };
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('rewrites a moved box in place, without reading the other tracks or the other frames', () => {
+    const tracks: Track[] = [
+      { id: 'a', boxes: [{ frame: 0, x: 0.1, y: 0.1, w: 0.1, h: 0.1 }] },
+      {
+        id: 'b',
+        boxes: [
+          { frame: 0, x: 0.2, y: 0.2, w: 0.1, h: 0.1 },
+          { frame: 1, x: 0.2, y: 0.2, w: 0.1, h: 0.1 },
+        ],
+      },
+    ];
+    const index = buildFrameIndex(tracks);
+    const before = snapshot(tracks, ['b']).map((s) => s.track!);
+    tracks[1]!.boxes[0]!.x = 0.5;
+    // Changed behind the index's back: an update for b alone must not read it.
+    tracks[0]!.boxes[0]!.x = 0.9;
+    const updated = updateFrameIndex(index, tracks, ['b'], before);
+    expect(updated).toBe(index);
+    expect([...updated.x.slice(0, 3)]).toEqual([Math.fround(0.1), Math.fround(0.5), Math.fround(0.2)]);
   });
 
   it('re-lays only the edited frames: the other frames keep their boxes without the tracks being read', () => {

@@ -23,7 +23,13 @@ export interface FrameIndex {
    * arrays of the run's size on every edit costs more (in garbage collection) than the edit itself.
    */
   spare?: Columns;
+  /** Tells this state of the index from any other (an update in place changes it too). */
+  version: number;
+  /** What the last update changed: the version it started from and the frames whose boxes it wrote. */
+  changed?: { from: number; frames: number[] };
 }
+
+let versions = 0;
 
 type Columns = Pick<FrameIndex, 'x' | 'y' | 'w' | 'h' | 'conf' | 'track' | 'slot'>;
 
@@ -54,6 +60,7 @@ export function buildFrameIndex(tracks: readonly Track[]): FrameIndex {
     track: new Uint32Array(total),
     slot: new Uint32Array(total),
     ids: tracks.map((t) => t.id),
+    version: ++versions,
   };
   tracks.forEach((t, ti) => {
     t.boxes.forEach((b, bi) => {
@@ -98,6 +105,13 @@ export function updateFrameIndex(
   before: readonly Track[],
 ): FrameIndex {
   const touched = new Set(ids);
+  const from = index.version;
+  const written = updateInPlace(index, tracks, touched, before);
+  if (written) {
+    index.version = ++versions;
+    index.changed = { from, frames: written };
+    return index;
+  }
   const position = new Map<string, number>();
   for (let ti = 0; ti < tracks.length; ti++) position.set(tracks[ti]!.id, ti);
   // Where each track of the index is now; -1 for an edited one (its boxes are read again from the track).
@@ -155,6 +169,8 @@ export function updateFrameIndex(
     ...columns,
     ids: tracks.map((t) => t.id),
     spare: { x, y, w, h, conf, track, slot },
+    version: ++versions,
+    changed: { from: index.version, frames },
   };
   let at = 0;
   /** Copies the untouched frames [from, to) as one block. */
@@ -211,6 +227,167 @@ export function updateFrameIndex(
   return out;
 }
 
+/** An edited track's entries while the index is re-laid in place: they are written over. */
+const EDITED = 0xffffffff;
+
+/**
+ * The common edits (a box moved or resized, its track interpolated again, a keyframe toggled, a track split, and
+ * their undo) keep every frame's number of boxes. Then the index is updated where it is: only the edited tracks'
+ * frames are rewritten, and when tracks came or went the others' track numbers are shifted in one pass over the
+ * track column. Returns the frames written, or undefined (nothing written) when some frame's count changed.
+ */
+function updateInPlace(
+  index: FrameIndex,
+  tracks: readonly Track[],
+  touched: ReadonlySet<string>,
+  before: readonly Track[],
+): number[] | undefined {
+  const edited: number[] = [];
+  // Where each track of the index stands now (EDITED for an edited or removed one); undefined: none moved.
+  let moved: Uint32Array | undefined;
+  for (const id of touched) {
+    const ti = tracks.length === index.ids.length ? index.ids.indexOf(id) : -1;
+    if (ti < 0 || tracks[ti]!.id !== id) {
+      moved = new Uint32Array(index.ids.length);
+      break;
+    }
+    edited.push(ti);
+  }
+  if (moved) {
+    // The untouched tracks keep their order: walk the index's ids and the tracks together.
+    edited.length = 0;
+    moved.fill(EDITED);
+    let old = 0;
+    for (let ti = 0; ti < tracks.length; ti++) {
+      const id = tracks[ti]!.id;
+      if (touched.has(id)) {
+        edited.push(ti);
+        continue;
+      }
+      while (old < index.ids.length && index.ids[old] !== id) old++;
+      if (old === index.ids.length) return undefined;
+      moved[old++] = ti;
+    }
+  }
+  // Boxes per frame, before (+1 each) and now (-1 each): every frame must come out even.
+  const balance = new Map<number, number>();
+  for (const t of before) for (const b of t.boxes) balance.set(b.frame, (balance.get(b.frame) ?? 0) + 1);
+  for (const ti of edited) for (const b of tracks[ti]!.boxes) balance.set(b.frame, (balance.get(b.frame) ?? 0) - 1);
+  for (const n of balance.values()) if (n !== 0) return undefined;
+  if (!moved && sameFrames(tracks, edited, before)) return rewriteBoxes(index, tracks, edited, before);
+  if (moved) {
+    const total = index.start[index.frames]!;
+    for (let i = 0; i < total; i++) index.track[i] = moved[index.track[i]!]!;
+    index.ids = tracks.map((t) => t.id);
+  }
+  // Without a move, the edited tracks' entries still carry their (unchanged) numbers.
+  const isEdited = new Set(moved ? [EDITED] : edited);
+  // The edited tracks' boxes by frame, in buildFrameIndex's order within a frame (track, then slot).
+  const added = new Map<number, Array<[number, number]>>();
+  for (const ti of edited) {
+    const boxes = tracks[ti]!.boxes;
+    for (let bi = 0; bi < boxes.length; bi++) {
+      const f = boxes[bi]!.frame;
+      const list = added.get(f);
+      if (list) list.push([ti, bi]);
+      else added.set(f, [[ti, bi]]);
+    }
+  }
+  for (const [f, list] of added) {
+    list.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const from = index.start[f]!;
+    const to = index.start[f + 1]!;
+    // The untouched tracks' boxes of the frame moved to its front, in their order; then merged with the edited
+    // tracks' from the back, so that no box is written over before it is moved.
+    let end = from;
+    for (let i = from; i < to; i++) if (!isEdited.has(index.track[i]!)) copyBox(index, i, end++);
+    let k = end - 1;
+    let a = list.length - 1;
+    for (let at = to - 1; at >= from; at--) {
+      if (k >= from && (a < 0 || index.track[k]! > list[a]![0])) copyBox(index, k--, at);
+      else {
+        const [ti, bi] = list[a--]!;
+        const t = tracks[ti]!;
+        const b = t.boxes[bi]!;
+        writeBox(index, at, ti, bi, b.x, b.y, b.w, b.h, boxConfidence(t, bi));
+      }
+    }
+  }
+  return [...added.keys()];
+}
+
+/** Whether each edited track has its boxes on the same frames, in the same slots, as before the edit. */
+function sameFrames(tracks: readonly Track[], edited: readonly number[], before: readonly Track[]): boolean {
+  for (let k = 0; k < edited.length; k++) {
+    const now = tracks[edited[k]!]!;
+    const was = before.find((t) => t.id === now.id);
+    if (!was || was.boxes.length !== now.boxes.length) return false;
+    for (let bi = 0; bi < now.boxes.length; bi++) if (was.boxes[bi]!.frame !== now.boxes[bi]!.frame) return false;
+  }
+  return true;
+}
+
+/**
+ * Every box keeps its place in the index (same frame, same slot), so a box that changed is written over where
+ * it stands; a nudge writes one box, and re-reads only the frames whose boxes changed.
+ */
+function rewriteBoxes(
+  index: FrameIndex,
+  tracks: readonly Track[],
+  edited: readonly number[],
+  before: readonly Track[],
+): number[] {
+  const frames: number[] = [];
+  for (const ti of edited) {
+    const now = tracks[ti]!;
+    const was = before.find((t) => t.id === now.id)!;
+    for (let bi = 0; bi < now.boxes.length; bi++) {
+      const b = now.boxes[bi]!;
+      const a = was.boxes[bi]!;
+      const conf = boxConfidence(now, bi);
+      if (a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h && Object.is(boxConfidence(was, bi), conf)) continue;
+      for (let i = index.start[b.frame]!; i < index.start[b.frame + 1]!; i++) {
+        if (index.track[i] !== ti || index.slot[i] !== bi) continue;
+        writeBox(index, i, ti, bi, b.x, b.y, b.w, b.h, conf);
+        frames.push(b.frame);
+        break;
+      }
+    }
+  }
+  return frames;
+}
+
+function copyBox(index: FrameIndex, from: number, to: number): void {
+  if (from === to) return;
+  index.x[to] = index.x[from]!;
+  index.y[to] = index.y[from]!;
+  index.w[to] = index.w[from]!;
+  index.h[to] = index.h[from]!;
+  index.conf[to] = index.conf[from]!;
+  index.track[to] = index.track[from]!;
+  index.slot[to] = index.slot[from]!;
+}
+
+function writeBox(
+  index: FrameIndex,
+  i: number,
+  ti: number,
+  bi: number,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  conf: number,
+): void {
+  index.x[i] = x;
+  index.y[i] = y;
+  index.w[i] = w;
+  index.h[i] = h;
+  index.conf[i] = conf;
+  index.track[i] = ti;
+  index.slot[i] = bi;
+}
+
 /** Where box (track ti, slot bi) sits in the index, or -1. */
 export function findInIndex(index: FrameIndex, frame: number, ti: number, bi: number): number {
   if (frame < 0 || frame >= index.frames) return -1;
@@ -218,6 +395,14 @@ export function findInIndex(index: FrameIndex, frame: number, ti: number, bi: nu
     if (index.track[i] === ti && index.slot[i] === bi) return i;
   }
   return -1;
+}
+
+/** Boxes of frame f shown at a confidence threshold (a box without confidence is always shown). */
+export function countFrame(index: FrameIndex, f: number, threshold: number): number {
+  if (f >= index.frames) return 0;
+  let c = 0;
+  for (let i = index.start[f]!; i < index.start[f + 1]!; i++) if (!(index.conf[i]! < threshold)) c++;
+  return c;
 }
 
 /** Boxes shown per frame at a confidence threshold (a box without confidence is always shown). */

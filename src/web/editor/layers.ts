@@ -21,9 +21,13 @@ export interface Layer {
   revision: number;
   /** Tracks as loaded, kept at their first edit: Save sends only what differs. */
   baseline: Baseline;
+  /** The tracks that differ from their baseline now (see markChanged): the layer is edited while it has any. */
+  changed: Set<string>;
   /** Palette slot per track, by label and by track id. */
   slotByLabel: Uint8Array;
   slotByTrack: Uint8Array;
+  /** How many tracks carry each label: the editor's label choices, kept by reindex rather than read from every track. */
+  labels: Map<string, number>;
 }
 
 export function layerName(run: Pick<Run, 'source' | 'name' | 'runId'>): string {
@@ -48,8 +52,10 @@ export function makeLayer(run: Run): Layer {
     edited: false,
     revision: run.revision ?? 1,
     baseline: new Map(),
+    changed: new Set(),
     slotByLabel: new Uint8Array(0),
     slotByTrack: new Uint8Array(0),
+    labels: new Map(),
   };
   recolor(layer);
   return layer;
@@ -58,6 +64,8 @@ export function makeLayer(run: Run): Layer {
 export function recolor(layer: Layer): void {
   layer.slotByLabel = Uint8Array.from(layer.tracks, (t) => labelSlot(trackLabel(t)));
   layer.slotByTrack = Uint8Array.from(layer.tracks, (t) => paletteSlot(`track:${t.id}`));
+  layer.labels = new Map();
+  for (const t of layer.tracks) countLabel(layer.labels, trackLabel(t), 1);
 }
 
 /**
@@ -65,10 +73,64 @@ export function recolor(layer: Layer): void {
  * (`edited`), only their frames of the index are re-laid; without it the index is rebuilt.
  */
 export function reindex(layer: Layer, edited?: { ids: Iterable<string>; before: readonly Track[] }): void {
-  layer.index = edited
-    ? updateFrameIndex(layer.index, layer.tracks, edited.ids, edited.before)
-    : buildFrameIndex(layer.tracks);
-  recolor(layer);
+  if (!edited) {
+    layer.index = buildFrameIndex(layer.tracks);
+    recolor(layer);
+    return;
+  }
+  const ids = new Set(edited.ids);
+  const wasIds = layer.index.ids;
+  layer.index = updateFrameIndex(layer.index, layer.tracks, ids, edited.before);
+  let now: Track[];
+  if (layer.index.ids === wasIds) {
+    // No track moved (the index kept its ids), so only the edited tracks' slots are looked at again.
+    now = [];
+    for (const id of ids) {
+      const ti = wasIds.indexOf(id);
+      const t = layer.tracks[ti]!;
+      layer.slotByLabel[ti] = labelSlot(trackLabel(t));
+      layer.slotByTrack[ti] = paletteSlot(`track:${t.id}`);
+      now.push(t);
+    }
+  } else now = recolorEdited(layer, wasIds, ids);
+  for (const t of edited.before) countLabel(layer.labels, trackLabel(t), -1);
+  for (const t of now) countLabel(layer.labels, trackLabel(t), 1);
+}
+
+function countLabel(labels: Map<string, number>, label: string, by: number): void {
+  const n = (labels.get(label) ?? 0) + by;
+  if (n > 0) labels.set(label, n);
+  else labels.delete(label);
+}
+
+/**
+ * The palette slots after an edit of the tracks `edited`, from the slots of the tracks as they stood (`was`, their
+ * ids in order): the other tracks keep their order, so their slots are carried over and only the edited tracks'
+ * labels and ids are looked at again. Returns the edited tracks as they are now.
+ */
+export function recolorEdited(layer: Layer, was: readonly string[], edited: ReadonlySet<string>): Track[] {
+  const { tracks } = layer;
+  const byLabel = new Uint8Array(tracks.length);
+  const byTrack = new Uint8Array(tracks.length);
+  const now: Track[] = [];
+  let old = 0;
+  for (let ti = 0; ti < tracks.length; ti++) {
+    const t = tracks[ti]!;
+    if (edited.has(t.id)) {
+      byLabel[ti] = labelSlot(trackLabel(t));
+      byTrack[ti] = paletteSlot(`track:${t.id}`);
+      now.push(t);
+      continue;
+    }
+    // Skips the edited (or removed) tracks' old places; an untouched track is met in the same order.
+    while (old < was.length && was[old] !== t.id) old++;
+    byLabel[ti] = layer.slotByLabel[old]!;
+    byTrack[ti] = layer.slotByTrack[old]!;
+    old++;
+  }
+  layer.slotByLabel = byLabel;
+  layer.slotByTrack = byTrack;
+  return now;
 }
 
 export interface LayerGroup {

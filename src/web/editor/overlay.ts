@@ -1,6 +1,8 @@
 // Draws one frame of every visible layer. Boxes of a colour go into one path (one fill and one stroke per
 // colour and layer), which keeps thousands of boxes per frame cheap.
+import { boxConfidence } from './frame-index.js';
 import { trackLabel, type Layer } from './layers.js';
+import type { Track } from '../types.js';
 import { PALETTE } from './palette.js';
 
 export interface BoxRef {
@@ -18,6 +20,16 @@ export interface DrawOptions {
   scale?: number;
   /** Draw each box's label, track id and score above it, on its layer's colour. */
   labels?: boolean;
+  /** Only this part of the canvas is cleared and drawn again (the rest is left as the last draw made it). */
+  clip?: Rect | undefined;
+}
+
+/** A part of the canvas, in canvas pixels: [x0, x1) × [y0, y1). */
+export interface Rect {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
 }
 
 /** One colour per layer (the label tags' background and the layer's swatch), apart from the label colours. */
@@ -39,7 +51,14 @@ export function isDrawn(ref: BoxRef): boolean {
 
 export function drawOverlay(ctx: CanvasRenderingContext2D, layers: readonly Layer[], opts: DrawOptions): number {
   const { width: W, height: H } = ctx.canvas;
-  ctx.clearRect(0, 0, W, H);
+  const clip = opts.clip;
+  if (clip) {
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(clip.x0, clip.y0, clip.x1 - clip.x0, clip.y1 - clip.y0);
+    ctx.clip();
+    ctx.clearRect(clip.x0, clip.y0, clip.x1 - clip.x0, clip.y1 - clip.y0);
+  } else ctx.clearRect(0, 0, W, H);
   const f = opts.frame;
   let drawn = 0;
   let tags = MAX_TAGS;
@@ -85,6 +104,7 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, layers: readonly Laye
     ctx.strokeRect(index.x[ref.i]! * W, index.y[ref.i]! * H, index.w[ref.i]! * W, index.h[ref.i]! * H);
     if (ref === opts.selected) drawHandles(ctx, ref, W, H, HANDLE * scale);
   }
+  if (clip) ctx.restore();
   return drawn;
 }
 
@@ -108,9 +128,7 @@ function drawLabels(
     if (!shown(layer, i)) continue;
     budget--;
     const track = tracks[index.track[i]!]!;
-    const box = track.boxes[index.slot[i]!];
-    const conf = index.conf[i]!;
-    const text = `${box?.label ?? trackLabel(track)} #${track.id}${Number.isNaN(conf) ? '' : ` ${conf.toFixed(2)}`}`;
+    const text = tagText(track, index.slot[i]!, index.conf[i]!);
     const x = index.x[i]! * W;
     const y = Math.max(size + 2 * scale, index.y[i]! * H);
     const w = ctx.measureText(text).width + 4 * scale;
@@ -120,6 +138,11 @@ function drawLabels(
     ctx.fillText(text, x + 2 * scale, y);
   }
   return budget;
+}
+
+function tagText(track: Track, slot: number, conf: number): string {
+  const box = track.boxes[slot];
+  return `${box?.label ?? trackLabel(track)} #${track.id}${Number.isNaN(conf) ? '' : ` ${conf.toFixed(2)}`}`;
 }
 
 function drawTrails(
@@ -212,4 +235,88 @@ export function boxesOnFrame(layers: readonly Layer[], frame: number): BoxRef[] 
     for (let i = index.start[frame]!; i < index.start[frame + 1]!; i++) if (shown(layer, i)) boxes.push({ layer, i });
   }
   return boxes;
+}
+
+/** Which boxes of a frame are shown, in drawing order: label tags go to the first MAX_TAGS of them. */
+export function shownOnFrame(layer: Layer, frame: number): Uint8Array {
+  const { index } = layer;
+  if (frame < 0 || frame >= index.frames) return new Uint8Array(0);
+  const from = index.start[frame]!;
+  const out = new Uint8Array(index.start[frame + 1]! - from);
+  for (let i = 0; i < out.length; i++) out[i] = shown(layer, from + i) ? 1 : 0;
+  return out;
+}
+
+export function sameShown(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Where one track draws on a frame (as it is, or as it was before an edit): its box and outline, its label tag
+ * and its trail, padded for line widths and handles. Undefined when it has no box on the frame.
+ */
+export function trackArea(
+  ctx: CanvasRenderingContext2D,
+  track: Track,
+  opts: Pick<DrawOptions, 'frame' | 'trail' | 'scale'>,
+): Rect | undefined {
+  const { width: W, height: H } = ctx.canvas;
+  const f = opts.frame;
+  const bi = track.boxes.findIndex((b) => b.frame === f);
+  if (bi < 0) return undefined;
+  const scale = opts.scale ?? 1;
+  const b = track.boxes[bi]!;
+  const r = { x0: b.x * W, y0: b.y * H, x1: (b.x + b.w) * W, y1: (b.y + b.h) * H };
+  const size = Math.round(11 * scale);
+  ctx.font = `${size}px sans-serif`;
+  const tagWidth = ctx.measureText(tagText(track, bi, boxConfidence(track, bi))).width + 4 * scale;
+  const tagBottom = Math.max(size + 2 * scale, b.y * H);
+  grow(r, { x0: r.x0, y0: tagBottom - size - 2 * scale, x1: r.x0 + tagWidth, y1: tagBottom });
+  for (let k = bi - 1; k >= 0 && track.boxes[k]!.frame >= f - opts.trail; k--) {
+    const p = track.boxes[k]!;
+    const cx = (p.x + p.w / 2) * W;
+    const cy = (p.y + p.h / 2) * H;
+    grow(r, { x0: cx, y0: cy, x1: cx, y1: cy });
+  }
+  return pad(r, Math.max(1.5, W / 400) + (3 + HANDLE) * scale + 2);
+}
+
+/** A shown box's outline (hover or selection) with its handles, or undefined. */
+export function markArea(ref: BoxRef | undefined, W: number, H: number, scale: number): Rect | undefined {
+  if (!ref || !isDrawn(ref)) return undefined;
+  const { index } = ref.layer;
+  const x = index.x[ref.i]! * W;
+  const y = index.y[ref.i]! * H;
+  return pad({ x0: x, y0: y, x1: x + index.w[ref.i]! * W, y1: y + index.h[ref.i]! * H }, (3 + HANDLE) * scale + 2);
+}
+
+function grow(r: Rect, by: Rect): void {
+  r.x0 = Math.min(r.x0, by.x0);
+  r.y0 = Math.min(r.y0, by.y0);
+  r.x1 = Math.max(r.x1, by.x1);
+  r.y1 = Math.max(r.y1, by.y1);
+}
+
+function pad(r: Rect, by: number): Rect {
+  return { x0: r.x0 - by, y0: r.y0 - by, x1: r.x1 + by, y1: r.y1 + by };
+}
+
+/** The union of some areas in whole pixels, kept inside a W × H canvas; undefined when there are none. */
+export function unionArea(areas: ReadonlyArray<Rect | undefined>, W: number, H: number): Rect | undefined {
+  let out: Rect | undefined;
+  for (const a of areas) {
+    if (!a) continue;
+    if (out) grow(out, a);
+    else out = { ...a };
+  }
+  if (!out) return undefined;
+  const r = {
+    x0: Math.max(0, Math.floor(out.x0)),
+    y0: Math.max(0, Math.floor(out.y0)),
+    x1: Math.min(W, Math.ceil(out.x1)),
+    y1: Math.min(H, Math.ceil(out.y1)),
+  };
+  return r.x1 > r.x0 && r.y1 > r.y0 ? r : undefined;
 }

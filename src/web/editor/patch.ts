@@ -51,4 +51,23 @@ export function buildPatch(baseline: Baseline, tracks: readonly Track[], baseRev
   return { baseRevision, tracks: { upsert, delete: del } };
 }
 
+/**
+ * After an edit of the tracks `ids`: which of them differ from their baseline now, kept in `changed` (the other
+ * tracks' entries stand). The layer has unsaved corrections exactly when `changed` is not empty, which is what
+ * buildPatch would find without serialising every edited track on each edit.
+ */
+export function markChanged(
+  changed: Set<string>,
+  baseline: Baseline,
+  tracks: readonly Track[],
+  ids: Iterable<string>,
+): void {
+  for (const id of ids) {
+    if (!baseline.has(id)) continue;
+    const t = tracks.find((x) => x.id === id);
+    if ((t ? JSON.stringify(trackBody(t)) : null) !== baseline.get(id)) changed.add(id);
+    else changed.delete(id);
+  }
+}
+
 export const isEmptyPatch = (p: TrackPatch) => p.tracks.upsert.length === 0 && p.tracks.delete.length === 0;

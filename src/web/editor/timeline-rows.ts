@@ -39,6 +39,7 @@ export function changedRows(before: readonly PaintedRow[], after: readonly Paint
   for (let r = 0; r < after.length; r++) {
     const a = before[r]!;
     const b = after[r]!;
+    if (a === b) continue;
     if (a.color !== b.color || a.alpha !== b.alpha || a.name !== b.name || !sameSpans(a.spans, b.spans)) out.push(r);
   }
   return out;

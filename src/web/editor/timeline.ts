@@ -1,6 +1,7 @@
 // The timeline under the video: per-frame detection counts on top, each track's presence (Gantt) below,
 // and the playhead. The static part is drawn once into an offscreen canvas; a frame change only blits it.
-import { countsPerFrame, presence } from './frame-index.js';
+import { FrameCounts } from './frame-counts.js';
+import { presence } from './frame-index.js';
 import { trackLabel, type Layer } from './layers.js';
 import { PALETTE } from './palette.js';
 import {
@@ -33,7 +34,19 @@ export class Timeline {
    * entry counts for the boxes array and length it was computed from; edits that keep both (a box moved, a
    * keyframe toggled) change no frame, and edits that change frames are also dropped by forget().
    */
-  private spans = new WeakMap<Track, { boxes: Box[]; n: number; spans: Spans }>();
+  private spans = new WeakMap<Track, { boxes: Box[]; n: number; spans: Spans; row?: PaintedRow }>();
+  /**
+   * Each layer's rows as last made, with what they were made from: after an edit that moved no track (the index
+   * kept its ids), only the forgotten tracks' rows are made again.
+   */
+  private layerRows = new WeakMap<
+    Layer,
+    { version: number; ids: readonly string[]; slots: Uint8Array; alpha: number; rowH: number; rows: PaintedRow[] }
+  >();
+  /** The tracks forget() was given since the last rebuild. */
+  private forgotten = new Set<Track>();
+  /** Each layer's boxes per frame, recounted only where an edit wrote. */
+  private frameCounts = new FrameCounts<Layer>();
   /** What the background holds now: the rows compare against it to repaint only what an edit changed. */
   private painted:
     | { W: number; H: number; frames: number; rows: PaintedRow[]; counts: Uint32Array; decorated: boolean }
@@ -46,15 +59,18 @@ export class Timeline {
 
   /** Drops the kept presence of tracks an edit changed. */
   forget(tracks: Iterable<Track>): void {
-    for (const t of tracks) this.spans.delete(t);
+    for (const t of tracks) {
+      this.spans.delete(t);
+      this.forgotten.add(t);
+    }
   }
 
-  private presenceOf(track: Track): Spans {
+  private presenceOf(track: Track): { spans: Spans; row?: PaintedRow } {
     const kept = this.spans.get(track);
-    if (kept && kept.boxes === track.boxes && kept.n === track.boxes.length) return kept.spans;
-    const spans = presence(track);
-    this.spans.set(track, { boxes: track.boxes, n: track.boxes.length, spans });
-    return spans;
+    if (kept && kept.boxes === track.boxes && kept.n === track.boxes.length) return kept;
+    const entry = { boxes: track.boxes, n: track.boxes.length, spans: presence(track) };
+    this.spans.set(track, entry);
+    return entry;
   }
 
   /**
@@ -67,10 +83,13 @@ export class Timeline {
     const frames = Math.max(1, this.frames);
     const counts = new Uint32Array(frames);
     const visible = layers.filter((l) => l.visible);
-    for (const layer of visible) countsPerFrame(layer.index, layer.threshold, counts);
+    for (const layer of visible) {
+      const shown = this.frameCounts.of(layer, layer.index, layer.threshold, frames);
+      for (let f = 0; f < frames; f++) counts[f]! += shown[f]!;
+    }
     const rowCount = visible.reduce((n, l) => n + l.tracks.length, 0);
     const g = rowGeometry(rowCount, COUNTS_HEIGHT + 2, H - COUNTS_HEIGHT - 2);
-    const rows = this.rowsOf(visible, g.rowH);
+    const rows = this.rowsOf(layers, g.rowH);
     const before = this.painted;
     const decorated = this.decorate !== undefined;
     const same = before && !decorated && !before.decorated && before.W === W && before.H === H;
@@ -106,19 +125,52 @@ export class Timeline {
   }
 
   /** What each visible track's row paints, in row order. */
-  private rowsOf(visible: readonly Layer[], rowH: number): PaintedRow[] {
+  private rowsOf(layers: readonly Layer[], rowH: number): PaintedRow[] {
     const rows: PaintedRow[] = [];
-    for (const layer of visible) {
+    for (const layer of layers) {
+      // A hidden layer's rows are made whole when it shows again.
+      if (!layer.visible) {
+        this.layerRows.delete(layer);
+        continue;
+      }
       const slots = layer.colorBy === 'label' ? layer.slotByLabel : layer.slotByTrack;
       const alpha = Math.max(0.3, layer.opacity);
-      layer.tracks.forEach((track, ti) => {
-        const spans = this.presenceOf(track);
-        // Rows tall enough to read carry the track's name at its start.
-        const name = rowH >= 9 && spans.length > 0 ? `${trackLabel(track)} #${track.id}` : '';
-        rows.push({ spans, color: PALETTE[slots[ti]!]!, alpha, name });
-      });
+      const { index } = layer;
+      const kept = this.layerRows.get(layer);
+      const follows =
+        kept &&
+        (kept.version === index.version || kept.version === index.changed?.from) &&
+        kept.ids === index.ids &&
+        kept.slots === slots &&
+        kept.alpha === alpha &&
+        kept.rowH === rowH &&
+        kept.rows.length === layer.tracks.length;
+      if (kept && follows) {
+        for (const t of this.forgotten) {
+          const ti = layer.tracks.indexOf(t);
+          if (ti >= 0) kept.rows[ti] = this.rowOf(t, PALETTE[slots[ti]!]!, alpha, rowH);
+        }
+        kept.version = index.version;
+      } else {
+        const made = layer.tracks.map((t, ti) => this.rowOf(t, PALETTE[slots[ti]!]!, alpha, rowH));
+        this.layerRows.set(layer, { version: index.version, ids: index.ids, slots, alpha, rowH, rows: made });
+      }
+      for (const row of this.layerRows.get(layer)!.rows) rows.push(row);
     }
+    this.forgotten.clear();
     return rows;
+  }
+
+  /** What one track's row paints: the row painted last time when it is the same (changedRows passes over it). */
+  private rowOf(track: Track, color: string, alpha: number, rowH: number): PaintedRow {
+    const kept = this.presenceOf(track);
+    const { spans } = kept;
+    // Rows tall enough to read carry the track's name at its start.
+    const name = rowH >= 9 && spans.length > 0 ? `${trackLabel(track)} #${track.id}` : '';
+    const last = kept.row;
+    if (last && last.color === color && last.alpha === alpha && last.name === name) return last;
+    kept.row = { spans, color, alpha, name };
+    return kept.row;
   }
 
   private clear(ctx: CanvasRenderingContext2D, from: number, to: number): void {

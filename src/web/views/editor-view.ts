@@ -11,7 +11,7 @@ import type { RecordingAssets, Run, Track } from '../types.js';
 import { correctedRunBody, moveBox, resizeBox, type Corner, type SaveMode } from '../editor/corrections.js';
 import { layerName, makeLayer, reindex, trackLabel, type Layer } from '../editor/layers.js';
 import { applySnapshot, History, snapshot, type TrackState } from '../editor/history.js';
-import { buildPatch, isEmptyPatch, remember } from '../editor/patch.js';
+import { buildPatch, isEmptyPatch, markChanged, remember } from '../editor/patch.js';
 import { addKeyframe, interpolateAround, toggleKeyframe } from '../editor/interpolate.js';
 import {
   addTrack,
@@ -24,7 +24,21 @@ import {
 } from '../editor/track-edits.js';
 import { LayerRevisions } from './layer-revisions.js';
 import { TrackList } from './track-list.js';
-import { boxesOnFrame, corners, drawOverlay, hitTest, isDrawn, HANDLE, type BoxRef } from '../editor/overlay.js';
+import {
+  boxesOnFrame,
+  corners,
+  drawOverlay,
+  hitTest,
+  isDrawn,
+  markArea,
+  sameShown,
+  shownOnFrame,
+  trackArea,
+  unionArea,
+  HANDLE,
+  type BoxRef,
+  type Rect,
+} from '../editor/overlay.js';
 import { ClockPlayer, VideoPlayer, type Player } from '../editor/player.js';
 import { Timeline } from '../editor/timeline.js';
 import { LayersPanel } from './layers-panel.js';
@@ -73,6 +87,13 @@ interface Engine {
   drawn: number;
   /** Comparison mode: the ground-truth and prediction layers are drawn by their part in the matching. */
   compare?: ActiveComparison | undefined;
+  /** Which boxes of the frame the edited layer showed before the edit running now (see editedArea). */
+  shownBefore?: { layer: Layer; shown: Uint8Array } | undefined;
+  /** The part of the overlay the next redraw needs to draw again; undefined: all of it. */
+  dirty?: Rect | undefined;
+  /** The hover and selection outlines as last drawn: a partial redraw must cover them too. */
+  marks: Array<Rect | undefined>;
+  partialDraws: number;
 }
 
 /** Read by the browser tests and the frame-time bench. */
@@ -83,6 +104,8 @@ declare global {
       frames: number;
       drawn: number;
       drawTimes: number[];
+      /** Redraws that drew only the part of the overlay an edit changed. */
+      partialDraws: number;
       playing: boolean;
       comparing: boolean;
       seek(frame: number): void;
@@ -122,6 +145,8 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
     panned: false,
     drawTimes: [],
     drawn: 0,
+    marks: [],
+    partialDraws: 0,
   }).current;
   const overlay = useRef<HTMLCanvasElement>(null);
   const timelineCanvas = useRef<HTMLCanvasElement>(null);
@@ -172,12 +197,17 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
 
   // ——— drawing ———
   function redraw() {
+    // The part an edit changed is for this redraw only, whatever it draws.
+    const dirty = engine.dirty;
+    engine.dirty = undefined;
     const canvas = overlay.current;
     if (!canvas) return;
     const t0 = performance.now();
     const scale = canvas.width / (canvas.clientWidth || canvas.width);
     const cmp = engine.compare;
     const ctx = canvas.getContext('2d')!;
+    const clip = cmp || engine.drawing ? undefined : dirty;
+    if (clip) engine.partialDraws++;
     engine.drawn = drawOverlay(ctx, cmp ? engine.layers.filter((l) => l !== cmp.gt && l !== cmp.pred) : engine.layers, {
       frame: engine.frame,
       trail: engine.trail,
@@ -185,7 +215,12 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
       selected: engine.selected,
       scale,
       labels: engine.labels,
+      clip,
     });
+    engine.marks = [
+      markArea(engine.hover, canvas.width, canvas.height, scale),
+      markArea(engine.selected, canvas.width, canvas.height, scale),
+    ];
     const d = engine.drawing;
     if (d) {
       const { width: W, height: H } = canvas;
@@ -214,6 +249,7 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
       frames: engine.frames,
       drawn: engine.drawn,
       drawTimes: engine.drawTimes,
+      partialDraws: engine.partialDraws,
       playing: engine.player?.playing ?? false,
       comparing: engine.compare !== undefined,
       seek: (f: number) => engine.player?.seek(f),
@@ -629,9 +665,41 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
         before: edited.flatMap((s) => (s.track ? [s.track] : [])),
       },
     );
-    layer.edited = !isEmptyPatch(buildPatch(layer.baseline, layer.tracks, layer.revision));
+    if (edited) {
+      markChanged(
+        layer.changed,
+        layer.baseline,
+        layer.tracks,
+        edited.map((s) => s.id),
+      );
+      layer.edited = layer.changed.size > 0;
+    } else layer.edited = !isEmptyPatch(buildPatch(layer.baseline, layer.tracks, layer.revision));
     reselect();
+    const was = engine.shownBefore;
+    engine.shownBefore = undefined;
+    engine.dirty = edited && was?.layer === layer ? editedArea(layer, edited, was.shown) : undefined;
     layersChanged(true);
+  }
+
+  /**
+   * The part of the overlay an edit of `layer` changed on the current frame: where the edited tracks (as they were,
+   * `edited`, and as they are) draw their boxes, tags and trails, and the hover and selection outlines before and
+   * after. Undefined (draw it all) when other boxes may look different too: when the boxes shown on the frame
+   * changed, label tags go to other boxes; or when the part is most of the frame anyway.
+   */
+  function editedArea(layer: Layer, edited: TrackState[], shownBefore: Uint8Array): Rect | undefined {
+    const c = overlay.current;
+    if (!c || engine.compare || !sameShown(shownBefore, shownOnFrame(layer, engine.frame))) return undefined;
+    const ctx = c.getContext('2d')!;
+    const scale = c.width / (c.clientWidth || c.width);
+    const opts = { frame: engine.frame, trail: engine.trail, scale };
+    const ids = new Set(edited.map((s) => s.id));
+    const areas = [...engine.marks, markArea(engine.hover, c.width, c.height, scale)];
+    areas.push(markArea(engine.selected, c.width, c.height, scale));
+    for (const s of edited) if (s.track) areas.push(trackArea(ctx, s.track, opts));
+    for (const t of layer.tracks) if (ids.has(t.id)) areas.push(trackArea(ctx, t, opts));
+    const r = unionArea(areas, c.width, c.height);
+    return r && (r.x1 - r.x0) * (r.y1 - r.y0) <= (c.width * c.height) / 2 ? r : undefined;
   }
 
   /**
@@ -640,12 +708,14 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
    */
   function edit(layer: Layer, ids: string[], change: () => unknown) {
     const before = snapshot(layer.tracks, ids);
-    const base = new Map(layer.baseline);
+    const fresh = ids.filter((id) => !layer.baseline.has(id));
     remember(layer.baseline, layer.tracks, ids);
+    const shown = shownOnFrame(layer, engine.frame);
     if (change() === false) {
-      layer.baseline = base;
+      for (const id of fresh) layer.baseline.delete(id);
       return;
     }
+    engine.shownBefore = { layer, shown };
     engine.history.push({ layer, before, after: snapshot(layer.tracks, ids) });
     afterChange(layer, before);
   }
@@ -653,6 +723,7 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
   function undoRedo(redo: boolean) {
     const step = redo ? engine.history.redo() : engine.history.undo();
     if (!step) return;
+    engine.shownBefore = { layer: step.layer, shown: shownOnFrame(step.layer, engine.frame) };
     applySnapshot(step.layer.tracks, redo ? step.after : step.before);
     // The index holds the state the step leaves: its other side.
     afterChange(step.layer, redo ? step.before : step.after);
@@ -893,7 +964,7 @@ export function EditorView(props: { call: Call; session: Session; mediaKey: stri
   if (!info) return h('main', { class: 'editor' }, h('p', { class: 'muted' }, 'Loading…'));
 
   const rec = info.recording;
-  const labels = [...new Set(engine.layers.flatMap((l) => l.tracks.map(trackLabel)))].sort();
+  const labels = [...new Set(engine.layers.flatMap((l) => [...l.labels.keys()]))].sort();
   const selTrack = selectedTrack();
   const inspected = inspect && describe(inspect, engine.frame);
   return h(
