@@ -1,35 +1,15 @@
 // An edit redraws only the part of the overlay it changed: after each edit the overlay's pixels must equal a
 // whole redraw of the same frame (forced by turning the labels off and on), in Debian's Chromium.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import {
-  HAS_CHROMIUM,
-  NO_CHROMIUM_MESSAGE,
-  launchChromium,
-  signedInPage,
-  startEditorServer,
-  type EditorFixture,
-} from './support.js';
+import { expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { signedInPage } from './support.js';
+import { describeInChromium } from './chromium-suite.js';
 
 const TRACKER = 'demo-tracker-1';
 
-if (!HAS_CHROMIUM) {
-  describe('partial overlay redraw in Chromium', () => {
-    it.skip(NO_CHROMIUM_MESSAGE, () => {});
-  });
-} else {
-  describe('partial overlay redraw in Chromium (sqlite)', () => {
-    let fx: EditorFixture;
-    let browser: Browser;
-
-    beforeAll(async () => {
-      [fx, browser] = await Promise.all([startEditorServer('sqlite'), launchChromium()]);
-    });
-    afterAll(async () => {
-      await browser?.close();
-      await fx?.server.close();
-    });
-
+describeInChromium(
+  'partial overlay redraw in Chromium',
+  (suite) => {
     const pixels = (page: Page) =>
       page.evaluate(() => document.querySelector<HTMLCanvasElement>('canvas.overlay')!.toDataURL());
     const partialDraws = (page: Page) => page.evaluate(() => window.__sightline!.partialDraws);
@@ -44,8 +24,8 @@ if (!HAS_CHROMIUM) {
     }
 
     it('nudges, a split, its undo and redo each leave the pixels of a whole redraw', async () => {
-      const page = await signedInPage(fx, browser, 'editor');
-      await page.goto(`${fx.server.url}/#/recording/${encodeURIComponent(fx.mediaKey)}`);
+      const page = await signedInPage(suite.fx, suite.browser, 'editor');
+      await page.goto(`${suite.fx.server.url}/#/recording/${encodeURIComponent(suite.fx.mediaKey)}`);
       await page.locator(`.layer[data-run-id="${TRACKER}"]`).waitFor();
       await page.waitForFunction(() => window.__sightline?.frame === 0 && window.__sightline.drawn > 0);
       await page.locator('input.goto-frame').fill('120');
@@ -67,5 +47,7 @@ if (!HAS_CHROMIUM) {
       expect((await partialDraws(page)) - partial).toBe(6);
       await page.context().close();
     });
-  });
-}
+  },
+  // The redraw is the editor's own work: one dialect is enough.
+  { dialects: ['sqlite'] },
+);
