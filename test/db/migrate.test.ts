@@ -89,6 +89,7 @@ describe.each(DIALECTS)('upgrading an existing store (%s)', (dialect) => {
     // What the last migration added goes, so that applying it again works as it would on the older store.
     const db = ts.store.db;
     await sql`drop table run_track_segments`.execute(db);
+    await sql`drop index run_segments_track_counts`.execute(db);
     await sql`alter table run_segments drop column track_count`.execute(db);
     await sql`drop index run_centroids_run_segment`.execute(db);
     await sql`alter table run_centroids drop column segment`.execute(db);

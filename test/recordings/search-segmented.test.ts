@@ -125,6 +125,7 @@ describe.each(DIALECTS)('region search over a run in segments on %s', (dialect) 
         .insertInto('run_centroids')
         .values({ ...row, run_pk: runPk })
         .execute();
+    await sql`drop index run_segments_track_counts`.execute(db);
     await sql`alter table run_segments drop column track_count`.execute(db);
     await sql`drop table run_track_segments`.execute(db);
     await m014.up(db, columnTypes(dialect));

@@ -22,6 +22,13 @@ export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
   await sql`update run_segments set track_count = ${sql.raw(pg ? 'json_array_length(tracks::json)' : 'json_array_length(tracks)')}`.execute(
     db,
   );
+  // Covering: a patch reads every current segment's count from the index alone. On SQLite the column, added last,
+  // sits after the segment's boxes, and reading it from the row would walk their overflow pages.
+  await db.schema
+    .createIndex('run_segments_track_counts')
+    .on('run_segments')
+    .columns(['run_pk', 'revision', 'segment', 'track_count'])
+    .execute();
 
   await db.schema
     .createTable('run_track_segments')
