@@ -128,16 +128,32 @@ export interface RunSegmentsTable {
   run_pk: string;
   revision: number;
   segment: number;
+  /** How many tracks `tracks` holds: a patch counts positions in the run from these without reading the headers. */
+  track_count: number;
   /** JSON array of the segment's track headers, as runs.tracks. */
   tracks: string;
   /** The segment's boxes, as runs.boxes. */
   boxes: Buffer;
 }
+/**
+ * Which current segment (run_segments, revision 0) holds each track of a run in segments: a patch finds the segments
+ * of the tracks it changes here. No rows for a run whose boxes are one blob.
+ */
+export interface RunTrackSegmentsTable {
+  run_pk: string;
+  track_id: string;
+  segment: number;
+}
+/**
+ * One row per (run, label, segment): the centroids of that label's tracks in one current segment, so that a patch
+ * rewrites the rows of the segments it writes only. A run whose boxes are one blob has one row per label (segment 0).
+ */
 export interface RunCentroidsTable {
   run_pk: string;
   recording_id: string;
   org_id: string;
   label: string;
+  segment: Generated<number>;
   count: number;
   /** float64 pairs ordered by grid row; rowK_start = index of the first point in grid row K (search/point-rows.ts). */
   points: Buffer;
@@ -251,6 +267,7 @@ export interface Database {
   runs: RunsTable;
   run_revisions: RunRevisionsTable;
   run_segments: RunSegmentsTable;
+  run_track_segments: RunTrackSegmentsTable;
   run_centroids: RunCentroidsTable;
   recording_label_cells: RecordingLabelCellsTable;
   storage_providers: StorageProvidersTable;

@@ -3,7 +3,7 @@
 import { decimalText } from '../util/decimal-text.js';
 import { isObject } from '../util/is-object.js';
 import * as L from './limits.js';
-import { sameTrack, spliceTracks, tracksOf, type TrackSlice } from './run-delta.js';
+import { sameTrack, tracksOf, type TrackSlice } from './run-delta.js';
 import type { RequestFailure, ValidatedRun } from './validate-run.js';
 import { validateRun } from './validate-run.js';
 
@@ -89,38 +89,50 @@ export function validateUpserts(
   });
 }
 
-export type PatchedTracks = { ok: true; tracks: TrackSlice[]; changed: Set<string> } | RequestFailure;
+export type PatchChanges =
+  | { ok: true; changing: TrackSlice[]; deletes: Set<string>; changed: Set<string>; tracks: number }
+  | RequestFailure;
 
-/** The run's tracks after the patch, or why it is refused (an unknown id to delete, nothing changed, too many). */
-export function patchedTracks(
-  current: TrackSlice[],
+/**
+ * The tracks a patch changes (the upserted tracks that differ from the stored ones or are new) and the run's track
+ * count after it, or why it is refused (an unknown id to delete, nothing changed, no track left, too many).
+ * `stored` holds the run's current versions of the patch's ids, `trackCount` its tracks now: no other track of the
+ * run is needed.
+ */
+export function patchChanges(
+  stored: ReadonlyMap<string, TrackSlice>,
+  trackCount: number,
   upserts: ValidatedRun | undefined,
   deletes: string[],
-): PatchedTracks {
+): PatchChanges {
   const upserted = upserts ? tracksOf(upserts.boxes) : [];
-  // Only the patch's ids are looked up: no index of the run's tracks is built.
-  const ids = new Set([...deletes, ...upserted.map((t) => t.header.id)]);
-  const byId = new Map<string, TrackSlice>();
-  for (const t of current) if (ids.has(t.header.id)) byId.set(t.header.id, t);
-  const unknown = deletes.filter((id) => !byId.has(id));
+  const unknown = deletes.filter((id) => !stored.has(id));
   if (unknown.length > 0)
     return fail('track_not_found', `The run has no track ${unknown.map((id) => `"${id}"`).join(', ')} to delete`, {
       trackIds: unknown,
     });
   // Only what differs from the stored track counts as a change.
   const changing = upserted.filter((t) => {
-    const stored = byId.get(t.header.id);
-    return stored === undefined || !sameTrack(stored, t);
+    const old = stored.get(t.header.id);
+    return old === undefined || !sameTrack(old, t);
   });
   if (changing.length === 0 && deletes.length === 0)
     return fail('nothing_to_change', 'Every upserted track equals the stored one and nothing is deleted');
-  const tracks = spliceTracks(current, changing, new Set(deletes));
-  if (tracks.length === 0)
+  let tracks = trackCount - deletes.length;
+  for (const t of changing) if (!stored.has(t.header.id)) tracks++;
+  if (tracks === 0)
     return fail(
       'tracks_missing',
       'A run keeps at least one track: delete the run instead (DELETE /detections/{runId})',
     );
-  if (tracks.length > L.MAX_TRACKS)
-    return fail('too_many_tracks', `a run holds at most ${L.MAX_TRACKS} tracks; the patch would make ${tracks.length}`);
-  return { ok: true, tracks, changed: new Set([...changing.map((t) => t.header.id), ...deletes]) };
+  if (tracks > L.MAX_TRACKS)
+    return fail('too_many_tracks', `a run holds at most ${L.MAX_TRACKS} tracks; the patch would make ${tracks}`);
+  const gone = new Set(deletes);
+  return {
+    ok: true,
+    changing,
+    deletes: gone,
+    changed: new Set([...changing.map((t) => t.header.id), ...gone]),
+    tracks,
+  };
 }

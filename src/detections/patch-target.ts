@@ -1,23 +1,18 @@
-// What a patch reads of the run it changes: the track headers of every segment, and the boxes only of the segments
-// holding the tracks it replaces or deletes (and the last one when it adds tracks). A run whose boxes are still one
-// blob (as POST stores them) is read whole, and its first patch writes it in segments.
+// What a patch reads of the run it changes: the track counts of its segments, the index entries of the patch's
+// track ids, and the boxes only of the segments holding those tracks (and the last one when it adds tracks). A run
+// whose boxes are still one blob (as POST stores them) is read whole, and its first patch writes it in segments.
 import type { Store } from '../db/store.js';
 import type { SummaryRow } from './queries.js';
 import { readRunSnapshot } from './run-body-reader.js';
 import { decodeBoxes } from './run-codec.js';
 import { tracksOf, type TrackSlice } from './run-delta.js';
-import { segmentsToRead, tracksOfSegments, type SegmentHeaders } from './run-segments.js';
+import type { PatchSource } from './patch-plan.js';
+import { segmentsToRead } from './run-segments.js';
 import type { TrackHeader } from './run-types.js';
-import { CURRENT, readSegmentHeaders, readSegmentTracks } from './segment-queries.js';
+import { CURRENT, locateTracks, readSegmentCounts, readSegmentTracks } from './segment-queries.js';
 
-export interface PatchTarget {
-  /** The run as read: the patch is written only if it is still this version. */
-  run: SummaryRow;
-  /** Its current segments, or undefined while its boxes are one blob. */
-  segments: SegmentHeaders[] | undefined;
-  /** Its tracks in order; those of segments not read have UNREAD boxes. */
-  tracks: TrackSlice[];
-}
+/** What a patch read (patch-plan.ts), with the run as read: the patch is written only if it is still this version. */
+export type PatchTarget = PatchSource & { run: SummaryRow };
 
 /**
  * `found` is the run's summary read before anything else: a change after it moves the run's version, so the
@@ -28,27 +23,41 @@ export async function readPatchTarget(
   store: Store,
   orgId: string,
   found: SummaryRow,
-  upsertIds: string[],
-  deletes: string[],
+  ids: string[],
 ): Promise<PatchTarget | undefined> {
-  const segments = await readSegmentHeaders(store.db, found.id);
+  // Both at once: each is one indexed read, and on PostgreSQL each is a round trip.
+  const [segments, located] = await Promise.all([
+    readSegmentCounts(store.db, found.id),
+    locateTracks(store.db, found.id, ids),
+  ]);
   if (segments.length === 0) {
     const whole = await readRunSnapshot(store, orgId, found.id);
     if (!whole) return undefined;
     const headers = JSON.parse(whole.body.tracks) as TrackHeader[];
-    return {
-      run: whole.row,
-      segments: undefined,
-      tracks: tracksOf({ headers, columns: decodeBoxes(whole.body.boxes), count: 0 }),
-    };
+    return { run: whole.row, whole: tracksOf({ headers, columns: decodeBoxes(whole.body.boxes), count: 0 }) };
   }
-  const needed = segmentsToRead(segments, upsertIds, deletes);
+  const needed = segmentsToRead(segments, located, ids);
   const read = await readSegmentTracks(store.db, found.id, CURRENT, needed);
   if (read.size !== needed.length) return undefined;
-  for (const [segment, tracks] of read) {
-    const headers = segments.find((s) => s.segment === segment)?.headers;
-    if (!headers || headers.length !== tracks.length || headers.some((h, i) => h.id !== tracks[i]!.header.id))
-      return undefined;
+  return { run: found, segments, located, read };
+}
+
+/** The current versions of the patch's ids that the target holds (in a run in segments: where the index says). */
+export function storedTracksOf(target: PatchTarget, ids: ReadonlySet<string>): Map<string, TrackSlice> {
+  const byId = new Map<string, TrackSlice>();
+  if (target.whole) {
+    for (const t of target.whole) if (ids.has(t.header.id)) byId.set(t.header.id, t);
+    return byId;
   }
-  return { run: found, segments, tracks: tracksOfSegments(segments, read) };
+  for (const [segment, tracks] of target.read)
+    for (const t of tracks) if (target.located.get(t.header.id) === segment) byId.set(t.header.id, t);
+  return byId;
+}
+
+/** The run's track count as the target saw it. */
+export function trackCountOf(target: PatchTarget): number {
+  if (target.whole) return target.whole.length;
+  let n = 0;
+  for (const s of target.segments) n += s.tracks;
+  return n;
 }

@@ -110,6 +110,10 @@ export async function writePgRuns(db: Kysely<Database>, groups: RunWrite[][]): P
         and s.revision > 0 and s.revision <= (select r.revision from runs r where r.id = s.run_pk) - ${keep}`.execute(
         trx,
       );
+      // Stored as one blob again: the track index of its former segments goes.
+      await sql`delete from run_track_segments where run_pk = any(${replacedRows.map((r) => r.id)}::text[])`.execute(
+        trx,
+      );
     }
 
     // A run just created has no centroid rows yet.

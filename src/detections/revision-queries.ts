@@ -10,11 +10,9 @@ import { lockRecordingCells, mergeLabelCellRows, refreshRecordingCells } from '.
 import type { SummaryRow } from './queries.js';
 import { decodeBoxes, encodeBoxes, isSegmentedBoxes, SEGMENTED_BOXES } from './run-codec.js';
 import { applyReverseDelta, runOf, tracksOf, type ReverseDelta, type TrackSlice } from './run-delta.js';
-import { centroidLabel } from './centroids.js';
 import { centroidRowsOf } from './run-rows.js';
 import type { TrackHeader } from './run-types.js';
-import { centroidRowsAfter, labelsOfChange } from './centroid-change.js';
-import type { SegmentWrite } from './run-segments.js';
+import { touchedSegments, type SegmentChange } from './run-segments.js';
 import { pruneSegments, readJoinedSegments, writeSegments } from './segment-queries.js';
 
 type Db = Kysely<Database>;
@@ -160,14 +158,6 @@ export async function readRevision(
   return { row: revisionSummary(run, rev), content: { header: headerOf(rev), tracks } };
 }
 
-/** The centroid labels of the tracks a change touches: their old versions (in the delta) and their new ones. */
-function changedLabels(tracks: TrackSlice[], delta: ReverseDelta): Set<string> {
-  const labels = new Set(delta.tracks.map((t) => centroidLabel(t.header)));
-  const ids = new Set([...delta.added, ...delta.tracks.map((t) => t.header.id)]);
-  for (const t of tracks) if (ids.has(t.header.id)) labels.add(centroidLabel(t.header));
-  return labels;
-}
-
 export type ContentChange =
   | { ok: true; revision: number; tracksStored: number; boxesStored: number }
   | { ok: false; currentRevision: number | undefined };
@@ -176,41 +166,40 @@ export interface NewContent {
   /** The run as read: the write happens only if it is still this version (else { ok: false }). */
   run: SummaryRow;
   header: RevisionHeader;
-  /** The run's tracks after the change; UNREAD boxes (run-segments.ts) for the tracks of segments not read. */
-  tracks: TrackSlice[];
   /** Rebuilds the run's content as read from the new one. */
   delta: ReverseDelta;
-  /** The current segments the change writes and drops; `all`: they replace every current segment. */
-  segments: { write: SegmentWrite[]; drop: number[]; all: boolean };
-  /**
-   * A patch's changed tracks, old versions and new: only their centroids move. Without it (a restore) the centroid
-   * rows of the labels the delta touches are computed again from `tracks`.
-   */
-  changedTracks?: { before: TrackSlice[]; after: TrackSlice[] };
+  /** The run's counts after the change. */
+  tracksStored: number;
+  boxesStored: number;
+  /** The current segments the change writes and drops (with their track index), or all of them. */
+  segments: SegmentChange;
   editedBy: string | null;
   revisionsKept: number;
 }
 
 /**
- * Makes `tracks` the run's content under the next revision, keeps the content it replaces as a delta, drops the
- * revisions past the cap, and moves the run's centroids and its recording's search cells, in one transaction. The
- * run's boxes are in segments (run-segments.ts): only the segments the change touches are written. The run's row
+ * Makes the segments written the run's content under the next revision, keeps the content it replaces as a delta,
+ * drops the revisions past the cap, and moves the run's centroids and its recording's search cells, in one
+ * transaction. The run's boxes are in segments (run-segments.ts): only the segments the change touches are written,
+ * and only their centroid rows (one per label and segment) are replaced. The run's row
  * is changed only if it is still the version read: a conditional UPDATE, which on PostgreSQL waits for a
  * concurrent writer's row lock and then sees its change. So of two changes made on one revision one wins and the
  * other learns the current revision, never overwriting it.
  */
+/** Rows per insert of a run's centroids or segments: within both dialects' limits on bound parameters. */
+const ROWS_PER_INSERT = 256;
+
 export async function changeRunContent(store: Store, orgId: string, change: NewContent): Promise<ContentChange> {
-  const { run, delta } = change;
-  let boxesStored = 0;
-  for (const t of change.tracks) boxesStored += t.header.n;
-  const tracksStored = change.tracks.length;
+  const { run, delta, tracksStored, boxesStored } = change;
   const now = Date.now();
   // Each dialect's own format, as a posted run (run-codec.ts says why).
   const format = store.sqlite ? 'doubles' : 'columns';
   const recording = { id: run.recording_id, orgId, startTimestamp: Number(run.recording_timestamp) };
-  // Only the labels of the tracks that change have other centroids now: the rest of the index stays as it is.
-  const patched = change.changedTracks;
-  const labels = patched ? labelsOfChange(patched.before, patched.after) : changedLabels(change.tracks, delta);
+  // The centroids of the segments written: every other segment's rows stay as they are.
+  const centroids = change.segments.write.flatMap((w) =>
+    centroidRowsOf(recording, { boxes: runOf(w.tracks) }).map((c) => ({ ...c, segment: w.segment })),
+  );
+  const touched = touchedSegments(change.segments);
   const deltaBoxes = encodeBoxes(runOf(delta.tracks), 'columns');
   return store.db.transaction().execute(async (trx): Promise<ContentChange> => {
     if (isPostgres(trx)) await lockRecordingsForWrite([run.recording_id]).execute(trx);
@@ -270,24 +259,14 @@ export async function changeRunContent(store: Store, orgId: string, change: NewC
     await pruneSegments(trx, run.id, updated.revision - change.revisionsKept);
 
     // The search index follows the current content only.
+    let removed = trx.deleteFrom('run_centroids').where('run_pk', '=', run.id);
+    if (touched) removed = removed.where('segment', 'in', touched);
     const previous =
-      labels.size === 0
-        ? []
-        : await trx
-            .deleteFrom('run_centroids')
-            .where('run_pk', '=', run.id)
-            .where('label', 'in', [...labels])
-            .returning(['label', 'cells_lo', 'cells_hi', 'count', 'points', 'frames'])
-            .execute();
-    const centroids = patched
-      ? centroidRowsAfter(recording, previous, patched.before, patched.after)
-      : centroidRowsOf(recording, {
-          boxes: runOf(change.tracks.filter((t) => labels.has(centroidLabel(t.header)))),
-        });
-    if (centroids.length > 0)
+      touched?.length === 0 ? [] : await removed.returning(['label', 'cells_lo', 'cells_hi', 'count']).execute();
+    for (let i = 0; i < centroids.length; i += ROWS_PER_INSERT)
       await trx
         .insertInto('run_centroids')
-        .values(centroids.map((c) => ({ ...c, run_pk: run.id })))
+        .values(centroids.slice(i, i + ROWS_PER_INSERT).map((c) => ({ ...c, run_pk: run.id })))
         .execute();
     await lockRecordingCells(trx, [run.recording_id]);
     const cells = cellChange(previous.map(labelCellsOf), centroids.map(labelCellsOf));

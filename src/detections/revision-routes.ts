@@ -17,10 +17,11 @@ import {
 } from './api-schemas.js';
 import { editorOf } from './editor-of.js';
 import { findOneRun, readOneRun } from './find-run.js';
-import { readPatchTarget } from './patch-target.js';
-import { patchSegments, splitTracks, UNREAD } from './run-segments.js';
+import { planPatch } from './patch-plan.js';
+import { readPatchTarget, storedTracksOf, trackCountOf } from './patch-target.js';
+import { splitTracks } from './run-segments.js';
 import { findRunsByRunId } from './queries.js';
-import { checkPatchBody, patchedTracks, validateUpserts } from './patch-request.js';
+import { checkPatchBody, patchChanges, validateUpserts } from './patch-request.js';
 import type { SummaryRow } from './queries.js';
 import { changeRunContent, headerOf, listRevisions, readRevision, type ContentChange } from './revision-queries.js';
 import { reverseDelta, tracksOf } from './run-delta.js';
@@ -60,10 +61,10 @@ const currentTracks = (body: { tracks: string; boxes: Uint8Array }) =>
 
 const mediaOf = (row: SummaryRow) => (row.media === null ? null : (JSON.parse(row.media) as Record<string, unknown>));
 
-/** The run's revision now (undefined when it went), for the answer to a patch whose read met a change. */
-async function currentRevision(request: FastifyRequest, run: SummaryRow): Promise<number | undefined> {
+/** The answer to a patch whose read met a change: 409 with the run's revision now, or 404 when it went. */
+async function conflictOrGone(request: FastifyRequest, run: SummaryRow, runId: string): Promise<ApiError> {
   const rows = await findRunsByRunId(request.server.store.db, principalOf(request).orgId, run.run_id, run.media_key);
-  return rows[0]?.revision;
+  return refused({ ok: false, currentRevision: rows[0]?.revision }, runId);
 }
 
 async function changeOptions(request: FastifyRequest) {
@@ -127,25 +128,19 @@ export async function revisionRoutes(app: FastifyInstance, uploads: RunUploadOpt
           warnings,
         });
       const orgId = principalOf(request).orgId;
-      const upsertIds = upserts ? upserts.boxes.headers.map((h) => h.id) : [];
-      const target = await readPatchTarget(store, orgId, found, upsertIds, patch.deletes);
-      if (!target) throw refused({ ok: false, currentRevision: await currentRevision(request, found) }, runId);
+      const ids = new Set([...(upserts ? upserts.boxes.headers.map((h) => h.id) : []), ...patch.deletes]);
+      const target = await readPatchTarget(store, orgId, found, [...ids]);
+      if (!target) throw await conflictOrGone(request, found, runId);
       const row = target.run;
       if (patch.baseRevision !== row.revision) throw revisionConflict(row.revision);
-      const next = patchedTracks(target.tracks, upserts, patch.deletes);
-      if (!next.ok) throw new ApiError(400, next.code, next.detail, next.extensions);
-      const delta = reverseDelta(target.tracks, next.tracks, next.changed);
-      if (delta.tracks.some((t) => t.columns === UNREAD))
-        throw new Error('a patch would keep a track whose boxes it did not read');
+      const changes = patchChanges(storedTracksOf(target, ids), trackCountOf(target), upserts, patch.deletes);
+      if (!changes.ok) throw new ApiError(400, changes.code, changes.detail, changes.extensions);
+      const plan = planPatch(row, target, changes);
+      if (!plan) throw await conflictOrGone(request, found, runId);
       const change = await changeRunContent(store, orgId, {
         run: row,
         header: headerOf(row),
-        tracks: next.tracks,
-        delta,
-        segments: target.segments
-          ? { ...patchSegments(target.segments, next.tracks, next.changed), all: false }
-          : { write: splitTracks(next.tracks), drop: [], all: true },
-        changedTracks: { before: delta.tracks, after: next.tracks.filter((t) => next.changed.has(t.header.id)) },
+        ...plan,
         ...(await changeOptions(request)),
       });
       if (!change.ok) throw refused(change, runId);
@@ -212,12 +207,16 @@ export async function revisionRoutes(app: FastifyInstance, uploads: RunUploadOpt
       const older = n === undefined ? undefined : await readRevision(store.db, orgId, row, body, n);
       if (!older) throw revisionNotFound(runId, revision);
       const current = currentTracks(body);
+      const tracks = older.content.tracks;
+      let boxesStored = 0;
+      for (const t of tracks) boxesStored += t.header.n;
       const change = await changeRunContent(store, orgId, {
         run: row,
         header: older.content.header,
-        tracks: older.content.tracks,
-        delta: reverseDelta(current, older.content.tracks),
-        segments: { write: splitTracks(older.content.tracks), drop: [], all: true },
+        delta: reverseDelta(current, tracks),
+        tracksStored: tracks.length,
+        boxesStored,
+        segments: { all: true, write: splitTracks(tracks) },
         ...(await changeOptions(request)),
       });
       if (!change.ok) throw refused(change, runId);

@@ -108,7 +108,7 @@ export function runRowOf(
   };
 }
 
-export type CentroidRow = Omit<RunCentroidsTable, 'run_pk' | 'cells_lo' | 'cells_hi' | keyof RowStarts> &
+export type CentroidRow = Omit<RunCentroidsTable, 'run_pk' | 'segment' | 'cells_lo' | 'cells_hi' | keyof RowStarts> &
   RowStarts & { cells_lo: number; cells_hi: number };
 
 /** One row per label (without its run's key, known only once the run row is written). */

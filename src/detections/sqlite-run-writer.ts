@@ -14,7 +14,7 @@ import {
   type CentroidRow,
 } from './run-rows.js';
 import type { StoredRun } from './run-write-batch.js';
-import { SQLITE_KEEP_SEGMENTS, SQLITE_PRUNE_SEGMENTS } from './segment-queries.js';
+import { SQLITE_DROP_TRACK_INDEX, SQLITE_KEEP_SEGMENTS, SQLITE_PRUNE_SEGMENTS } from './segment-queries.js';
 
 const CENTROID_COLUMNS = [
   'run_pk',
@@ -49,6 +49,7 @@ const SQL = {
   keepSegments: SQLITE_KEEP_SEGMENTS,
   pruneRevisions: 'delete from run_revisions where run_pk = ? and revision <= ?',
   pruneSegments: SQLITE_PRUNE_SEGMENTS,
+  dropTrackIndex: SQLITE_DROP_TRACK_INDEX,
   deleteCentroids: 'delete from run_centroids where run_pk = ? returning label, cells_lo, cells_hi, count',
   insertCentroid: `insert into run_centroids (${CENTROID_COLUMNS.join(', ')}) values (${named(CENTROID_COLUMNS)})`,
   mergeCells: `insert into recording_label_cells (${CELL_COLUMNS.join(', ')}) values (${named(CELL_COLUMNS)})
@@ -89,6 +90,7 @@ export function sqliteRunWriter(sqlite: SqliteDatabase.Database): SqliteRunWrite
       if (!created) {
         s.pruneRevisions.run(stored.id, stored.revision - revisionsKept);
         s.pruneSegments.run(stored.id, stored.revision - revisionsKept);
+        s.dropTrackIndex.run(stored.id);
       }
       // A run just created has no centroid rows yet.
       const removed: LabelCells[] = created

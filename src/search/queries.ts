@@ -194,21 +194,31 @@ async function exactMatches(
     .where(maskTest('rc', mask));
   if (labels) q = q.where('rc.label', 'in', labels);
   const rows = await q.execute();
-  const byRecording = new Map<string, Match[]>();
+  // A run in segments has a row per label and segment: one match per run and label sums them.
+  const byRecording = new Map<string, Map<string, Match>>();
   for (const row of rows) {
     const { count, firstFrame } = matchInside(polygon, row.points, row.frames, work);
     if (count === 0) continue;
-    let list = byRecording.get(row.recording_id);
-    if (!list) {
-      list = [];
-      byRecording.set(row.recording_id, list);
+    let matches = byRecording.get(row.recording_id);
+    if (!matches) {
+      matches = new Map();
+      byRecording.set(row.recording_id, matches);
     }
-    list.push({ runId: row.run_id, label: row.label, count, firstFrame });
+    const key = `${row.run_id}\u0000${row.label}`;
+    const match = matches.get(key);
+    if (!match) matches.set(key, { runId: row.run_id, label: row.label, count, firstFrame });
+    else {
+      match.count += count;
+      if (firstFrame !== null) match.firstFrame = Math.min(match.firstFrame ?? firstFrame, firstFrame);
+    }
   }
-  for (const list of byRecording.values()) {
+  const sorted = new Map<string, Match[]>();
+  for (const [recordingId, matches] of byRecording) {
+    const list = [...matches.values()];
     list.sort((a, b) => compareCodePoints(a.runId, b.runId) || compareCodePoints(a.label, b.label));
+    sorted.set(recordingId, list);
   }
-  return byRecording;
+  return sorted;
 }
 
 const MAX_BATCH = 4096;

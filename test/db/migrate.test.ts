@@ -85,9 +85,15 @@ describe.each(DIALECTS)('upgrading an existing store (%s)', (dialect) => {
   async function oneMigrationBehind(): Promise<string> {
     ts = await createTestStore(dialect);
     const last = Object.keys(migrations).at(-1)!;
-    expect(last).toBe('013_run_segments');
+    expect(last).toBe('014_segment_track_index');
     // What the last migration added goes, so that applying it again works as it would on the older store.
-    await sql`drop table run_segments`.execute(ts.store.db);
+    const db = ts.store.db;
+    await sql`drop table run_track_segments`.execute(db);
+    await sql`drop index run_segments_track_counts`.execute(db);
+    await sql`alter table run_segments drop column track_count`.execute(db);
+    await sql`drop index run_centroids_run_segment`.execute(db);
+    await sql`alter table run_centroids drop column segment`.execute(db);
+    await sql`create index run_centroids_run on run_centroids (run_pk)`.execute(db);
     await sql`delete from kysely_migration where name = ${last}`.execute(ts.store.db);
     return last;
   }

@@ -36,6 +36,21 @@ const tests = extendEach(serverTests({ env: { RUN_REVISIONS_KEPT: '6' } }), (tes
     const db = server.store.db;
     const runPk = async (runId: string) =>
       (await db.selectFrom('runs').select('id').where('run_id', '=', runId).executeTakeFirstOrThrow()).id;
+    /** The run's current segments: number → track ids and stored bytes. */
+    const segments = async (runId: string, revision = 0) => {
+      const rows = await db
+        .selectFrom('run_segments')
+        .select(['segment', 'tracks', 'boxes'])
+        .where('run_pk', '=', await runPk(runId))
+        .where('revision', '=', revision)
+        .orderBy('segment')
+        .execute();
+      return rows.map((r) => ({
+        segment: r.segment,
+        ids: (JSON.parse(r.tracks) as TrackHeader[]).map((h) => h.id),
+        boxes: Buffer.from(r.boxes),
+      }));
+    };
     return {
       post: (runId: string, tracks: Track[]) =>
         postJson(
@@ -67,50 +82,87 @@ const tests = extendEach(serverTests({ env: { RUN_REVISIONS_KEPT: '6' } }), (tes
           boxes: t.boxes.map(({ frame, x, y, w, h, confidence }) => ({ frame, x, y, w, h, confidence })),
         }));
       },
-      /** The run's current segments: number → track ids and stored bytes. */
-      segments: async (runId: string, revision = 0) => {
-        const rows = await db
-          .selectFrom('run_segments')
-          .select(['segment', 'tracks', 'boxes'])
-          .where('run_pk', '=', await runPk(runId))
-          .where('revision', '=', revision)
-          .orderBy('segment')
-          .execute();
-        return rows.map((r) => ({
-          segment: r.segment,
-          ids: (JSON.parse(r.tracks) as TrackHeader[]).map((h) => h.id),
-          boxes: Buffer.from(r.boxes),
-        }));
-      },
+      segments,
       rowIsSegmented: async (runId: string) =>
         isSegmentedBoxes(
           (await db.selectFrom('runs').select('boxes').where('run_id', '=', runId).executeTakeFirstOrThrow()).boxes,
         ),
-      /** The run's centroid rows as the index holds them: label → sorted points with their frames, count, cells. */
+      /**
+       * The run's centroid rows as the index holds them, a label's rows (one per segment) joined: label → sorted
+       * points with their frames, count, cells.
+       */
       centroids: async (runId: string) => {
         const rows = await db
           .selectFrom('run_centroids')
           .select(['label', 'points', 'frames', 'count', 'cells_lo', 'cells_hi'])
           .where('run_pk', '=', await runPk(runId))
           .execute();
-        return Object.fromEntries(rows.map((r) => [r.label, shapeOf(r)]));
+        return joinedShapes(rows);
+      },
+      /** The run's track index: track id → current segment. */
+      trackIndex: async (runId: string) => {
+        const rows = await db
+          .selectFrom('run_track_segments')
+          .select(['track_id', 'segment'])
+          .where('run_pk', '=', await runPk(runId))
+          .execute();
+        return Object.fromEntries(rows.map((r) => [r.track_id, r.segment]));
+      },
+      /** The index the run's current segments give. */
+      segmentIndex: async (runId: string) =>
+        Object.fromEntries((await segments(runId)).flatMap((s) => s.ids.map((id) => [id, s.segment]))),
+      /** The run's centroid rows by `label@segment`. */
+      segmentCentroids: async (runId: string) => {
+        const rows = await db
+          .selectFrom('run_centroids')
+          .select(['label', 'segment', 'points', 'frames', 'count', 'cells_lo', 'cells_hi'])
+          .where('run_pk', '=', await runPk(runId))
+          .execute();
+        return Object.fromEntries(rows.map((r) => [`${r.label}@${r.segment}`, shapeOf(r)]));
       },
       /** The centroid rows a fresh store of `tracks` makes. */
-      freshCentroids: (tracks: Track[]) => {
-        const headers = tracks.map((t) => ({ id: t.id, label: t.label, n: t.boxes.length }));
-        const columns = Float64Array.from(
-          tracks.flatMap((t) => t.boxes.flatMap((b) => [b.frame, b.x, b.y, b.w, b.h, b.confidence, NaN])),
-        );
-        expect(columns.length).toBe(headers.reduce((s, h) => s + h.n, 0) * BOX_STRIDE);
-        const rows = centroidRowsOf(
-          { id: 'r', orgId: 'o' },
-          { boxes: { headers, columns, count: columns.length / BOX_STRIDE } },
-        );
-        return Object.fromEntries(rows.map((r) => [r.label, shapeOf(r)]));
-      },
+      freshCentroids: (tracks: Track[]) => joinedShapes(freshRows(tracks)),
+      /** The rows of each segment's tracks (`segments`: number → ids), by `label@segment`. */
+      freshSegmentCentroids: (tracks: Track[], segments: Array<{ segment: number; ids: string[] }>) =>
+        Object.fromEntries(
+          segments.flatMap(({ segment, ids }) =>
+            freshRows(ids.map((id) => tracks.find((t) => t.id === id)!)).map((r) => [
+              `${r.label}@${segment}`,
+              shapeOf(r),
+            ]),
+          ),
+        ),
     };
   }),
 );
+
+function freshRows(tracks: Track[]) {
+  const headers = tracks.map((t) => ({ id: t.id, label: t.label, n: t.boxes.length }));
+  const columns = Float64Array.from(
+    tracks.flatMap((t) => t.boxes.flatMap((b) => [b.frame, b.x, b.y, b.w, b.h, b.confidence, NaN])),
+  );
+  expect(columns.length).toBe(headers.reduce((s, h) => s + h.n, 0) * BOX_STRIDE);
+  return centroidRowsOf({ id: 'r', orgId: 'o' }, { boxes: { headers, columns, count: columns.length / BOX_STRIDE } });
+}
+
+type StoredCentroid = Parameters<typeof shapeOf>[0] & { label: string };
+
+/** A label's rows as one: points joined, counts summed, cells OR-ed. */
+function joinedShapes(rows: StoredCentroid[]) {
+  const out: Record<string, ReturnType<typeof shapeOf>> = {};
+  for (const r of rows) {
+    const shape = shapeOf(r);
+    const seen = out[r.label];
+    out[r.label] = seen
+      ? {
+          count: seen.count + shape.count,
+          cells: [(seen.cells[0]! | shape.cells[0]!) >>> 0, (seen.cells[1]! | shape.cells[1]!) >>> 0],
+          points: [...seen.points, ...shape.points].sort(),
+        }
+      : shape;
+  }
+  return out;
+}
 
 function shapeOf(r: {
   points: Uint8Array;
@@ -169,8 +221,12 @@ describe.each(DIALECTS)('a run in segments on %s', (dialect) => {
     // Earlier revisions read back through the deltas.
     expect(await api.tracks('seg-two', '?revision=1')).toEqual(initial());
     expect(await api.tracks('seg-two', '?revision=2')).toEqual(applied(initial(), first));
-    // The index holds what a fresh store of the same tracks would.
+    // The index holds what a fresh store of the same tracks would, a row per label and segment.
     expect(await api.centroids('seg-two')).toEqual(api.freshCentroids(expected));
+    expect(await api.segmentCentroids('seg-two')).toEqual(
+      api.freshSegmentCentroids(expected, await api.segments('seg-two')),
+    );
+    expect(await api.trackIndex('seg-two')).toEqual(await api.segmentIndex('seg-two'));
     // An export reads the joined segments: the same file as the same tracks posted as one blob.
     expect((await api.post('seg-two-copy', expected)).status).toBe(201);
     for (const format of ['mot', 'cvat-video'])
@@ -198,6 +254,10 @@ describe.each(DIALECTS)('a run in segments on %s', (dialect) => {
     ]);
     expect(await api.tracks('seg-drop')).toEqual(expected);
     expect(await api.centroids('seg-drop')).toEqual(api.freshCentroids(expected));
+    expect(await api.segmentCentroids('seg-drop')).toEqual(
+      api.freshSegmentCentroids(expected, await api.segments('seg-drop')),
+    );
+    expect(await api.trackIndex('seg-drop')).toEqual(await api.segmentIndex('seg-drop'));
   });
 
   it('restores across segment changes, and a replace by POST keeps a segmented run whole', async ({ api }) => {
@@ -218,6 +278,10 @@ describe.each(DIALECTS)('a run in segments on %s', (dialect) => {
     expect(restored.body.data.revision).toBe(5);
     expect(await api.tracks('seg-restore')).toEqual(contents[1]);
     expect(await api.centroids('seg-restore')).toEqual(api.freshCentroids(contents[1]!));
+    expect(await api.segmentCentroids('seg-restore')).toEqual(
+      api.freshSegmentCentroids(contents[1]!, await api.segments('seg-restore')),
+    );
+    expect(await api.trackIndex('seg-restore')).toEqual(await api.segmentIndex('seg-restore'));
     // The restore is itself undone by one.
     expect((await api.restore('seg-restore', 4)).status).toBe(200);
     expect(await api.tracks('seg-restore')).toEqual(contents[3]);
@@ -227,6 +291,11 @@ describe.each(DIALECTS)('a run in segments on %s', (dialect) => {
     expect((await api.post('seg-restore', replacement)).status).toBe(200);
     expect(await api.rowIsSegmented('seg-restore')).toBe(false);
     expect(await api.segments('seg-restore')).toEqual([]);
+    // One blob again: no track index, and one centroid row per label.
+    expect(await api.trackIndex('seg-restore')).toEqual({});
+    expect(await api.segmentCentroids('seg-restore')).toEqual(
+      api.freshSegmentCentroids(replacement, [{ segment: 0, ids: replacement.map((t) => t.id) }]),
+    );
     expect((await api.segments('seg-restore', 6)).length).toBeGreaterThan(0);
     expect(await api.tracks('seg-restore')).toEqual(replacement);
     expect(await api.tracks('seg-restore', '?revision=6')).toEqual(contents[3]);
@@ -234,6 +303,10 @@ describe.each(DIALECTS)('a run in segments on %s', (dialect) => {
     expect((await api.restore('seg-restore', 6)).status).toBe(200);
     expect(await api.tracks('seg-restore')).toEqual(contents[3]);
     expect(await api.centroids('seg-restore')).toEqual(api.freshCentroids(contents[3]!));
+    expect(await api.segmentCentroids('seg-restore')).toEqual(
+      api.freshSegmentCentroids(contents[3]!, await api.segments('seg-restore')),
+    );
+    expect(await api.trackIndex('seg-restore')).toEqual(await api.segmentIndex('seg-restore'));
 
     // The cap (6 kept) lets revision 6 go with its segments after a few more changes.
     for (let base = 8; base < 14; base++)

@@ -4,23 +4,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeBoxes, encodeBoxes, joinBoxes } from '../../src/detections/run-codec.js';
-import {
-  applyReverseDelta,
-  reverseDelta,
-  runOf,
-  spliceTracks,
-  tracksOf,
-  type TrackSlice,
-} from '../../src/detections/run-delta.js';
+import { applyReverseDelta, runOf, spliceTracks, tracksOf, type TrackSlice } from '../../src/detections/run-delta.js';
 import {
   joinTrackHeaders,
   patchSegments,
-  type SegmentHeaders,
+  type SegmentCount,
   type SegmentLimits,
   segmentsToRead,
   splitTracks,
-  tracksOfSegments,
-  UNREAD,
 } from '../../src/detections/run-segments.js';
 import { BOX_STRIDE } from '../../src/detections/run-types.js';
 
@@ -33,41 +24,48 @@ const SMALL: SegmentLimits = { boxes: 6, tracks: 3 };
 
 /** Segments as stored: number → tracks. */
 type Stored = Map<number, TrackSlice[]>;
-const headersOf = (stored: Stored): SegmentHeaders[] =>
-  [...stored.keys()]
-    .sort((a, b) => a - b)
-    .map((segment) => ({ segment, headers: stored.get(segment)!.map((t) => t.header) }));
-const contentOf = (stored: Stored) => headersOf(stored).flatMap((s) => stored.get(s.segment)!);
+const countsOf = (stored: Stored): SegmentCount[] =>
+  [...stored.keys()].sort((a, b) => a - b).map((segment) => ({ segment, tracks: stored.get(segment)!.length }));
+const idsOf = (stored: Stored) =>
+  countsOf(stored).map((s) => [s.segment, stored.get(s.segment)!.map((t) => t.header.id)]);
+const contentOf = (stored: Stored) => countsOf(stored).flatMap((s) => stored.get(s.segment)!);
+/** The track index as run_track_segments holds it: id → segment. */
+const indexOf = (stored: Stored) =>
+  new Map([...stored].flatMap(([segment, tracks]) => tracks.map((t) => [t.header.id, segment] as const)));
 
 interface Patch {
   upsert: TrackSlice[];
   deletes: string[];
 }
 
-/** One patch as PATCH applies it to a run in segments; returns the tracks before and after, as it saw them. */
-function applyToSegments(stored: Stored, patch: Patch, limits: SegmentLimits) {
-  const segments = headersOf(stored);
-  const needed = segmentsToRead(
-    segments,
-    patch.upsert.map((t) => t.header.id),
-    patch.deletes,
-  );
+/**
+ * One patch as PATCH applies it to a run in segments: the index locates its ids, only the segments named are read,
+ * and the index follows the change. Returns the delta.
+ */
+function applyToSegments(stored: Stored, index: Map<string, number>, patch: Patch, limits: SegmentLimits) {
+  const segments = countsOf(stored);
+  const ids = [...patch.upsert.map((t) => t.header.id), ...patch.deletes];
+  const located = new Map(ids.filter((id) => index.has(id)).map((id) => [id, index.get(id)!]));
+  const needed = segmentsToRead(segments, located, ids);
   const read = new Map(needed.map((s) => [s, stored.get(s)!]));
-  const current = tracksOfSegments(segments, read);
-  const next = spliceTracks(current, patch.upsert, new Set(patch.deletes));
-  const changed = new Set([...patch.upsert.map((t) => t.header.id), ...patch.deletes]);
-  const delta = reverseDelta(current, next, changed);
-  expect(delta.tracks.every((t) => t.columns !== UNREAD)).toBe(true);
-  const { write, drop } = patchSegments(segments, next, changed, limits);
+  const patched = patchSegments(segments, located, read, patch.upsert, new Set(patch.deletes), limits)!;
+  expect(patched).toBeDefined();
+  const before = contentOf(stored);
   // Only the segments read are rewritten or dropped; new segments come after the last.
   const last = segments.at(-1)!.segment;
-  for (const s of [...write.map((w) => w.segment), ...drop]) expect(needed.includes(s) || s > last).toBe(true);
-  for (const s of drop) stored.delete(s);
-  for (const w of write) {
+  for (const s of [...patched.write.map((w) => w.segment), ...patched.drop])
+    expect(needed.includes(s) || s > last).toBe(true);
+  for (const s of patched.drop) stored.delete(s);
+  for (const w of patched.write) {
     expect(w.tracks.length).toBeGreaterThan(0);
     stored.set(w.segment, w.tracks);
   }
-  return { delta, next };
+  for (const id of patched.index.remove) index.delete(id);
+  for (const a of patched.index.add) index.set(a.id, a.segment);
+  expect(patched.tracks).toBe(contentOf(stored).length);
+  const boxes = (tracks: TrackSlice[]) => tracks.reduce((n, t) => n + t.header.n, 0);
+  expect(patched.boxDifference).toBe(boxes(contentOf(stored)) - boxes(before));
+  return { delta: patched.delta };
 }
 
 const patchArb = (ids: number) =>
@@ -91,6 +89,7 @@ describe('run segments', () => {
         (initial, patches, limits) => {
           let model = Array.from({ length: initial }, (_, i) => slice(`t${i}`, i));
           const stored: Stored = new Map(splitTracks(model, 0, limits).map((w) => [w.segment, w.tracks]));
+          const index = indexOf(stored);
           for (const raw of patches) {
             const existing = new Set(model.map((t) => t.header.id));
             const upsertIds = new Set(raw.upsert.map((t) => t.header.id));
@@ -98,14 +97,16 @@ describe('run segments', () => {
             const deletes = raw.deletes.filter((id) => existing.has(id) && !upsertIds.has(id));
             const after = spliceTracks(model, raw.upsert, new Set(deletes));
             if (after.length === 0 || (raw.upsert.length === 0 && deletes.length === 0)) continue;
-            const { delta } = applyToSegments(stored, { upsert: raw.upsert, deletes }, limits);
+            const { delta } = applyToSegments(stored, index, { upsert: raw.upsert, deletes }, limits);
             // The delta rebuilds the content before the patch.
             expect(plain(applyReverseDelta(after, delta))).toEqual(plain(model));
             model = after;
             expect(plain(contentOf(stored))).toEqual(plain(model));
+            // The index kept beside the segments is the one they would give.
+            expect(index).toEqual(indexOf(stored));
           }
           // Read back as a reader does: the segments' stored bytes joined, in either format.
-          const rows = headersOf(stored).map((s, i) => {
+          const rows = countsOf(stored).map((s, i) => {
             const run = runOf(stored.get(s.segment)!);
             return { tracks: JSON.stringify(run.headers), boxes: encodeBoxes(run, i % 2 ? 'columns' : 'doubles') };
           });
@@ -133,16 +134,25 @@ describe('run segments', () => {
         SMALL,
       ).map((w) => [w.segment, w.tracks]),
     );
-    expect(headersOf(stored).map((s) => s.headers.map((h) => h.id))).toEqual([
-      ['a', 'b', 'c'],
-      ['d', 'e', 'f'],
+    expect(idsOf(stored)).toEqual([
+      [0, ['a', 'b', 'c']],
+      [1, ['d', 'e', 'f']],
     ]);
-    const segments = headersOf(stored);
-    expect(segmentsToRead(segments, ['b', 'e'], [])).toEqual([0, 1]);
-    expect(segmentsToRead(segments, ['e'], [])).toEqual([1]);
+    const segments = countsOf(stored);
+    const index = indexOf(stored);
+    expect(segmentsToRead(segments, index, ['b', 'e'])).toEqual([0, 1]);
+    expect(segmentsToRead(segments, index, ['e'])).toEqual([1]);
     // A new track: the last segment, which it joins while there is room.
-    expect(segmentsToRead(segments, ['new'], [])).toEqual([1]);
-    applyToSegments(stored, { upsert: [slice('b', 7, 1), slice('e', 7, 1)], deletes: [] }, SMALL);
+    expect(segmentsToRead(segments, index, ['new'])).toEqual([1]);
+    expect(segmentsToRead(segments, index, ['a', 'new'])).toEqual([0, 1]);
+    const { delta } = applyToSegments(
+      stored,
+      index,
+      { upsert: [slice('b', 7, 1), slice('e', 7, 1)], deletes: [] },
+      SMALL,
+    );
+    // Positions in the whole run: segment 1's tracks come after segment 0's three.
+    expect(delta.positions).toEqual([1, 4]);
     expect(contentOf(stored).map((t) => [t.header.id, t.header.n])).toEqual([
       ['a', 2],
       ['b', 1],
@@ -162,19 +172,20 @@ describe('run segments', () => {
       ).map((w) => [w.segment, w.tracks]),
     );
     expect([...stored.keys()]).toEqual([0, 1, 2]);
-    applyToSegments(stored, { upsert: [], deletes: ['d', 'e', 'f'] }, SMALL);
+    const index = indexOf(stored);
+    applyToSegments(stored, index, { upsert: [], deletes: ['d', 'e', 'f'] }, SMALL);
     expect([...stored.keys()].sort()).toEqual([0, 2]);
     expect(contentOf(stored).map((t) => t.header.id)).toEqual(['a', 'b', 'c', 'g']);
     // New tracks fill the last segment, then open new ones after it.
-    applyToSegments(stored, { upsert: ['h', 'i', 'j', 'k'].map((id) => slice(id, 0, 2)), deletes: [] }, SMALL);
-    expect(headersOf(stored).map((s) => [s.segment, s.headers.map((h) => h.id)])).toEqual([
+    applyToSegments(stored, index, { upsert: ['h', 'i', 'j', 'k'].map((id) => slice(id, 0, 2)), deletes: [] }, SMALL);
+    expect(idsOf(stored)).toEqual([
       [0, ['a', 'b', 'c']],
       [2, ['g', 'h', 'i']],
       [3, ['j', 'k']],
     ]);
   });
 
-  it('refuses to write a segment holding a track whose boxes were not read', () => {
+  it('refuses segments read that disagree with the counts or the index (the run changed while it was read)', () => {
     const stored: Stored = new Map(
       splitTracks(
         ['a', 'b', 'c', 'd'].map((id) => slice(id, 0, 2)),
@@ -182,10 +193,16 @@ describe('run segments', () => {
         SMALL,
       ).map((w) => [w.segment, w.tracks]),
     );
-    const segments = headersOf(stored);
-    const current = tracksOfSegments(segments, new Map()); // nothing read
-    const next = spliceTracks(current, [slice('b', 3)], new Set());
-    expect(() => patchSegments(segments, next, new Set(['b']), SMALL)).toThrow(/without the boxes/);
+    const segments = countsOf(stored);
+    const read = new Map([[1, stored.get(1)!]]);
+    const change = (ids: string[]) => ids.map((id) => slice(id, 5));
+    expect(patchSegments(segments, new Map([['d', 1]]), read, change(['d']), new Set(), SMALL)).toBeDefined();
+    // The index places "b" in segment 1, which does not hold it.
+    expect(patchSegments(segments, new Map([['b', 1]]), read, change(['b']), new Set(), SMALL)).toBeUndefined();
+    expect(patchSegments(segments, new Map([['b', 1]]), read, [], new Set(['b']), SMALL)).toBeUndefined();
+    // Segment 1 holds one track, not the two its count says.
+    const counted = segments.map((s) => (s.segment === 1 ? { ...s, tracks: 2 } : s));
+    expect(patchSegments(counted, new Map([['d', 1]]), read, change(['d']), new Set(), SMALL)).toBeUndefined();
   });
 
   it('joins header arrays and boxes of segments in order; an empty part adds nothing', () => {

@@ -14,6 +14,7 @@ import * as m010 from './010_administration.js';
 import * as m011 from './011_login_throttle_by_address.js';
 import * as m012 from './012_centroid_frames.js';
 import * as m013 from './013_run_segments.js';
+import * as m014 from './014_segment_track_index.js';
 
 export interface MigrationModule {
   up(db: Kysely<any>, t: ColumnTypes): Promise<void>;
@@ -33,4 +34,5 @@ export const migrations: Record<string, MigrationModule> = {
   '011_login_throttle_by_address': m011,
   '012_centroid_frames': m012,
   '013_run_segments': m013,
+  '014_segment_track_index': m014,
 };
