@@ -50,13 +50,13 @@ export const suite: Suite = {
   name: 'editor',
   title: 'Editor',
   baseline:
-    'A layer of 5000 tracks × 50 boxes on a 1920×1080, 60 fps, 600-frame recording, played for 6 s in headless ' +
-    'Debian Chromium (`--disable-gpu`). No ratio: the target is at least 30 frames drawn per second. _draw_ is one ' +
-    'overlay draw during playback; _draw + raster_ seeks frame by frame and reads a pixel back. _script_: an edit ' +
-    'key dispatched until its handler, redraw, timeline and side panel are done (no paint); _answer_: the script ' +
-    'and the rendering of the next frame (paint and rasterisation included, the wait for the frame not). The ' +
-    'frame index row is the CPU time of updating the index after one moved box, with a full rebuild in brackets ' +
-    '(Node).',
+    'A layer of 5000 tracks × 50 boxes on a 1920×1080, 60 fps, 600-frame recording, played for 6 s in ' +
+    "headless Debian Chromium (`--disable-gpu`), with the labels on the boxes (the editor's default). No " +
+    'ratio: the target is at least 30 frames drawn per second. _draw_ is one overlay draw during playback; ' +
+    '_draw + raster_ seeks frame by frame and reads a pixel back. _script_: an edit key dispatched until its ' +
+    'handler, redraw, timeline and side panel are done (no paint); _answer_: the script and the rendering of ' +
+    'the next frame (paint and rasterisation included, the wait for the frame not). The frame index row is ' +
+    'the CPU time of updating the index after one moved box, with a full rebuild in brackets (Node).',
   async run(): Promise<Row[]> {
     if (!HAS_CHROMIUM) return [{ note: `skipped: ${CHROMIUM} is absent (apt-get install -y chromium)` }];
     const webDir = await buildEditor();
