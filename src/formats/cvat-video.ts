@@ -219,7 +219,8 @@ export function cvatVideoReader(
   let carry: Buffer | undefined;
   /**
    * Inside a track, with the tokenizer waiting on nothing, plain boxes are read from the bytes; the bytes up to the
-   * next `<box` go to the tokenizer. Cuts fall on ASCII bytes ("<" or a box's end), so no character is split.
+   * next `<box` go to the tokenizer. Cuts fall on ASCII bytes ("<" or a box's end), or at a chunk's end, where the
+   * streaming decoder keeps a split character (the next chunk then starts with bytes no plain box starts with).
    */
   const scan = (bytes: Buffer, final: boolean) => {
     const n = bytes.length;
