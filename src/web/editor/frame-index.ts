@@ -187,14 +187,7 @@ export function updateFrameIndex(
     at += hi - lo;
   };
   const put = (ti: number, bi: number, x: number, y: number, w: number, h: number, conf: number) => {
-    out.x[at] = x;
-    out.y[at] = y;
-    out.w[at] = w;
-    out.h[at] = h;
-    out.conf[at] = conf;
-    out.track[at] = ti;
-    out.slot[at] = bi;
-    at++;
+    writeBox(out, at++, ti, bi, x, y, w, h, conf);
   };
   let next = 0;
   for (const f of frames) {
