@@ -52,26 +52,13 @@ export function buildFrameIndex(tracks: readonly Track[]): FrameIndex {
   const index: FrameIndex = {
     frames,
     start,
-    x: new Float32Array(total),
-    y: new Float32Array(total),
-    w: new Float32Array(total),
-    h: new Float32Array(total),
-    conf: new Float32Array(total),
-    track: new Uint32Array(total),
-    slot: new Uint32Array(total),
+    ...emptyColumns(total),
     ids: tracks.map((t) => t.id),
     version: ++versions,
   };
   tracks.forEach((t, ti) => {
     t.boxes.forEach((b, bi) => {
-      const i = fill[b.frame]!++;
-      index.x[i] = b.x;
-      index.y[i] = b.y;
-      index.w[i] = b.w;
-      index.h[i] = b.h;
-      index.conf[i] = boxConfidence(t, bi);
-      index.track[i] = ti;
-      index.slot[i] = bi;
+      writeBox(index, fill[b.frame]!++, ti, bi, b.x, b.y, b.w, b.h, boxConfidence(t, bi));
     });
   });
   return index;
