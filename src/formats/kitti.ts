@@ -66,18 +66,8 @@ export const kittiWriter: FormatWriter = function* (run, options = {}) {
     const o = i * BOX_STRIDE;
     // KITTI's type is one word; spaces would shift every later field.
     const type = (labelOf(v, i) ?? 'Misc').replace(/\s+/g, '_');
-    const x1 = c[o + 1]!;
-    const y1 = c[o + 2]!;
     out.integer(frameOf(v, i)).char(32).integer(ids[v.trackOf[i]!]!).char(32).text(type).text(' -1 -1 -10 ');
-    out
-      .rounded(x1 * width, 9)
-      .char(32)
-      .rounded(y1 * height, 9)
-      .char(32);
-    out
-      .rounded((x1 + c[o + 3]!) * width, 9)
-      .char(32)
-      .rounded((y1 + c[o + 4]!) * height, 9);
+    out.pixelCorners(c[o + 1]!, c[o + 2]!, c[o + 3]!, c[o + 4]!, width, height, 32);
     out.text(' -1 -1 -1 -1000 -1000 -1000 -10');
     const conf = columnOf(v, i, 5);
     if (!Number.isNaN(conf)) out.char(32).plain(conf);

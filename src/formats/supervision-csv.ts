@@ -110,21 +110,10 @@ export const supervisionCsvWriter: FormatWriter = function* (run, options = {}) 
   const out = new TextPieces().text('x_min,y_min,x_max,y_max,class_id,confidence,tracker_id,class_name,frame_index\n');
   for (const i of frameOrder(v)) {
     const o = i * BOX_STRIDE;
-    const x1 = c[o + 1]!;
-    const y1 = c[o + 2]!;
     const classId = classIdOf(v, i);
     const conf = columnOf(v, i, 5);
     const label = labelOf(v, i);
-    out
-      .rounded(x1 * width, 9)
-      .char(44)
-      .rounded(y1 * height, 9)
-      .char(44);
-    out
-      .rounded((x1 + c[o + 3]!) * width, 9)
-      .char(44)
-      .rounded((y1 + c[o + 4]!) * height, 9)
-      .char(44);
+    out.pixelCorners(c[o + 1]!, c[o + 2]!, c[o + 3]!, c[o + 4]!, width, height, 44).char(44);
     if (typeof classId === 'number' && Number.isInteger(classId)) out.text(String(classId));
     out.char(44);
     if (!Number.isNaN(conf)) out.plain(conf);

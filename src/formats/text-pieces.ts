@@ -130,6 +130,20 @@ export class TextPieces {
   }
 
   /**
+   * A normalised box (x, y, w, h) as its pixel corners x1, y1, x2, y2, each rounded as pixelText writes it, with the
+   * character `separator` between them (KITTI and supervision CSV write boxes so).
+   */
+  pixelCorners(x: number, y: number, w: number, h: number, width: number, height: number, separator: number): this {
+    return this.rounded(x * width, 9)
+      .char(separator)
+      .rounded(y * height, 9)
+      .char(separator)
+      .rounded((x + w) * width, 9)
+      .char(separator)
+      .rounded((y + h) * height, 9);
+  }
+
+  /**
    * A number passed through unchanged, as numbers.ts's plainText writes it. A value that is its own rounding to p ≤ 9
    * places is written with those places (the fewest that give it back, so the digits String() would choose), without
    * String()'s shortest-digits search: a confidence such as 0.734512 is the usual case.
