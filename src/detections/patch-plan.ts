@@ -1,6 +1,6 @@
 // What a patch writes, from what it read of the run (patch-target.ts) and the tracks it changes. Pure.
 import type { SummaryRow } from './queries.js';
-import { reverseDelta, spliceTracks, type ReverseDelta, type TrackSlice } from './run-delta.js';
+import { boxCountOf, reverseDelta, spliceTracks, type ReverseDelta, type TrackSlice } from './run-delta.js';
 import { patchSegments, splitTracks, type SegmentChange, type SegmentCount } from './run-segments.js';
 
 /** What a patch read: the whole run while its boxes are one blob, else the segments holding its tracks. */
@@ -32,12 +32,10 @@ export function planPatch(
 ): PatchPlan | undefined {
   if (source.whole) {
     const next = spliceTracks(source.whole, change.changing, change.deletes);
-    let boxes = 0;
-    for (const t of next) boxes += t.header.n;
     return {
       delta: reverseDelta(source.whole, next, change.changed),
       tracksStored: next.length,
-      boxesStored: boxes,
+      boxesStored: boxCountOf(next),
       segments: { all: true, write: splitTracks(next) },
     };
   }

@@ -24,7 +24,7 @@ import { findRunsByRunId } from './queries.js';
 import { checkPatchBody, patchChanges, validateUpserts } from './patch-request.js';
 import type { SummaryRow } from './queries.js';
 import { changeRunContent, headerOf, listRevisions, readRevision, type ContentChange } from './revision-queries.js';
-import { reverseDelta, tracksOf } from './run-delta.js';
+import { boxCountOf, reverseDelta, tracksOf } from './run-delta.js';
 import { decodeBoxes } from './run-codec.js';
 import type { TrackHeader } from './run-types.js';
 import type { RunUploadOptions } from './run-upload.js';
@@ -208,14 +208,12 @@ export async function revisionRoutes(app: FastifyInstance, uploads: RunUploadOpt
       if (!older) throw revisionNotFound(runId, revision);
       const current = currentTracks(body);
       const tracks = older.content.tracks;
-      let boxesStored = 0;
-      for (const t of tracks) boxesStored += t.header.n;
       const change = await changeRunContent(store, orgId, {
         run: row,
         header: older.content.header,
         delta: reverseDelta(current, tracks),
         tracksStored: tracks.length,
-        boxesStored,
+        boxesStored: boxCountOf(tracks),
         segments: { all: true, write: splitTracks(tracks) },
         ...(await changeOptions(request)),
       });

@@ -32,10 +32,16 @@ export function tracksOf(run: RunBoxes): TrackSlice[] {
   return out;
 }
 
-/** The tracks back as one run: their columns copied one after another. */
-export function runOf(tracks: TrackSlice[]): RunBoxes {
+/** The boxes of the tracks, all together. */
+export function boxCountOf(tracks: readonly TrackSlice[]): number {
   let count = 0;
   for (const t of tracks) count += t.header.n;
+  return count;
+}
+
+/** The tracks back as one run: their columns copied one after another. */
+export function runOf(tracks: TrackSlice[]): RunBoxes {
+  const count = boxCountOf(tracks);
   const columns = new Float64Array(count * BOX_STRIDE);
   let at = 0;
   for (const t of tracks) {

@@ -5,7 +5,7 @@
 // segment and appends new tracks to the last one while it has room, then to new segments after it; a segment left
 // without tracks goes. A patch finds its tracks' segments in an index of track id → segment (run_track_segments)
 // and counts positions with the segments' track counts, so its work follows the segments it touches, not the run.
-import type { ReverseDelta, TrackSlice } from './run-delta.js';
+import { boxCountOf, type ReverseDelta, type TrackSlice } from './run-delta.js';
 
 /** A segment closes at this many boxes (7 doubles each: 224 KiB on SQLite, less in PostgreSQL's columns) … */
 export const SEGMENT_BOXES = 4096;
@@ -177,7 +177,7 @@ export function patchSegments(
     write.push(w);
     for (const t of w.tracks) index.add.push({ id: t.header.id, segment: w.segment });
   }
-  for (const t of changing) boxDifference += t.header.n;
+  boxDifference += boxCountOf(changing);
   return { write, drop, delta, tracks: total - deleted + added.length, boxDifference, index };
 }
 
