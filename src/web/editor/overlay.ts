@@ -121,23 +121,33 @@ function drawLabels(
   budget: number,
 ): number {
   const { index, tracks } = layer;
-  const size = Math.round(11 * scale);
-  ctx.font = `${size}px sans-serif`;
+  const size = useTagFont(ctx, scale);
   ctx.textBaseline = 'bottom';
   for (let i = from; i < to && budget > 0; i++) {
     if (!shown(layer, i)) continue;
     budget--;
     const track = tracks[index.track[i]!]!;
     const text = tagText(track, index.slot[i]!, index.conf[i]!);
-    const x = index.x[i]! * W;
-    const y = Math.max(size + 2 * scale, index.y[i]! * H);
-    const w = ctx.measureText(text).width + 4 * scale;
+    const tag = tagRect(ctx, text, index.x[i]! * W, index.y[i]! * H, size, scale);
     ctx.fillStyle = color;
-    ctx.fillRect(x, y - size - 2 * scale, w, size + 2 * scale);
+    ctx.fillRect(tag.x0, tag.y0, tag.x1 - tag.x0, tag.y1 - tag.y0);
     ctx.fillStyle = '#000000';
-    ctx.fillText(text, x + 2 * scale, y);
+    ctx.fillText(text, tag.x0 + 2 * scale, tag.y1);
   }
   return budget;
+}
+
+/** Sets the label tags' font for `scale` and returns its size in pixels. */
+function useTagFont(ctx: CanvasRenderingContext2D, scale: number): number {
+  const size = Math.round(11 * scale);
+  ctx.font = `${size}px sans-serif`;
+  return size;
+}
+
+/** Where the tag of `text` stands over a box whose top left is (x, y), in canvas pixels (inside the canvas top). */
+function tagRect(ctx: CanvasRenderingContext2D, text: string, x: number, y: number, size: number, scale: number): Rect {
+  const bottom = Math.max(size + 2 * scale, y);
+  return { x0: x, y0: bottom - size - 2 * scale, x1: x + ctx.measureText(text).width + 4 * scale, y1: bottom };
 }
 
 function tagText(track: Track, slot: number, conf: number): string {
@@ -269,11 +279,8 @@ export function trackArea(
   const scale = opts.scale ?? 1;
   const b = track.boxes[bi]!;
   const r = { x0: b.x * W, y0: b.y * H, x1: (b.x + b.w) * W, y1: (b.y + b.h) * H };
-  const size = Math.round(11 * scale);
-  ctx.font = `${size}px sans-serif`;
-  const tagWidth = ctx.measureText(tagText(track, bi, boxConfidence(track, bi))).width + 4 * scale;
-  const tagBottom = Math.max(size + 2 * scale, b.y * H);
-  grow(r, { x0: r.x0, y0: tagBottom - size - 2 * scale, x1: r.x0 + tagWidth, y1: tagBottom });
+  const size = useTagFont(ctx, scale);
+  grow(r, tagRect(ctx, tagText(track, bi, boxConfidence(track, bi)), r.x0, r.y0, size, scale));
   for (let k = bi - 1; k >= 0 && track.boxes[k]!.frame >= f - opts.trail; k--) {
     const p = track.boxes[k]!;
     const cx = (p.x + p.w / 2) * W;
