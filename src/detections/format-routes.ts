@@ -11,7 +11,7 @@ import { ApiError } from '../http/problem.js';
 import { jsonStream } from '../http/json-chunks.js';
 import { sendJson, sendMaybeCompressed } from '../http/send-json.js';
 import { skipSchemaValidation } from '../http/skip-validation.js';
-import { resolveTarget } from '../recordings/queries.js';
+import { resolveTarget, type Recording } from '../recordings/queries.js';
 import {
   FormatError,
   fileNameFor,
@@ -25,10 +25,12 @@ import {
   readerFor,
   type ExportRun,
   type FormatName,
+  type FormatReader,
 } from '../formats/index.js';
 import { ExportQuery, ImportQuery, ImportResult, RunIdParams } from './api-schemas.js';
 import { readOneRun } from './find-run.js';
-import { MAX_BOXES_PER_TRACK } from './limits.js';
+import { readImportBody, type ImportBody } from './import-body.js';
+import { MAX_BODY_BYTES, MAX_BOXES_PER_TRACK } from './limits.js';
 import { summaryForApi } from './queries.js';
 import { decodeBoxes } from './run-codec.js';
 import type { TrackHeader } from './run-types.js';
@@ -154,18 +156,43 @@ function checkContentType(request: FastifyRequest, format: FormatName): void {
   if (charset !== undefined && !READABLE_CHARSETS.has(charset)) throw refuse(`The charset "${charset}" is not UTF-8`);
 }
 
-const paramsOf = new WeakMap<FastifyRequest, ImportParams>();
+/** What the import's checks found before its body: the parameters and the recording (undefined: answered 404 later). */
+const importOf = new WeakMap<FastifyRequest, { params: ImportParams; recording: Recording | undefined }>();
 
-/** The checks that need no body, before a byte of it is read: the parameters (400), then the content type (415). */
+/**
+ * The checks that need no body, before a byte of it is read: the parameters (400), then the content type (415). The
+ * recording is looked up here too, as a pixel file without a frame size of its own is read with the recording's.
+ */
 async function checkImportRequest(request: FastifyRequest): Promise<void> {
   const params = importParams(request);
   checkContentType(request, params.format);
-  paramsOf.set(request, params);
+  const recording = await resolveTarget(request.server.store.db, principalOf(request).orgId, targetOf(params));
+  importOf.set(request, { params, recording });
 }
 
-/** Without a runId, the same file imported again is the same run (answered 200), not a second copy of it. */
-const runIdOfFile = (format: FormatName, bytes: Uint8Array) =>
-  `${format}-${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}`;
+const targetOf = (params: ImportParams) =>
+  params.mediaKey !== undefined ? { mediaKey: params.mediaKey } : { analysisId: params.analysisId };
+
+const givenSize = (params: ImportParams) =>
+  params.width !== undefined ? { width: params.width, height: params.height } : undefined;
+
+function readerOf(params: ImportParams, recording: Recording | undefined) {
+  return readerFor(params.format, {
+    flavor: params.flavor,
+    frameSize: givenSize(params),
+    recordingSize: recording
+      ? { width: recording.width ?? undefined, height: recording.height ?? undefined }
+      : undefined,
+  });
+}
+
+function readEmpty(reader: FormatReader): ImportBody['outcome'] {
+  try {
+    return { read: readBytes(reader, Buffer.alloc(0)) };
+  } catch (failure) {
+    return { failure };
+  }
+}
 
 /** A reader's whole-file failure as the API answers it, with the first problem's position as its own members. */
 function formatProblem(err: FormatError): ApiError {
@@ -175,9 +202,18 @@ function formatProblem(err: FormatError): ApiError {
 
 export async function formatRoutes(app: FastifyInstance, { uploads }: { uploads: RunUploadOptions }): Promise<void> {
   const db = app.store.db;
-  // The body is the file: bytes, whatever the format; the route checked its type before it was read.
+  // The body is the file, whatever the format (the route checked its type before it was read), read by the format's
+  // reader as it arrives (import-body.ts); listened to from the start like any body, as a coded one may fail at once.
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser(ALL_IMPORT_TYPES, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser(ALL_IMPORT_TYPES, (request: FastifyRequest, payload: Readable) => {
+    const { params, recording } = importOf.get(request)!;
+    return readImportBody(payload, {
+      reader: readerOf(params, recording),
+      limit: request.routeOptions.bodyLimit ?? MAX_BODY_BYTES,
+      contentLength: Number(request.headers['content-length']),
+      hash: params.runId === undefined,
+    });
+  });
 
   app.post(
     '/detections/import',
@@ -218,32 +254,26 @@ export async function formatRoutes(app: FastifyInstance, { uploads }: { uploads:
       },
     },
     async (request, reply) => {
-      const params = paramsOf.get(request)!;
-      const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const orgId = principalOf(request).orgId;
-      const target = params.mediaKey !== undefined ? { mediaKey: params.mediaKey } : { analysisId: params.analysisId };
-      // Before reading: a pixel file without a frame size of its own is read with the recording's.
-      const recording = await resolveTarget(db, orgId, target);
-      const given = params.width !== undefined ? { width: params.width, height: params.height } : undefined;
+      const { params, recording } = importOf.get(request)!;
+      // A request without a body is an empty file, which every reader refuses with the position of the problem.
+      const body = (request.body as ImportBody | undefined) ?? {
+        outcome: readEmpty(readerOf(params, recording)),
+        sha256: createHash('sha256').digest('hex'),
+      };
+      if ('failure' in body.outcome) {
+        const { failure } = body.outcome;
+        throw failure instanceof FormatError ? formatProblem(failure) : failure;
+      }
       let outcome: ReturnType<typeof importRun>;
       try {
-        const read = readBytes(
-          readerFor(params.format, {
-            flavor: params.flavor,
-            frameSize: given,
-            recordingSize: recording
-              ? { width: recording.width ?? undefined, height: recording.height ?? undefined }
-              : undefined,
-          }),
-          bytes,
-        );
-        outcome = importRun(read, {
-          target,
+        outcome = importRun(body.outcome.read, {
+          target: targetOf(params),
           runId: params.runId,
-          fallbackRunId: () => runIdOfFile(params.format, bytes),
+          // Without a runId, the same file imported again is the same run (answered 200), not a second copy of it.
+          fallbackRunId: () => `${params.format}-${body.sha256!.slice(0, 32)}`,
           source: params.source,
           name: params.name,
-          frameSize: given,
+          frameSize: givenSize(params),
           interpolate: params.interpolate,
         });
       } catch (err) {
