@@ -1,8 +1,9 @@
 // The least any export does before its first byte, in a process of its own (a fresh heap, like the server's): the
-// stored run read in one snapshot and its boxes decoded. Run by formats.bench.ts; prints the times in ms as JSON.
+// stored run read in one snapshot and its boxes decoded (as they arrive, on PostgreSQL). Run by formats.bench.ts;
+// prints the times in ms as JSON.
 import { openStore } from '../src/db/store.js';
 import { readRunSnapshot } from '../src/detections/run-body-reader.js';
-import { decodeBoxes } from '../src/detections/run-codec.js';
+import { columnsOf } from '../src/detections/run-codec.js';
 
 const [location, orgId, runPk, times] = process.argv.slice(2) as [string, string, string, string];
 const { dataDir, databaseUrl, pgSchema } = JSON.parse(location) as {
@@ -14,9 +15,9 @@ const store = openStore(databaseUrl ? { dataDir, databaseUrl, pgSchema } : { dat
 const out: number[] = [];
 for (let i = 0; i < Number(times); i++) {
   const start = performance.now();
-  const run = await readRunSnapshot(store, orgId, runPk);
+  const run = await readRunSnapshot(store, orgId, runPk, { decode: true });
   if (!run) throw new Error('the run is gone');
-  decodeBoxes(run.body.boxes);
+  columnsOf(run.body);
   out.push(performance.now() - start);
 }
 await store.close();

@@ -15,7 +15,9 @@ import { fmt, median, ratio, timeIt, type Row, type Suite } from './harness.js';
 import { request } from './http-client.js';
 import { peakRssMiB, stop } from './processes.js';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+/** Exports are short and their first byte is a few tens of ms, which the machine's noise moves by as much: more of them. */
+const EXPORT_RUNS = Number(process.env.BENCH_EXPORT_RUNS ?? 9);
 const W = 1920;
 const H = 1080;
 const TRACKS = 5000;
@@ -175,21 +177,40 @@ async function benchDialect(dialect: DialectName): Promise<Row[]> {
   const rows: Row[] = [];
   const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
 
-  /** Median time and the largest peak RSS of RUNS posts (after one that creates the run). */
-  async function measure(url: string, type: string, body: Buffer, extra: Record<string, string> = {}) {
-    const times: number[] = [];
-    let peak = 0;
+  interface Post {
+    url: string;
+    type: string;
+    body: Buffer;
+    extra?: Record<string, string>;
+  }
+  /** One post's time, and the server's peak RSS during it. */
+  async function post({ url, type, body, extra = {} }: Post) {
+    resetPeak(pid);
+    let status = 0;
+    const t = await timeIt(async () => {
+      status = (await request(url, 'POST', { ...auth, 'content-type': type, ...extra }, body)).status;
+    });
+    if (status >= 300) throw new Error(`${url} answered ${status}`);
+    return { t, peak: peakRssMiB(pid) };
+  }
+  /**
+   * Median times and largest peak RSS of RUNS posts of each, after one of each that creates the run. The two take
+   * turns, so that a slow stretch of the machine (the database writing behind, another process) weighs on both.
+   */
+  async function measurePair(a: Post, b: Post) {
+    const times: [number[], number[]] = [[], []];
+    const peaks = [0, 0];
     for (let i = 0; i < RUNS + 1; i++) {
-      resetPeak(pid);
-      let status = 0;
-      const t = await timeIt(async () => {
-        status = (await request(url, 'POST', { ...auth, 'content-type': type, ...extra }, body)).status;
-      });
-      if (status >= 300) throw new Error(`${url} answered ${status}`);
-      peak = Math.max(peak, peakRssMiB(pid));
-      if (i > 0) times.push(t);
+      for (const [k, p] of [a, b].entries()) {
+        const { t, peak } = await post(p);
+        peaks[k] = Math.max(peaks[k]!, peak);
+        if (i > 0) times[k]!.push(t);
+      }
     }
-    return { median: median(times), peak };
+    return [0, 1].map((k) => ({ median: median(times[k]!), peak: peaks[k]! })) as [
+      { median: number; peak: number },
+      { median: number; peak: number },
+    ];
   }
 
   try {
@@ -211,13 +232,15 @@ async function benchDialect(dialect: DialectName): Promise<Row[]> {
     ];
     let fullPrecisionJson: { median: number; bytes: number } | undefined;
     for (const c of cases) {
-      const json = await measure(`${server.url}/detections`, 'application/json', c.json);
-      fullPrecisionJson ??= { median: json.median, bytes: c.json.length };
-      const imported = await measure(
-        `${server.url}/detections/import?format=${c.format}&mediaKey=${key}&runId=import-${c.format}&width=${W}&height=${H}`,
-        c.type,
-        c.file,
+      const [json, imported] = await measurePair(
+        { url: `${server.url}/detections`, type: 'application/json', body: c.json },
+        {
+          url: `${server.url}/detections/import?format=${c.format}&mediaKey=${key}&runId=import-${c.format}&width=${W}&height=${H}`,
+          type: c.type,
+          body: c.file,
+        },
       );
+      fullPrecisionJson ??= { median: json.median, bytes: c.json.length };
       rows.push({
         dialect,
         measure: `import ${c.format} (${mib(c.file.length)}, 250 000 boxes) vs POST JSON (${mib(c.json.length)})`,
@@ -252,7 +275,7 @@ async function benchDialect(dialect: DialectName): Promise<Row[]> {
           JSON.stringify(ts.location),
           org.orgId,
           stored!.id,
-          String(RUNS + 1),
+          String(EXPORT_RUNS + 1),
         ],
         { encoding: 'utf8' },
       ),
@@ -273,7 +296,7 @@ async function benchDialect(dialect: DialectName): Promise<Row[]> {
       const cpuRates: number[] = [];
       let bytes = 0;
       let peak = 0;
-      for (let i = 0; i < RUNS; i++) {
+      for (let i = 0; i < EXPORT_RUNS; i++) {
         resetPeak(pid);
         const cpu = cpuMs(pid);
         const r = await timedGet(url, auth);
@@ -287,7 +310,7 @@ async function benchDialect(dialect: DialectName): Promise<Row[]> {
       rows.push({
         dialect,
         measure: `export ${format} (${mib(bytes)})`,
-        'median ms': `TTFB ${fmt(median(ttfb))}`,
+        'median ms': `TTFB ${fmt(median(ttfb))} (${fmt(Math.min(...ttfb))}–${fmt(Math.max(...ttfb))})`,
         'baseline ms': `${fmt(median(rates))} MB/s (${fmt(median(cpuRates), 0)} MB/s of server CPU)`,
         ratio: '',
         'peak RSS MiB': fmt(peak, 0),
@@ -298,8 +321,10 @@ async function benchDialect(dialect: DialectName): Promise<Row[]> {
     // gzip POST of the MOT run's JSON against the same body sent plain.
     const plain = jsonRun(precise, org.recording.mediaKey, 'gzip-vs-plain');
     const gz = gzipSync(plain, { level: 6 });
-    const sent = await measure(`${server.url}/detections`, 'application/json', plain);
-    const zipped = await measure(`${server.url}/detections`, 'application/json', gz, { 'content-encoding': 'gzip' });
+    const [sent, zipped] = await measurePair(
+      { url: `${server.url}/detections`, type: 'application/json', body: plain },
+      { url: `${server.url}/detections`, type: 'application/json', body: gz, extra: { 'content-encoding': 'gzip' } },
+    );
     rows.push({
       dialect,
       measure: `POST gzip (${mib(gz.length)} → ${mib(plain.length)}) vs plain`,
@@ -329,8 +354,10 @@ export const suite: Suite = {
     'The CVAT context row compares the CVAT import with the JSON of the MOT row, which has as many bytes. The gzip row posts the MOT ' +
     "run's JSON compressed (`Content-Encoding: gzip`) against the same JSON sent plain. Export throughput is " +
     "given per second of wall time and per second of the server process's CPU time (from /proc), as the machine " +
-    'is shared and its load (first row) stretches wall times. Medians of ' +
-    `${RUNS} (after one that creates the run); peak RSS is the server process's VmHWM, reset before each request. ` +
+    'is shared and its load (first row) stretches wall times. Imports and posts: medians of ' +
+    `${RUNS}, taking turns with their baseline (after one of each that creates the run); exports and the floor: medians of ${EXPORT_RUNS} (after one), with the ` +
+    "fastest and slowest time to first byte in brackets; peak RSS is the server process's VmHWM, reset before each " +
+    'request. ' +
     'The pg rows need `TEST_DATABASE_URL`.',
   async run() {
     const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(', ');

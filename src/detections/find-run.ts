@@ -32,9 +32,10 @@ export async function readOneRun(
   request: FastifyRequest,
   runId: string,
   mediaKey: string | undefined,
+  options: { decode?: boolean } = {},
 ): Promise<{ row: SummaryRow; body: RunBody }> {
   const found = await findOneRun(request, runId, mediaKey);
-  const run = await readRunSnapshot(request.server.store, principalOf(request).orgId, found.id);
+  const run = await readRunSnapshot(request.server.store, principalOf(request).orgId, found.id, options);
   if (!run) throw new ApiError(404, 'run_not_found', `No run "${runId}"`);
   return run;
 }

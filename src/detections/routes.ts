@@ -183,7 +183,7 @@ export async function detectionRoutes(app: FastifyInstance, { uploads }: { uploa
     async (request, reply) => {
       const { runId } = request.params as { runId: string };
       const { mediaKey, revision } = request.query as { mediaKey?: string; revision?: string };
-      const run = await readOneRun(request, runId, mediaKey || undefined);
+      const run = await readOneRun(request, runId, mediaKey || undefined, { decode: true });
       if (revision !== undefined) {
         const n = revisionNumber(revision);
         if (n !== run.row.revision) {

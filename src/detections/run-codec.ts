@@ -183,6 +183,10 @@ function boxCountOf(buf: Buffer): number {
   return buf.readUInt32LE(4);
 }
 
+/** A stored body's boxes decoded: as its read decoded them (readRunSnapshot's `decode`), else now. */
+export const columnsOf = (body: { boxes: Uint8Array; columns?: Float64Array }): Float64Array =>
+  body.columns ?? decodeBoxes(body.boxes);
+
 export function decodeBoxes(blob: Uint8Array): Float64Array {
   const buf = asBuffer(blob);
   const magic = buf.length >= HEADER_BYTES ? buf.readUInt32LE(0) : 0;
@@ -244,21 +248,62 @@ function decodeColumns(buf: Buffer, into?: Float64Array): Float64Array {
   const count = buf.readUInt32LE(4);
   const out = into ?? new Float64Array(count * BOX_STRIDE);
   let pos = COLUMNS_START;
-  for (let c = 0; c < BOX_STRIDE; c++) {
-    const kind = buf[HEADER_BYTES + c * DESCRIPTOR_BYTES] as Kind;
-    const width = BYTES_PER_VALUE[kind];
-    if (width === undefined) throw new Error('stored boxes have an unknown column format');
-    if (pos + count * width > buf.length) throw new Error('stored boxes are truncated');
-    const values = blockOf(buf, pos, count, kind);
-    if (kind === Kind.F64) {
-      for (let i = 0, o = c; i < count; i++, o += BOX_STRIDE) out[o] = values[i]!;
-    } else {
-      const d = buf.readDoubleLE(HEADER_BYTES + c * DESCRIPTOR_BYTES + 8);
-      for (let i = 0, o = c; i < count; i++, o += BOX_STRIDE) out[o] = values[i]! / d;
-    }
-    pos += align8(count * width);
-  }
+  for (let c = 0; c < BOX_STRIDE; c++) pos = decodeColumn(buf, c, pos, count, out);
   return out;
+}
+
+/** The bytes column `c` of a columns blob takes from `pos` (its block, padding included); throws for a bad kind. */
+function columnBytes(buf: Buffer, c: number, count: number): number {
+  const width = BYTES_PER_VALUE[buf[HEADER_BYTES + c * DESCRIPTOR_BYTES] as Kind];
+  if (width === undefined) throw new Error('stored boxes have an unknown column format');
+  return align8(count * width);
+}
+
+/** Column `c`, whose block starts at `pos`, into its place in `out`; the position of the next block. */
+function decodeColumn(buf: Buffer, c: number, pos: number, count: number, out: Float64Array): number {
+  const kind = buf[HEADER_BYTES + c * DESCRIPTOR_BYTES] as Kind;
+  const width = BYTES_PER_VALUE[kind];
+  if (width === undefined) throw new Error('stored boxes have an unknown column format');
+  if (pos + count * width > buf.length) throw new Error('stored boxes are truncated');
+  const values = blockOf(buf, pos, count, kind);
+  if (kind === Kind.F64) {
+    for (let i = 0, o = c; i < count; i++, o += BOX_STRIDE) out[o] = values[i]!;
+  } else {
+    const d = buf.readDoubleLE(HEADER_BYTES + c * DESCRIPTOR_BYTES + 8);
+    for (let i = 0, o = c; i < count; i++, o += BOX_STRIDE) out[o] = values[i]! / d;
+  }
+  return pos + align8(count * width);
+}
+
+/**
+ * Decodes a stored blob while its bytes are still arriving into `buf` (a buffer of the blob's full length, filled
+ * from the start): each column of a columns blob is decoded as soon as its block is all there, so that little is
+ * left once the last byte comes. Other formats are decoded whole at the end. finish() equals decodeBoxes(buf).
+ */
+export class BoxDecoder {
+  private out: Float64Array | undefined;
+  private column = 0;
+  private pos = COLUMNS_START;
+
+  constructor(private readonly buf: Buffer) {}
+
+  /** The first `filled` bytes of the blob have come. */
+  progress(filled: number): void {
+    const { buf } = this;
+    if (filled < COLUMNS_START || buf.readUInt32LE(0) !== MAGIC_COLUMNS) return;
+    const count = buf.readUInt32LE(4);
+    this.out ??= new Float64Array(count * BOX_STRIDE);
+    while (this.column < BOX_STRIDE && this.pos + columnBytes(buf, this.column, count) <= filled) {
+      this.pos = decodeColumn(buf, this.column, this.pos, count, this.out);
+      this.column++;
+    }
+  }
+
+  /** The boxes, once every byte of the blob has come. */
+  finish(): Float64Array {
+    this.progress(this.buf.length);
+    return this.out && this.column === BOX_STRIDE ? this.out : decodeBoxes(this.buf);
+  }
 }
 
 export interface ApiBox {

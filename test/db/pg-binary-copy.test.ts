@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseBinaryCopy } from '../../src/db/pg-binary-copy.js';
+import { BinaryCopyReader, parseBinaryCopy } from '../../src/db/pg-binary-copy.js';
 import { createTestStore } from '../support/store.js';
 import { copyOutFirstRow } from '../../src/db/pg-binary-copy.js';
 
@@ -32,6 +33,51 @@ describe('parseBinaryCopy', () => {
     expect(rows[0]![0]!.toString()).toBe('abc');
     expect(rows[0]![1]).toBeNull();
     expect(rows[1]![0]!.length).toBe(0);
+  });
+
+  it('reads the same rows from any cutting of the stream into chunks, telling each field as it fills', () => {
+    const field = fc.option(fc.uint8Array({ maxLength: 40 }), { nil: null, freq: 4 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(field, { minLength: 1, maxLength: 4 }), { maxLength: 5 }),
+        fc.boolean(),
+        fc.array(fc.nat(), { maxLength: 30 }),
+        (rows, extension, cuts) => {
+          const head = extension ? HEADER : Buffer.concat([HEADER.subarray(0, 15), int32(0)]);
+          const data = Buffer.concat([
+            head,
+            ...rows.flatMap((row) => [
+              int16(row.length),
+              ...row.flatMap((f) => (f === null ? [int32(-1)] : [int32(f.length), Buffer.from(f)])),
+            ]),
+            int16(-1),
+          ]);
+          const seen: Array<[number, number, number]> = [];
+          const reader = new BinaryCopyReader((index, bytes, filled) => seen.push([index, bytes.length, filled]));
+          const points = [...new Set(cuts.map((c) => c % (data.length + 1)))].sort((a, b) => a - b);
+          let at = 0;
+          for (const p of [...points, data.length]) {
+            reader.push(data.subarray(at, p));
+            at = p;
+          }
+          const read = reader.end();
+          expect(read.map((r) => r.map((f) => (f === null ? null : [...f])))).toEqual(
+            rows.map((r) => r.map((f) => (f === null ? null : [...f]))),
+          );
+          // Each non-empty field is told at least once, last when it is full, and never beyond its length.
+          for (const [, length, filled] of seen) expect(filled).toBeLessThanOrEqual(length);
+          const full = seen.filter(([, length, filled]) => filled === length).map(([index]) => index);
+          expect(full).toEqual(rows.flatMap((r) => r.flatMap((f, i) => (f !== null && f.length > 0 ? [i] : []))));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses a stream that ends before its trailer', () => {
+    const reader = new BinaryCopyReader();
+    reader.push(Buffer.concat([HEADER, int16(1), int32(5), Buffer.from('ab')]));
+    expect(() => reader.end()).toThrow(/ended early/);
   });
 
   it('refuses what is not a binary COPY stream', () => {
