@@ -14,13 +14,10 @@ interface TrackRows {
   id: string;
   label?: string;
   classId?: number | string;
-  values: Float64Array;
+  /** The track's place in the file's order of first appearance. */
+  ordinal: number;
+  /** Its boxes so far. */
   n: number;
-  /**
-   * Two position numbers per box: the first (line, index, track ordinal or entry ordinal), then the second (box
-   * ordinal in an XML track, line in a zip entry; unused otherwise). Grown with `values`.
-   */
-  positions: Int32Array;
   /** Label / class of a box that differs from its track's, by box index. */
   extras?: Map<number, { label?: string; classId?: number | string }>;
   /** A one-box track of a row without a track id: its id is chosen at the end, clear of every id of the file. */
@@ -36,8 +33,25 @@ export interface RunHeader {
   categories?: unknown[];
 }
 
+/** Boxes the builder makes room for at first; it doubles as it fills. */
+const FIRST_ROOM = 1024;
+
 export class RunBuilder {
   private readonly tracks: TrackRows[] = [];
+  /**
+   * Every box in the order of the file, whatever its track: one array that doubles, instead of one per track (a
+   * 5000-track file made 30 000 small typed arrays, and collecting them was a quarter of a CVAT read). finish()
+   * puts them in track order. Absent values are NaN.
+   */
+  private values = new Float64Array(FIRST_ROOM * PACKED_STRIDE).fill(NaN);
+  /**
+   * Two position numbers per box: the first (line, index, track ordinal or entry ordinal), then the second (box
+   * ordinal in an XML track, line in a zip entry; unused otherwise).
+   */
+  private positions = new Int32Array(FIRST_ROOM * 2);
+  /** The track ordinal of each box. */
+  private owners = new Int32Array(FIRST_ROOM);
+  private count = 0;
   private readonly byId = new Map<string, TrackRows>();
   private readonly byNumber = new Map<number, TrackRows>();
   /** The track of the last box() call: files list a track's boxes together (CVAT, COCO by track), so most hit. */
@@ -119,7 +133,7 @@ export class RunBuilder {
   }
 
   private namedTrack(id: string, label: string | undefined, classId: number | string | undefined): TrackRows {
-    const track = this.newTrack(id, label, classId, 16);
+    const track = this.newTrack(id, label, classId);
     this.byId.set(id, track);
     return track;
   }
@@ -165,24 +179,14 @@ export class RunBuilder {
     at: number,
     sub = 0,
   ): void {
-    const track = this.newTrack('', label, classId, 1);
+    const track = this.newTrack('', label, classId);
     track.untracked = true;
     this.skipped.untracked++;
     this.append(track, frame, form, a, b, c, d, confidence, at, sub);
   }
 
-  private newTrack(
-    id: string,
-    label: string | undefined,
-    classId: number | string | undefined,
-    room: number,
-  ): TrackRows {
-    const track: TrackRows = {
-      id,
-      values: new Float64Array(room * PACKED_STRIDE).fill(NaN),
-      n: 0,
-      positions: new Int32Array(room * 2),
-    };
+  private newTrack(id: string, label: string | undefined, classId: number | string | undefined): TrackRows {
+    const track: TrackRows = { id, ordinal: this.tracks.length, n: 0 };
     if (label !== undefined) track.label = label;
     if (classId !== undefined) track.classId = classId;
     this.tracks.push(track);
@@ -201,16 +205,10 @@ export class RunBuilder {
     at: number,
     sub: number,
   ): void {
-    if ((track.n + 1) * PACKED_STRIDE > track.values.length) {
-      const grown = new Float64Array(track.values.length * 2).fill(NaN);
-      grown.set(track.values);
-      track.values = grown;
-      const positions = new Int32Array(track.positions.length * 2);
-      positions.set(track.positions);
-      track.positions = positions;
-    }
-    const o = track.n * PACKED_STRIDE;
-    const v = track.values;
+    const i = this.count;
+    if (i === this.owners.length) this.grow();
+    const o = i * PACKED_STRIDE;
+    const v = this.values;
     v[o + SLOT.frame] = frame;
     const first = form === 'xywh' ? SLOT.x : SLOT.x1;
     v[o + first] = a;
@@ -218,9 +216,45 @@ export class RunBuilder {
     v[o + first + 2] = c;
     v[o + first + 3] = d;
     v[o + SLOT.confidence] = confidence;
-    track.positions[track.n * 2] = at;
-    track.positions[track.n * 2 + 1] = sub;
+    this.positions[i * 2] = at;
+    this.positions[i * 2 + 1] = sub;
+    this.owners[i] = track.ordinal;
+    this.count = i + 1;
     track.n++;
+  }
+
+  private grow(): void {
+    const room = this.owners.length * 2;
+    const values = new Float64Array(room * PACKED_STRIDE).fill(NaN);
+    values.set(this.values);
+    this.values = values;
+    const positions = new Int32Array(room * 2);
+    positions.set(this.positions);
+    this.positions = positions;
+    const owners = new Int32Array(room);
+    owners.set(this.owners);
+    this.owners = owners;
+  }
+
+  /**
+   * The boxes and their positions in track order, each track's in the order of the file. Files that list a track's
+   * boxes together, in the order the tracks first appear (CVAT, COCO by track, a run JSON), are in it already.
+   */
+  private inTrackOrder(starts: Int32Array): { values: Float64Array; positions: Int32Array } {
+    const { count, owners } = this;
+    let ordered = true;
+    for (let i = 1; i < count && ordered; i++) ordered = owners[i - 1]! <= owners[i]!;
+    if (ordered) return { values: this.values.subarray(0, count * PACKED_STRIDE), positions: this.positions };
+    const values = new Float64Array(count * PACKED_STRIDE);
+    const positions = new Int32Array(count * 2);
+    const next = Int32Array.from(starts);
+    for (let i = 0; i < count; i++) {
+      const to = next[owners[i]!]!++;
+      for (let k = 0; k < PACKED_STRIDE; k++) values[to * PACKED_STRIDE + k] = this.values[i * PACKED_STRIDE + k]!;
+      positions[to * 2] = this.positions[i * 2]!;
+      positions[to * 2 + 1] = this.positions[i * 2 + 1]!;
+    }
+    return { values, positions };
   }
 
   /** The result of a pixel file with no frame size of its own: the request's, else the recording's. */
@@ -244,12 +278,13 @@ export class RunBuilder {
   finish(header: RunHeader): ReadResult {
     this.nameUntracked();
     // One store for every track, so that the run holds a single array however many tracks it has.
-    const total = this.tracks.reduce((sum, t) => sum + t.n, 0);
-    const store = { values: new Float64Array(total * PACKED_STRIDE) };
+    const starts = new Int32Array(this.tracks.length);
+    for (let t = 1; t < starts.length; t++) starts[t] = starts[t - 1]! + this.tracks[t - 1]!.n;
+    const { values, positions } = this.inTrackOrder(starts);
+    const store = { values };
     const tracks: RawTrack[] = [];
     let start = 0;
     for (const t of this.tracks) {
-      store.values.set(t.values.subarray(0, t.n * PACKED_STRIDE), start * PACKED_STRIDE);
       const packed = new PackedBoxes(store, start, t.n);
       const track: RawTrack = { id: t.id, boxes: t.extras ? unpacked(packed, t.extras) : packed };
       if (t.label !== undefined) track.label = t.label;
@@ -265,7 +300,7 @@ export class RunBuilder {
         const t = rows[track];
         return t === undefined || box >= t.n
           ? this.position(0, 0)
-          : this.position(t.positions[box * 2]!, t.positions[box * 2 + 1]!);
+          : this.position(positions[(starts[track]! + box) * 2]!, positions[(starts[track]! + box) * 2 + 1]!);
       },
       malformed: this.malformed,
       skipped: this.skipped,
