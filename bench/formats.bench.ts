@@ -13,7 +13,7 @@ import { formatNames } from '../src/formats/registry.js';
 import { findRunsByRunId } from '../src/detections/queries.js';
 import { fmt, median, ratio, timeIt, type Row, type Suite } from './harness.js';
 import { request } from './http-client.js';
-import { peakRssMiB, stop } from './processes.js';
+import { peakRssMiB, startBenchServer, stop } from './processes.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 /** Exports are short and their first byte is a few tens of ms, which the machine's noise moves by as much: more of them. */
@@ -292,11 +292,20 @@ async function benchDialect(dialect: DialectName): Promise<Row[]> {
       target: 'context for TTFB',
     });
 
-    // Export of the largest run (the MOT import) in each format.
+    // Export of the largest run (the MOT import) in each format, taking turns with the least an export can do
+    // (bench/least-export-server.ts, a process of its own reading the same run), so that both meet the same machine.
+    const least = await startBenchServer('least-export-server.ts', [
+      JSON.stringify(ts.location),
+      org.orgId,
+      stored!.id,
+    ]);
     for (const format of formatNames) {
       const url = `${server.url}/detections/import-mot/export?format=${format}`;
+      const leastUrl = `${least.url}/?format=${format}`;
       await timedGet(url, auth);
+      await timedGet(leastUrl, {});
       const ttfb: number[] = [];
+      const leastTtfb: number[] = [];
       const rates: number[] = [];
       const cpuRates: number[] = [];
       let bytes = 0;
@@ -311,17 +320,21 @@ async function benchDialect(dialect: DialectName): Promise<Row[]> {
         ttfb.push(r.ttfb);
         rates.push(r.bytes / 1e6 / (r.total / 1000));
         bytes = r.bytes;
+        const l = await timedGet(leastUrl, {});
+        if (l.status !== 200) throw new Error(`the least export of ${format} answered ${l.status}`);
+        leastTtfb.push(l.ttfb);
       }
       rows.push({
         dialect,
         measure: `export ${format} (${mib(bytes)})`,
         'median ms': `TTFB ${fmt(median(ttfb))} (${fmt(Math.min(...ttfb))}–${fmt(Math.max(...ttfb))})`,
         'baseline ms': `${fmt(median(rates))} MB/s (${fmt(median(cpuRates), 0)} MB/s of server CPU)`,
-        ratio: '',
+        ratio: `least: TTFB ${fmt(median(leastTtfb))} (${fmt(Math.min(...leastTtfb))}–${fmt(Math.max(...leastTtfb))})`,
         'peak RSS MiB': fmt(peak, 0),
         target: 'TTFB < 100 ms, ≥ 50 MB/s',
       });
     }
+    await stop(least.child);
 
     // gzip POST of the MOT run's JSON against the same body sent plain.
     const plain = jsonRun(precise, org.recording.mediaKey, 'gzip-vs-plain');
@@ -359,7 +372,10 @@ export const suite: Suite = {
     'The CVAT context row compares the CVAT import with the JSON of the MOT row, which has as many bytes. The gzip row posts the MOT ' +
     "run's JSON compressed (`Content-Encoding: gzip`) against the same JSON sent plain. Export throughput is " +
     "given per second of wall time and per second of the server process's CPU time (from /proc), as the machine " +
-    'is shared and its load (first row) stretches wall times. Imports and posts: medians of ' +
+    'is shared and its load (first row) stretches wall times. Each export takes turns with the same export from the ' +
+    'least possible server (`bench/least-export-server.ts`: a bare node:http process that reads the run as the route ' +
+    'does and writes the pieces, without Fastify, authentication or lookups), whose time to first byte is in the ' +
+    'ratio column. Imports and posts: medians of ' +
     `${RUNS}, taking turns with their baseline (after one of each that creates the run); exports and the floor: medians of ${EXPORT_RUNS} (after one), with the ` +
     "fastest and slowest time to first byte in brackets; peak RSS is the server process's VmHWM, reset before each " +
     'request. ' +
