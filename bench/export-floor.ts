@@ -1,17 +1,12 @@
 // The least any export does before its first byte, in a process of its own (a fresh heap, like the server's): the
 // stored run read in one snapshot and its boxes decoded (as they arrive, on PostgreSQL). Run by formats.bench.ts;
 // prints the times in ms as JSON.
-import { openStore } from '../src/db/store.js';
 import { readRunSnapshot } from '../src/detections/run-body-reader.js';
+import { storeAt } from './store-at.js';
 import { columnsOf } from '../src/detections/run-codec.js';
 
 const [location, orgId, runPk, times] = process.argv.slice(2) as [string, string, string, string];
-const { dataDir, databaseUrl, pgSchema } = JSON.parse(location) as {
-  dataDir: string;
-  databaseUrl?: string;
-  pgSchema?: string;
-};
-const store = openStore(databaseUrl ? { dataDir, databaseUrl, pgSchema } : { dataDir });
+const store = storeAt(location);
 const out: number[] = [];
 for (let i = 0; i < Number(times); i++) {
   const start = performance.now();

@@ -5,19 +5,14 @@
 // GET /?format=<name>.
 import http from 'node:http';
 import { Readable } from 'node:stream';
-import { openStore } from '../src/db/store.js';
 import { readRunSnapshot } from '../src/detections/run-body-reader.js';
+import { storeAt } from './store-at.js';
 import { columnsOf } from '../src/detections/run-codec.js';
 import type { TrackHeader } from '../src/detections/run-types.js';
 import { formats, isFormatName } from '../src/formats/registry.js';
 
 const [port, location, orgId, runPk] = process.argv.slice(2) as [string, string, string, string];
-const { dataDir, databaseUrl, pgSchema } = JSON.parse(location) as {
-  dataDir: string;
-  databaseUrl?: string;
-  pgSchema?: string;
-};
-const store = openStore(databaseUrl ? { dataDir, databaseUrl, pgSchema } : { dataDir });
+const store = storeAt(location);
 
 const server = http.createServer((req, res) => {
   const format = new URL(req.url ?? '/', 'http://x').searchParams.get('format') ?? '';
