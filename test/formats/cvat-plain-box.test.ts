@@ -19,6 +19,11 @@ describe('readPlainBox', () => {
       end: a.indexOf('\nrest'),
       out: { frame: 12, outside: false, xtl: 1.5, ytl: 2, xbr: 30.25, ybr: 40, lines: 2 },
     });
+    const near = '<box frame="6" xtr="9" xtl="1" ytl="2" xbr="3" ybr="4" ybl="8" frams="1" outsidE="1" ztl="5"/>';
+    expect(plain(near)).toEqual({
+      end: near.length,
+      out: { frame: 6, outside: false, xtl: 1, ytl: 2, xbr: 3, ybr: 4, lines: 0 },
+    });
     const b = "<box ybr='4' xbr='3' ytl='2' xtl='1' frame='7' outside='1'/>";
     expect(plain(b)).toEqual({
       end: b.length,
@@ -108,6 +113,11 @@ const boxPiece = fc.oneof(
       '<box frame="5" xtl="1" ytl="2" xbr="3" ybr="4"></bx>',
       '<box frame="5" xtl="1" ytl="2" xbr="3" ybr="4">',
       '<![CDATA[<box frame="1"/>]]>',
+      // Names one letter from a field's: other attributes, never the field.
+      '\n<box frame="6" xtr="9" xtl="1" ytl="2" xbr="3" ybr="4" ybl="8" frams="1" outsidE="1" ztl="5"/>',
+      '\n<box frame="6" xtr="1" ytl="2" xbr="3" ybr="4"/>',
+      '\n<box frame="6" xtl="1" ytl="2" xbl="3" ybr="4"/>',
+      '\n<box frame="6" xtl="1" ytl="2" xbr="3" ybr="4" outsida="1"/>',
       ' text & more',
     ),
   },
