@@ -388,14 +388,7 @@ export function countFrame(index: FrameIndex, f: number, threshold: number): num
 /** Boxes shown per frame at a confidence threshold (a box without confidence is always shown). */
 export function countsPerFrame(index: FrameIndex, threshold: number, into: Uint32Array): void {
   const n = Math.min(index.frames, into.length);
-  for (let f = 0; f < n; f++) {
-    let c = 0;
-    for (let i = index.start[f]!; i < index.start[f + 1]!; i++) {
-      const conf = index.conf[i]!;
-      if (!(conf < threshold)) c++;
-    }
-    into[f]! += c;
-  }
+  for (let f = 0; f < n; f++) into[f]! += countFrame(index, f, threshold);
 }
 
 /** The runs of frames a track is present in, as [first, last] pairs (a gap of more than one frame splits). */
