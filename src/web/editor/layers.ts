@@ -61,9 +61,13 @@ export function makeLayer(run: Run): Layer {
   return layer;
 }
 
+/** A track's palette slots: by its label, and by its id. */
+const labelSlotOf = (t: Track) => labelSlot(trackLabel(t));
+const trackSlotOf = (t: Track) => paletteSlot(`track:${t.id}`);
+
 export function recolor(layer: Layer): void {
-  layer.slotByLabel = Uint8Array.from(layer.tracks, (t) => labelSlot(trackLabel(t)));
-  layer.slotByTrack = Uint8Array.from(layer.tracks, (t) => paletteSlot(`track:${t.id}`));
+  layer.slotByLabel = Uint8Array.from(layer.tracks, labelSlotOf);
+  layer.slotByTrack = Uint8Array.from(layer.tracks, trackSlotOf);
   layer.labels = new Map();
   for (const t of layer.tracks) countLabel(layer.labels, trackLabel(t), 1);
 }
@@ -88,8 +92,8 @@ export function reindex(layer: Layer, edited?: { ids: Iterable<string>; before: 
     for (const id of ids) {
       const ti = wasIds.indexOf(id);
       const t = layer.tracks[ti]!;
-      layer.slotByLabel[ti] = labelSlot(trackLabel(t));
-      layer.slotByTrack[ti] = paletteSlot(`track:${t.id}`);
+      layer.slotByLabel[ti] = labelSlotOf(t);
+      layer.slotByTrack[ti] = trackSlotOf(t);
       now.push(t);
     }
   } else now = recolorEdited(layer, wasIds, ids);
@@ -117,8 +121,8 @@ export function recolorEdited(layer: Layer, was: readonly string[], edited: Read
   for (let ti = 0; ti < tracks.length; ti++) {
     const t = tracks[ti]!;
     if (edited.has(t.id)) {
-      byLabel[ti] = labelSlot(trackLabel(t));
-      byTrack[ti] = paletteSlot(`track:${t.id}`);
+      byLabel[ti] = labelSlotOf(t);
+      byTrack[ti] = trackSlotOf(t);
       now.push(t);
       continue;
     }
