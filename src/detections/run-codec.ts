@@ -252,18 +252,17 @@ function decodeColumns(buf: Buffer, into?: Float64Array): Float64Array {
   return out;
 }
 
-/** The bytes column `c` of a columns blob takes from `pos` (its block, padding included); throws for a bad kind. */
-function columnBytes(buf: Buffer, c: number, count: number): number {
+/** Bytes per value of column `c` of a columns blob, by its descriptor; throws for an unknown kind. */
+function columnWidth(buf: Buffer, c: number): number {
   const width = BYTES_PER_VALUE[buf[HEADER_BYTES + c * DESCRIPTOR_BYTES] as Kind];
   if (width === undefined) throw new Error('stored boxes have an unknown column format');
-  return align8(count * width);
+  return width;
 }
 
 /** Column `c`, whose block starts at `pos`, into its place in `out`; the position of the next block. */
 function decodeColumn(buf: Buffer, c: number, pos: number, count: number, out: Float64Array): number {
   const kind = buf[HEADER_BYTES + c * DESCRIPTOR_BYTES] as Kind;
-  const width = BYTES_PER_VALUE[kind];
-  if (width === undefined) throw new Error('stored boxes have an unknown column format');
+  const width = columnWidth(buf, c);
   if (pos + count * width > buf.length) throw new Error('stored boxes are truncated');
   const values = blockOf(buf, pos, count, kind);
   if (kind === Kind.F64) {
@@ -293,7 +292,7 @@ export class BoxDecoder {
     if (filled < COLUMNS_START || buf.readUInt32LE(0) !== MAGIC_COLUMNS) return;
     const count = buf.readUInt32LE(4);
     this.out ??= new Float64Array(count * BOX_STRIDE);
-    while (this.column < BOX_STRIDE && this.pos + columnBytes(buf, this.column, count) <= filled) {
+    while (this.column < BOX_STRIDE && this.pos + align8(count * columnWidth(buf, this.column)) <= filled) {
       this.pos = decodeColumn(buf, this.column, this.pos, count, this.out);
       this.column++;
     }
