@@ -183,7 +183,9 @@ export async function detectionRoutes(app: FastifyInstance, { uploads }: { uploa
     async (request, reply) => {
       const { runId } = request.params as { runId: string };
       const { mediaKey, revision } = request.query as { mediaKey?: string; revision?: string };
-      const run = await readOneRun(request, runId, mediaKey || undefined, { decode: true });
+      // An older revision is rebuilt from deltas: the current boxes are decoded as they arrive only when they are
+      // the answer.
+      const run = await readOneRun(request, runId, mediaKey || undefined, { decode: revision === undefined });
       if (revision !== undefined) {
         const n = revisionNumber(revision);
         if (n !== run.row.revision) {
