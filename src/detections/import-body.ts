@@ -34,6 +34,8 @@ export function readImportBody(payload: Readable, options: ImportBodyOptions): P
   if (contentLength > limit) return Promise.reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
   const hash: Hash | undefined = options.hash ? createHash('sha256') : undefined;
   let received = 0;
+  /** The coded bytes a decoding stream (preParsing) has taken, when the body is coded. */
+  const coded = () => (payload as Readable & { receivedEncodedLength?: number }).receivedEncodedLength ?? 0;
   let failure: { failure: unknown } | undefined;
   return new Promise((resolve, reject) => {
     const stop = () => {
@@ -44,9 +46,8 @@ export function readImportBody(payload: Readable, options: ImportBodyOptions): P
     function onData(chunk: Buffer | string) {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       received += bytes.length;
-      const coded = (payload as Readable & { receivedEncodedLength?: number }).receivedEncodedLength ?? 0;
       // The decoded length counts, so that a small coded body inflating past the limit is refused at once.
-      if (received > limit || coded > limit) {
+      if (received > limit || coded() > limit) {
         stop();
         reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
         return;
@@ -66,8 +67,7 @@ export function readImportBody(payload: Readable, options: ImportBodyOptions): P
         reject(err);
         return;
       }
-      const coded = (payload as Readable & { receivedEncodedLength?: number }).receivedEncodedLength;
-      if (!Number.isNaN(contentLength) && (coded || received) !== contentLength) {
+      if (!Number.isNaN(contentLength) && (coded() || received) !== contentLength) {
         reject(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH());
         return;
       }
