@@ -19,7 +19,8 @@ import { parseNumber, pixelText } from './numbers.js';
 import { RunBuilder } from './run-builder.js';
 import type { FormatReader, FormatWriter, ReadOptions } from './types.js';
 import { attributeOf, XmlError, XmlTokenizer } from './xml-tokenizer.js';
-import { INCOMPLETE, newPlainBox, readPlainBox } from './cvat-plain-box.js';
+import { INCOMPLETE, newPlainBox } from './cvat-plain-box.js';
+import { readCvatBox } from './cvat-layout-box.js';
 
 /** Bytes decoded at a time (see write). */
 const DECODE_BYTES = 64 * 1024;
@@ -227,7 +228,7 @@ export function cvatVideoReader(
     let p = 0;
     while (p < n) {
       if (stack.length === 2 && track !== undefined && parser.idle) {
-        const end = readPlainBox(bytes, p, n, plain);
+        const end = readCvatBox(bytes, p, n, plain);
         if (end >= 0) {
           parser.line += plain.lines;
           takePlainBox();

@@ -41,9 +41,9 @@ export class RunBuilder {
   /**
    * Every box in the order of the file, whatever its track: one array that doubles, instead of one per track (a
    * 5000-track file made 30 000 small typed arrays, and collecting them was a quarter of a CVAT read). finish()
-   * puts them in track order. Absent values are NaN.
+   * puts them in track order. Absent values are NaN (append writes every slot).
    */
-  private values = new Float64Array(FIRST_ROOM * PACKED_STRIDE).fill(NaN);
+  private values = new Float64Array(FIRST_ROOM * PACKED_STRIDE);
   /**
    * Two position numbers per box: the first (line, index, track ordinal or entry ordinal), then the second (box
    * ordinal in an XML track, line in a zip entry; unused otherwise).
@@ -209,13 +209,20 @@ export class RunBuilder {
     if (i === this.owners.length) this.grow();
     const o = i * PACKED_STRIDE;
     const v = this.values;
+    // Every slot is written, the other form's and timestampMs as NaN: the arrays are not filled beforehand, so
+    // that room made and never used costs nothing.
+    const xywh = form === 'xywh';
     v[o + SLOT.frame] = frame;
-    const first = form === 'xywh' ? SLOT.x : SLOT.x1;
-    v[o + first] = a;
-    v[o + first + 1] = b;
-    v[o + first + 2] = c;
-    v[o + first + 3] = d;
+    v[o + SLOT.x] = xywh ? a : NaN;
+    v[o + SLOT.y] = xywh ? b : NaN;
+    v[o + SLOT.w] = xywh ? c : NaN;
+    v[o + SLOT.h] = xywh ? d : NaN;
+    v[o + SLOT.x1] = xywh ? NaN : a;
+    v[o + SLOT.y1] = xywh ? NaN : b;
+    v[o + SLOT.x2] = xywh ? NaN : c;
+    v[o + SLOT.y2] = xywh ? NaN : d;
     v[o + SLOT.confidence] = confidence;
+    v[o + SLOT.timestampMs] = NaN;
     this.positions[i * 2] = at;
     this.positions[i * 2 + 1] = sub;
     this.owners[i] = track.ordinal;
@@ -225,7 +232,7 @@ export class RunBuilder {
 
   private grow(): void {
     const room = this.owners.length * 2;
-    const values = new Float64Array(room * PACKED_STRIDE).fill(NaN);
+    const values = new Float64Array(room * PACKED_STRIDE);
     values.set(this.values);
     this.values = values;
     const positions = new Int32Array(room * 2);
