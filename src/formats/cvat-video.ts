@@ -223,9 +223,9 @@ export function cvatVideoReader(
    * next `<box` go to the tokenizer. Cuts fall on ASCII bytes ("<" or a box's end), or at a chunk's end, where the
    * streaming decoder keeps a split character (the next chunk then starts with bytes no plain box starts with).
    */
-  const scan = (bytes: Buffer, final: boolean) => {
+  const scan = (bytes: Buffer, final: boolean, from = 0) => {
     const n = bytes.length;
-    let p = 0;
+    let p = from;
     while (p < n) {
       if (stack.length === 2 && track !== undefined && parser.idle) {
         const end = readCvatBox(bytes, p, n, plain);
@@ -255,9 +255,16 @@ export function cvatVideoReader(
     write(chunk) {
       if (!plainBoxes) return decode(chunk);
       const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-      const all = carry === undefined ? bytes : Buffer.concat([carry, bytes]);
+      if (carry === undefined) return scan(bytes, false);
+      // The cut box is finished on the carry and the chunk's first bytes, so that the chunk is not copied whole.
+      const cut = carry;
       carry = undefined;
-      scan(all, false);
+      const joined = Buffer.concat([cut, bytes.subarray(0, PLAIN_BOX_BYTES)]);
+      const end = readCvatBox(joined, 0, joined.length, plain);
+      if (end <= cut.length) return scan(Buffer.concat([cut, bytes]), false);
+      parser.line += plain.lines;
+      takePlainBox();
+      scan(bytes, false, end - cut.length);
     },
     end() {
       if (carry !== undefined) scan(carry, true);
