@@ -7,7 +7,7 @@ import http from 'node:http';
 import { Readable } from 'node:stream';
 import { readRunSnapshot } from '../src/detections/run-body-reader.js';
 import { storeAt } from './store-at.js';
-import { columnsOf } from '../src/detections/run-codec.js';
+import { decodeBoxes } from '../src/detections/run-codec.js';
 import type { TrackHeader } from '../src/detections/run-types.js';
 import { formats, isFormatName } from '../src/formats/registry.js';
 
@@ -18,12 +18,12 @@ const server = http.createServer((req, res) => {
   const format = new URL(req.url ?? '/', 'http://x').searchParams.get('format') ?? '';
   void (async () => {
     if (!isFormatName(format)) throw new Error(`no format ${format}`);
-    const run = await readRunSnapshot(store, orgId, runPk, { decode: true });
+    const run = await readRunSnapshot(store, orgId, runPk);
     if (!run) throw new Error('the run is gone');
     const headers = JSON.parse(run.body.tracks) as TrackHeader[];
     const pieces = formats[format].writer(
       {
-        boxes: { headers, columns: columnsOf(run.body), count: run.row.boxes_stored },
+        boxes: { headers, columns: decodeBoxes(run.body.boxes), count: run.row.boxes_stored },
         runId: run.row.run_id,
         source: {},
         media: { width: 1920, height: 1080, frameCount: 5051 },

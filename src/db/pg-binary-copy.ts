@@ -8,13 +8,9 @@ import { withDeadline } from './named-statements.js';
 // PGCOPY\n\377\r\n\0, then a 32-bit flags field and a 32-bit header-extension length.
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 
-/** Called as a field's bytes arrive: `bytes` is the whole field, of which [0, filled) has come so far. */
-export type FieldProgress = (field: number, bytes: Buffer, filled: number) => void;
-
 /**
  * The tuples of a binary COPY stream, read chunk by chunk as it arrives: each field is copied once into a buffer of
- * its own length (a 14 MiB blob was gathered as chunks, then copied again into one buffer), and `onField` may start
- * on a field's first bytes before its last have come. Pure.
+ * its own length (a 14 MiB blob was gathered as chunks, then copied again into one buffer). Pure.
  */
 export class BinaryCopyReader {
   readonly rows: Array<Array<Buffer | null>> = [];
@@ -27,8 +23,6 @@ export class BinaryCopyReader {
   private field: Buffer | undefined;
   private filled = 0;
 
-  constructor(private readonly onField?: FieldProgress) {}
-
   push(chunk: Buffer): void {
     let at = 0;
     while (at < chunk.length) {
@@ -39,7 +33,6 @@ export class BinaryCopyReader {
         chunk.copy(field, this.filled, at, at + n);
         this.filled += n;
         at += n;
-        this.onField?.(this.row.length, field, this.filled);
         if (this.filled === field.length) this.endField(field);
         continue;
       }
@@ -164,21 +157,19 @@ export async function copyOutFirstRowOn(
   client: pg.PoolClient,
   select: (literal: (value: string) => string) => string,
   deadlineMs: number,
-  onField?: FieldProgress,
 ): Promise<Array<Buffer | null> | undefined> {
-  return (await copyOutRowsOn(client, select, deadlineMs, onField))[0];
+  return (await copyOutRowsOn(client, select, deadlineMs))[0];
 }
 
-/** Every row of `select` as raw column bytes, on a connection the caller holds; `onField` sees them arrive. */
+/** Every row of `select` as raw column bytes, on a connection the caller holds. */
 export function copyOutRowsOn(
   client: pg.PoolClient,
   select: (literal: (value: string) => string) => string,
   deadlineMs: number,
-  onField?: FieldProgress,
 ): Promise<Array<Array<Buffer | null>>> {
   const read = (async () => {
     const stream = client.query(copyTo(`COPY (${select((v) => client.escapeLiteral(v))}) TO STDOUT (FORMAT binary)`));
-    const reader = new BinaryCopyReader(onField);
+    const reader = new BinaryCopyReader();
     for await (const chunk of stream) reader.push(chunk as Buffer);
     return reader.end();
   })();

@@ -3,16 +3,13 @@
 // statement under the store's deadline.
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
-import { copyOutFirstRowOn, copyOutRowsOn, type FieldProgress } from './pg-binary-copy.js';
+import { copyOutFirstRowOn, copyOutRowsOn } from './pg-binary-copy.js';
 import { withDeadline } from './named-statements.js';
 import type { Database } from './schema.js';
 
 export interface PgSnapshot {
   db: Kysely<Database>;
-  copyOutFirstRow(
-    select: (literal: (value: string) => string) => string,
-    onField?: FieldProgress,
-  ): Promise<Array<Buffer | null> | undefined>;
+  copyOutFirstRow(select: (literal: (value: string) => string) => string): Promise<Array<Buffer | null> | undefined>;
   copyOutRows(select: (literal: (value: string) => string) => string): Promise<Array<Array<Buffer | null>>>;
 }
 
@@ -36,7 +33,7 @@ export async function inPgSnapshot<T>(
     await send('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY');
     const result = await fn({
       db,
-      copyOutFirstRow: (select, onField) => copyOutFirstRowOn(client, select, deadlineMs, onField),
+      copyOutFirstRow: (select) => copyOutFirstRowOn(client, select, deadlineMs),
       copyOutRows: (select) => copyOutRowsOn(client, select, deadlineMs),
     });
     await send('COMMIT');

@@ -32,10 +32,9 @@ export async function readOneRun(
   request: FastifyRequest,
   runId: string,
   mediaKey: string | undefined,
-  options: { decode?: boolean } = {},
 ): Promise<{ row: SummaryRow; body: RunBody }> {
   const found = await findOneRun(request, runId, mediaKey);
-  const run = await readRunSnapshot(request.server.store, principalOf(request).orgId, found.id, options);
+  const run = await readRunSnapshot(request.server.store, principalOf(request).orgId, found.id);
   if (!run) throw new ApiError(404, 'run_not_found', `No run "${runId}"`);
   return run;
 }

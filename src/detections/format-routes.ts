@@ -32,7 +32,7 @@ import { readOneRun } from './find-run.js';
 import { readImportBody, type ImportBody } from './import-body.js';
 import { MAX_BODY_BYTES, MAX_BOXES_PER_TRACK } from './limits.js';
 import { summaryForApi } from './queries.js';
-import { columnsOf } from './run-codec.js';
+import { decodeBoxes } from './run-codec.js';
 import type { TrackHeader } from './run-types.js';
 import { storeValidatedRun } from './store-run.js';
 import type { RunUploadOptions } from './run-upload.js';
@@ -339,11 +339,11 @@ export async function formatRoutes(app: FastifyInstance, { uploads }: { uploads:
       const flavor = flavorOf(query);
       const filled = switchOf(query, 'interpolate');
       const mediaKey = single(query, 'mediaKey') || undefined;
-      const { row, body } = await readOneRun(request, runId, mediaKey, { decode: true });
+      const { row, body } = await readOneRun(request, runId, mediaKey);
       const summary = summaryForApi(row) as { source: Record<string, unknown>; media: Record<string, unknown> | null };
       const headers = JSON.parse(body.tracks) as TrackHeader[];
       let run: ExportRun = {
-        boxes: { headers, columns: columnsOf(body), count: row.boxes_stored },
+        boxes: { headers, columns: decodeBoxes(body.boxes), count: row.boxes_stored },
         runId: row.run_id,
         ...(row.name !== null ? { name: row.name } : {}),
         source: summary.source,

@@ -6,7 +6,7 @@ import type { Store } from '../db/store.js';
 import { isPostgres } from '../db/is-postgres.js';
 import { lockRecordingsForWrite } from '../db/recording-gate.js';
 import { refreshRecordingCells } from '../search/cell-index.js';
-import { columnsOf, tracksForApi } from './run-codec.js';
+import { decodeBoxes, tracksForApi } from './run-codec.js';
 import { writePgRuns } from './pg-run-writer.js';
 import { centroidRowsOf, runKey, runRowOf, type RunWrite } from './run-rows.js';
 import type { StoredRun } from './run-write-batch.js';
@@ -216,7 +216,7 @@ export function summaryForApi(row: SummaryRow) {
   return summary;
 }
 
-export function fullRunForApi(row: SummaryRow, body: { tracks: string; boxes: Uint8Array; columns?: Float64Array }) {
+export function fullRunForApi(row: SummaryRow, body: { tracks: string; boxes: Uint8Array }) {
   const headers = JSON.parse(body.tracks) as TrackHeader[];
-  return { ...summaryForApi(row), tracks: tracksForApi(headers, columnsOf(body)) };
+  return { ...summaryForApi(row), tracks: tracksForApi(headers, decodeBoxes(body.boxes)) };
 }

@@ -185,7 +185,7 @@ export async function detectionRoutes(app: FastifyInstance, { uploads }: { uploa
       const { mediaKey, revision } = request.query as { mediaKey?: string; revision?: string };
       // An older revision is rebuilt from deltas: the current boxes are decoded as they arrive only when they are
       // the answer.
-      const run = await readOneRun(request, runId, mediaKey || undefined, { decode: revision === undefined });
+      const run = await readOneRun(request, runId, mediaKey || undefined);
       if (revision !== undefined) {
         const n = revisionNumber(revision);
         if (n !== run.row.revision) {

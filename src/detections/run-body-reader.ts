@@ -2,7 +2,7 @@
 import { inPgSnapshot, type PgSnapshot } from '../db/pg-snapshot.js';
 import type { Store } from '../db/store.js';
 import { runSummary, runWithBody, type SummaryRow } from './queries.js';
-import { BoxDecoder, isSegmentedBoxes } from './run-codec.js';
+import { isSegmentedBoxes } from './run-codec.js';
 import { CURRENT, joinSegmentRows, readJoinedSegments } from './segment-queries.js';
 
 /** `version` counts the run's writes: a body belongs to the summary of the same version. */
@@ -10,12 +10,7 @@ export interface RunBody {
   tracks: string;
   boxes: Uint8Array;
   version: number;
-  /** The boxes decoded (decodeBoxes), when the read was asked to decode them. */
-  columns?: Float64Array;
 }
-
-/** The field of bodySelect's row that holds the boxes. */
-const BOXES_FIELD = 1;
 
 const bodySelect = (runPk: string) => (literal: (value: string) => string) =>
   `SELECT tracks, boxes, version FROM runs WHERE id = ${literal(runPk)}`;
@@ -38,7 +33,6 @@ export async function readRunSnapshot(
   store: Store,
   orgId: string,
   runPk: string,
-  options: { decode?: boolean } = {},
 ): Promise<{ row: SummaryRow; body: RunBody } | undefined> {
   if (store.pgPool) {
     return inPgSnapshot(
@@ -47,19 +41,9 @@ export async function readRunSnapshot(
       async ({ db, copyOutFirstRow, copyOutRows }: PgSnapshot) => {
         const row = await runSummary(db, orgId, runPk);
         if (!row) return undefined;
-        // Decoded as the bytes arrive: a run's boxes (MiBs) take longer to come than to decode.
-        let decoder: BoxDecoder | undefined;
-        const onField = options.decode
-          ? (field: number, bytes: Buffer, filled: number) => {
-              if (field !== BOXES_FIELD) return;
-              decoder ??= new BoxDecoder(bytes);
-              decoder.progress(filled);
-            }
-          : undefined;
-        const body = bodyOfCopiedRow(await copyOutFirstRow(bodySelect(runPk), onField));
+        const body = bodyOfCopiedRow(await copyOutFirstRow(bodySelect(runPk)));
         if (!body) return undefined;
-        if (!isSegmentedBoxes(body.boxes))
-          return { row, body: decoder ? { ...body, columns: decoder.finish() } : body };
+        if (!isSegmentedBoxes(body.boxes)) return { row, body };
         const segments = await copyOutRows(segmentsSelect(runPk));
         const joined = joinSegmentRows(segments.map((s) => ({ tracks: s[0]!.toString('utf8'), boxes: s[1]! })));
         return { row, body: { ...joined, version: body.version } };

@@ -183,10 +183,6 @@ function boxCountOf(buf: Buffer): number {
   return buf.readUInt32LE(4);
 }
 
-/** A stored body's boxes decoded: as its read decoded them (readRunSnapshot's `decode`), else now. */
-export const columnsOf = (body: { boxes: Uint8Array; columns?: Float64Array }): Float64Array =>
-  body.columns ?? decodeBoxes(body.boxes);
-
 export function decodeBoxes(blob: Uint8Array): Float64Array {
   const buf = asBuffer(blob);
   const magic = buf.length >= HEADER_BYTES ? buf.readUInt32LE(0) : 0;
@@ -272,37 +268,6 @@ function decodeColumn(buf: Buffer, c: number, pos: number, count: number, out: F
     for (let i = 0, o = c; i < count; i++, o += BOX_STRIDE) out[o] = values[i]! / d;
   }
   return pos + align8(count * width);
-}
-
-/**
- * Decodes a stored blob while its bytes are still arriving into `buf` (a buffer of the blob's full length, filled
- * from the start): each column of a columns blob is decoded as soon as its block is all there, so that little is
- * left once the last byte comes. Other formats are decoded whole at the end. finish() equals decodeBoxes(buf).
- */
-export class BoxDecoder {
-  private out: Float64Array | undefined;
-  private column = 0;
-  private pos = COLUMNS_START;
-
-  constructor(private readonly buf: Buffer) {}
-
-  /** The first `filled` bytes of the blob have come. */
-  progress(filled: number): void {
-    const { buf } = this;
-    if (filled < COLUMNS_START || buf.readUInt32LE(0) !== MAGIC_COLUMNS) return;
-    const count = buf.readUInt32LE(4);
-    this.out ??= new Float64Array(count * BOX_STRIDE);
-    while (this.column < BOX_STRIDE && this.pos + align8(count * columnWidth(buf, this.column)) <= filled) {
-      this.pos = decodeColumn(buf, this.column, this.pos, count, this.out);
-      this.column++;
-    }
-  }
-
-  /** The boxes, once every byte of the blob has come. */
-  finish(): Float64Array {
-    this.progress(this.buf.length);
-    return this.out && this.column === BOX_STRIDE ? this.out : decodeBoxes(this.buf);
-  }
 }
 
 export interface ApiBox {

@@ -1,16 +1,16 @@
 // A large run's JSON written as it is serialised, 64 KiB at a time (run-json-writer.ts): the client receives while
 // the server still works, and the server never holds 250 000 box objects or one 30 MiB string at once.
 import { Readable } from 'node:stream';
-import { columnsOf } from './run-codec.js';
+import { decodeBoxes } from './run-codec.js';
 import { tracksJsonChunks } from './run-json-writer.js';
 import type { TrackHeader } from './run-types.js';
 
-type StoredBody = { tracks: string; boxes: Uint8Array; columns?: Float64Array };
+type StoredBody = { tracks: string; boxes: Uint8Array };
 
 /** The run `{…summary, "tracks":[…]}` in pieces; the body is decoded (whatever can fail) before the first piece. */
 function runJsonParts(summary: Record<string, unknown>, body: StoredBody): Iterable<string | Buffer> {
   const headers = JSON.parse(body.tracks) as TrackHeader[];
-  const columns = columnsOf(body);
+  const columns = decodeBoxes(body.boxes);
   const shell = JSON.stringify({ ...summary, tracks: [] });
   const open = shell.lastIndexOf('[]') + 1; // tracks is the last member: the shell ends with `"tracks":[]}`
   return (function* parts() {

@@ -35,7 +35,7 @@ describe('parseBinaryCopy', () => {
     expect(rows[1]![0]!.length).toBe(0);
   });
 
-  it('reads the same rows from any cutting of the stream into chunks, telling each field as it fills', () => {
+  it('reads the same rows from any cutting of the stream into chunks', () => {
     const field = fc.option(fc.uint8Array({ maxLength: 40 }), { nil: null, freq: 4 });
     fc.assert(
       fc.property(
@@ -52,8 +52,7 @@ describe('parseBinaryCopy', () => {
             ]),
             int16(-1),
           ]);
-          const seen: Array<[number, number, number]> = [];
-          const reader = new BinaryCopyReader((index, bytes, filled) => seen.push([index, bytes.length, filled]));
+          const reader = new BinaryCopyReader();
           const points = [...new Set(cuts.map((c) => c % (data.length + 1)))].sort((a, b) => a - b);
           let at = 0;
           for (const p of [...points, data.length]) {
@@ -64,10 +63,6 @@ describe('parseBinaryCopy', () => {
           expect(read.map((r) => r.map((f) => (f === null ? null : [...f])))).toEqual(
             rows.map((r) => r.map((f) => (f === null ? null : [...f]))),
           );
-          // Each non-empty field is told at least once, last when it is full, and never beyond its length.
-          for (const [, length, filled] of seen) expect(filled).toBeLessThanOrEqual(length);
-          const full = seen.filter(([, length, filled]) => filled === length).map(([index]) => index);
-          expect(full).toEqual(rows.flatMap((r) => r.flatMap((f, i) => (f !== null && f.length > 0 ? [i] : []))));
         },
       ),
       { numRuns: 300 },

@@ -2,7 +2,7 @@
 // -0, huge and tiny values included, whichever form the encoder picked for each column.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BoxDecoder, decodeBoxes, encodeBoxes, type BoxFormat } from '../../src/detections/run-codec.js';
+import { decodeBoxes, encodeBoxes, type BoxFormat } from '../../src/detections/run-codec.js';
 import { BOX_STRIDE, type RunBoxes } from '../../src/detections/run-types.js';
 import { validateRun, type ValidatedRun } from '../../src/detections/validate-run.js';
 import { largeRun } from '../../bench/detection-workloads.js';
@@ -118,39 +118,5 @@ describe('stored box formats', () => {
       const blob = encodeBoxes(run, format);
       expect(() => decodeBoxes(blob.subarray(0, blob.length - 9))).toThrow(/truncated/);
     }
-  });
-
-  it('BoxDecoder, fed the bytes as they arrive, gives what decodeBoxes gives for the whole blob', () => {
-    fc.assert(
-      fc.property(
-        runBoxes,
-        fc.constantFrom(...FORMATS),
-        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 12 }),
-        (run, format, cuts) => {
-          const blob = encodeBoxes(run, format);
-          // The blob's buffer is filled from the start; progress is told after each piece.
-          const arriving = Buffer.alloc(blob.length);
-          const decoder = new BoxDecoder(arriving);
-          let filled = 0;
-          for (const at of [...cuts.map((c) => Math.floor(c * blob.length))].sort((a, b) => a - b)) {
-            blob.copy(arriving, filled, filled, Math.max(filled, at));
-            filled = Math.max(filled, at);
-            decoder.progress(filled);
-          }
-          blob.copy(arriving, filled, filled);
-          expectSameBits(decoder.finish(), decodeBoxes(blob));
-        },
-      ),
-      { numRuns: 300 },
-    );
-  });
-
-  it('BoxDecoder refuses a truncated or unknown blob as decodeBoxes does', () => {
-    const run = runOf(Array.from({ length: 10 * BOX_STRIDE }, (_, i) => i / 100));
-    for (const format of FORMATS) {
-      const blob = encodeBoxes(run, format).subarray(0, -9);
-      expect(() => new BoxDecoder(Buffer.from(blob)).finish()).toThrow(/truncated/);
-    }
-    expect(() => new BoxDecoder(Buffer.from('not boxes at all')).finish()).toThrow(/unknown format/);
   });
 });
