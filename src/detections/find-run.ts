@@ -33,8 +33,15 @@ export async function readOneRun(
   runId: string,
   mediaKey: string | undefined,
 ): Promise<{ row: SummaryRow; body: RunBody }> {
-  const found = await findOneRun(request, runId, mediaKey);
+  return readFoundRun(request, await findOneRun(request, runId, mediaKey));
+}
+
+/** readOneRun of a run findOneRun has found. */
+export async function readFoundRun(
+  request: FastifyRequest,
+  found: SummaryRow,
+): Promise<{ row: SummaryRow; body: RunBody }> {
   const run = await readRunSnapshot(request.server.store, principalOf(request).orgId, found.id);
-  if (!run) throw new ApiError(404, 'run_not_found', `No run "${runId}"`);
+  if (!run) throw new ApiError(404, 'run_not_found', `No run "${found.run_id}"`);
   return run;
 }

@@ -28,7 +28,7 @@ import {
   type FormatReader,
 } from '../formats/index.js';
 import { ExportQuery, ImportQuery, ImportResult, RunIdParams } from './api-schemas.js';
-import { readOneRun } from './find-run.js';
+import { findOneRun, readFoundRun } from './find-run.js';
 import { readImportBody, type ImportBody } from './import-body.js';
 import { MAX_BODY_BYTES, MAX_BOXES_PER_TRACK } from './limits.js';
 import { summaryForApi } from './queries.js';
@@ -339,7 +339,15 @@ export async function formatRoutes(app: FastifyInstance, { uploads }: { uploads:
       const flavor = flavorOf(query);
       const filled = switchOf(query, 'interpolate');
       const mediaKey = single(query, 'mediaKey') || undefined;
-      const { row, body } = await readOneRun(request, runId, mediaKey);
+      const found = await findOneRun(request, runId, mediaKey);
+      // The run's recording is looked up while its body is read (on PostgreSQL, one round trip less before the
+      // first byte). A run without a frame size of its own (imported from YOLO, posted normalised) is written with
+      // its recording's, and one without a frame count with its recording's: COCO then has an image for every
+      // frame of the recording.
+      const [{ row, body }, recording] = await Promise.all([
+        readFoundRun(request, found),
+        resolveTarget(db, principalOf(request).orgId, { mediaKey: found.media_key }),
+      ]);
       const summary = summaryForApi(row) as { source: Record<string, unknown>; media: Record<string, unknown> | null };
       const headers = JSON.parse(body.tracks) as TrackHeader[];
       let run: ExportRun = {
@@ -362,9 +370,6 @@ export async function formatRoutes(app: FastifyInstance, { uploads }: { uploads:
         const result = interpolate(run.boxes);
         run = { ...run, boxes: result.boxes, interpolated: result.interpolated };
       }
-      // A run without a frame size of its own (imported from YOLO, posted normalised) is written with its recording's,
-      // and one without a frame count with its recording's: COCO then has an image for every frame of the recording.
-      const recording = await resolveTarget(db, principalOf(request).orgId, { mediaKey: row.media_key });
       const frameSize =
         recording && formats[format].pixel
           ? { width: recording.width ?? undefined, height: recording.height ?? undefined }
