@@ -1,7 +1,7 @@
 // A CVAT <box> laid out exactly as CVAT writes it: `<box frame="…" keyframe="…" outside="…" occluded="…" xtl="…"
 // ytl="…" xbr="…" ybr="…" z_order="…">` and its end tag. Matching that layout byte by byte reads each value once and
-// skips telling the attribute names apart, which was half of reading a box in readPlainBox. Anything else, including
-// bytes that end too soon, goes to readPlainBox, which then gives the answer; a test checks both agree.
+// skips telling the attribute names apart: a box takes about a third less time than through readPlainBox. Anything
+// else, including bytes that end too soon, goes to readPlainBox, which then gives the answer; a test checks both agree.
 import { readPlainBox, type PlainBox } from './cvat-plain-box.js';
 import { decimalEnd, readDecimal } from './numbers.js';
 
@@ -17,10 +17,10 @@ const YBR = bytesOf('" ybr="');
 const Z_ORDER = bytesOf('" z_order="');
 const END_TAG = bytesOf('</box>');
 
-/** Where the last matched literal ended, or -1. */
-let matchEnd = -1;
+/** The index after the last literal that matched (a second return value would allocate). */
+let matchEnd = 0;
 
-/** The literal at bytes[at, n): matchEnd is the index after it, or -1. */
+/** Whether the literal is at bytes[at, n); when it is, matchEnd is the index after it. */
 function literal(bytes: Buffer, at: number, n: number, text: Buffer): boolean {
   const len = text.length;
   if (at + len > n) return false;
