@@ -183,8 +183,6 @@ export async function detectionRoutes(app: FastifyInstance, { uploads }: { uploa
     async (request, reply) => {
       const { runId } = request.params as { runId: string };
       const { mediaKey, revision } = request.query as { mediaKey?: string; revision?: string };
-      // An older revision is rebuilt from deltas: the current boxes are decoded as they arrive only when they are
-      // the answer.
       const run = await readOneRun(request, runId, mediaKey || undefined);
       if (revision !== undefined) {
         const n = revisionNumber(revision);

@@ -248,17 +248,11 @@ function decodeColumns(buf: Buffer, into?: Float64Array): Float64Array {
   return out;
 }
 
-/** Bytes per value of column `c` of a columns blob, by its descriptor; throws for an unknown kind. */
-function columnWidth(buf: Buffer, c: number): number {
-  const width = BYTES_PER_VALUE[buf[HEADER_BYTES + c * DESCRIPTOR_BYTES] as Kind];
-  if (width === undefined) throw new Error('stored boxes have an unknown column format');
-  return width;
-}
-
 /** Column `c`, whose block starts at `pos`, into its place in `out`; the position of the next block. */
 function decodeColumn(buf: Buffer, c: number, pos: number, count: number, out: Float64Array): number {
   const kind = buf[HEADER_BYTES + c * DESCRIPTOR_BYTES] as Kind;
-  const width = columnWidth(buf, c);
+  const width = BYTES_PER_VALUE[kind];
+  if (width === undefined) throw new Error('stored boxes have an unknown column format');
   if (pos + count * width > buf.length) throw new Error('stored boxes are truncated');
   const values = blockOf(buf, pos, count, kind);
   if (kind === Kind.F64) {
